@@ -1,0 +1,50 @@
+"""Loko: self-hosted translation management."""
+
+from pathlib import Path
+
+from flask import Flask
+
+MIGRATIONS_DIRECTORY = str(Path(__file__).parent / "migrations")
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
+    from loko.apikeys.api import apikeys_api
+    from loko.auth.api import auth_api
+    from loko.auth.identity import resolve_identity
+    from loko.config import load_config
+    from loko.database import configure_sqlite
+    from loko.errors import register_error_handlers
+    from loko.extensions import db, limiter, migrate
+    from loko.health.api import health_api
+    from loko.logging import configure_logging
+    from loko.openapi import openapi_api
+    from loko.organizations.api import organizations_api
+    from loko.projects.api import projects_api
+
+    app = Flask(__name__, instance_relative_config=True)
+    load_config(app, config)
+    configure_logging(app.config["LOKO_LOG_FORMAT"])
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS_DIRECTORY, render_as_batch=True)
+    limiter.init_app(app)
+    with app.app_context():
+        configure_sqlite(db.engine)
+
+    register_error_handlers(app)
+    app.before_request(resolve_identity)
+    for blueprint in (
+        health_api,
+        auth_api,
+        organizations_api,
+        projects_api,
+        apikeys_api,
+        openapi_api,
+    ):
+        app.register_blueprint(blueprint, url_prefix="/api")
+
+    from loko.cli import register_commands
+
+    register_commands(app)
+    return app

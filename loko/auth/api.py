@@ -1,0 +1,103 @@
+from flask import Blueprint, current_app, request
+
+from loko.auth import service
+from loko.auth.identity import SESSION_COOKIE, current_actor
+from loko.auth.schemas import LoginIn, MeOut, SignupIn, SuccessOut, UserEnvelope
+from loko.extensions import limiter
+from loko.http import json_body, load_body
+from loko.openapi import documented
+
+auth_api = Blueprint("auth_api", __name__)
+
+
+def _login_rate_key() -> str:
+    email = json_body().get("email")
+    email = service.normalize_email(email) if isinstance(email, str) else ""
+    return f"{request.remote_addr}|{email}"
+
+
+def _with_session_cookie(response, token: str):
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=current_app.config["LOKO_SESSION_DAYS"] * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=current_app.config["LOKO_COOKIE_SECURE"],
+        path="/",
+    )
+    return response
+
+
+@auth_api.post("/auth/signup")
+@documented(
+    "Create an account and its organization, and sign in",
+    tags=("auth",),
+    auth=(),
+    body=SignupIn,
+    responses={201: UserEnvelope},
+    errors=(400, 403, 409),
+    description="Open to the very first user, and to anyone when LOKO_ALLOW_SIGNUP is true.",
+)
+def signup():
+    data = load_body(SignupIn())
+    user, token = service.signup(
+        **data,
+        allow_signup=current_app.config["LOKO_ALLOW_SIGNUP"],
+        session_days=current_app.config["LOKO_SESSION_DAYS"],
+    )
+    response = current_app.json.response(UserEnvelope().dump({"user": user}))
+    response.status_code = 201
+    return _with_session_cookie(response, token)
+
+
+@auth_api.post("/auth/login")
+@limiter.limit(
+    "10/minute",
+    key_func=_login_rate_key,
+    deduct_when=lambda response: response.status_code == 401,
+)
+@documented(
+    "Sign in and receive the sb-access-token session cookie",
+    tags=("auth",),
+    auth=(),
+    body=LoginIn,
+    responses={200: UserEnvelope},
+    errors=(400, 401, 403, 429),
+    description="Ten failed attempts a minute for one address and email are answered with 429.",
+)
+def login():
+    data = load_body(LoginIn())
+    user, token = service.login(
+        data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
+    )
+    response = current_app.json.response(UserEnvelope().dump({"user": user}))
+    return _with_session_cookie(response, token)
+
+
+@auth_api.post("/auth/logout")
+@documented(
+    "Sign out: the session is deleted server-side",
+    tags=("auth",),
+    auth=("session",),
+    responses={200: SuccessOut},
+    errors=(403,),
+)
+def logout():
+    service.logout(request.cookies.get(SESSION_COOKIE))
+    response = current_app.json.response({"success": True})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@auth_api.get("/auth/me")
+@documented(
+    "The signed-in user and their organizations",
+    tags=("auth",),
+    auth=("session",),
+    responses={200: MeOut},
+    errors=(401, 403),
+)
+def me():
+    user, organizations = service.profile(current_actor())
+    return MeOut().dump({"user": user, "organizations": organizations})

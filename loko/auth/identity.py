@@ -1,0 +1,48 @@
+"""Turn a request's credentials into an actor, once per request, before any view runs.
+
+A Bearer header decides when present; otherwise the ``sb-access-token`` cookie. Bad
+credentials are remembered and raised only by views that need a caller.
+"""
+
+from flask import g, request
+
+from loko.auth import service
+from loko.errors import Unauthorized
+from loko.extensions import db
+from loko.http import guard_cross_site_write
+
+SESSION_COOKIE = "sb-access-token"
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or ""
+
+
+def resolve_identity() -> None:
+    g.actor = None
+    g.credentials_error = None
+    if not request.path.startswith("/api/"):
+        return
+    token = bearer_token()
+    cookie = request.cookies.get(SESSION_COOKIE)
+    guard_cross_site_write(authenticated_by_cookie=token is None and cookie is not None)
+    try:
+        if token is not None:
+            g.actor = service.actor_for_api_key(token)
+        elif cookie:
+            g.actor = service.actor_for_session(cookie)
+    except Unauthorized as error:
+        g.credentials_error = error
+    finally:
+        db.session.commit()
+
+
+def current_actor():
+    """The caller, or None when no credentials were sent; Unauthorized for bad credentials."""
+    if g.get("credentials_error") is not None:
+        raise g.credentials_error
+    return g.get("actor")

@@ -1,0 +1,143 @@
+"""Who may do what: the permission table and the 401/403/404 rules, decided here only."""
+
+from dataclasses import dataclass
+
+from loko.auth.actors import Actor, ApiKeyActor, UserActor
+from loko.errors import Forbidden, NotFound, Unauthorized
+from loko.extensions import db
+from loko.organizations.models import OrganizationMember
+from loko.projects.models import Project, ProjectMember
+
+VIEW_TRANSLATIONS = "canViewTranslations"
+EDIT_TRANSLATIONS = "canEditTranslations"
+EDIT_PROJECTS = "canEditProjects"
+DELETE_PROJECT = "canDelete"
+
+SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
+
+
+@dataclass(frozen=True)
+class Permissions:
+    can_view_translations: bool = False
+    can_edit_translations: bool = False
+    can_edit_projects: bool = False
+    can_delete: bool = False
+
+    def allows(self, permission: str) -> bool:
+        return {
+            VIEW_TRANSLATIONS: self.can_view_translations,
+            EDIT_TRANSLATIONS: self.can_edit_translations,
+            EDIT_PROJECTS: self.can_edit_projects,
+            DELETE_PROJECT: self.can_delete,
+        }[permission]
+
+
+NO_PERMISSIONS = Permissions()
+ROLE_PERMISSIONS = {
+    ("org", "owner"): Permissions(True, True, True, True),
+    ("org", "admin"): Permissions(True, True, True, True),
+    ("project", "admin"): Permissions(True, True, True, False),
+    ("project", "editor"): Permissions(True, True, False, False),
+    ("project", "viewer"): Permissions(True, False, False, False),
+    ("key", "write"): Permissions(True, True, False, False),
+    ("key", "read"): Permissions(True, False, False, False),
+}
+
+
+def permissions_from_roles(org_role: str | None, project_role: str | None) -> Permissions:
+    """The permission table for a user, given their organization and project roles."""
+    if org_role in ("owner", "admin"):
+        return ROLE_PERMISSIONS[("org", org_role)]
+    if org_role is None or project_role is None:
+        return NO_PERMISSIONS
+    return ROLE_PERMISSIONS[("project", project_role)]
+
+
+def permissions_for(actor: Actor | None, project: Project) -> Permissions:
+    """What ``actor`` may do on ``project``."""
+    if isinstance(actor, ApiKeyActor):
+        if actor.project_id != project.id:
+            return NO_PERMISSIONS
+        return ROLE_PERMISSIONS[("key", actor.scope)]
+    if isinstance(actor, UserActor):
+        org_role, project_role = _roles(actor.id, project)
+        return permissions_from_roles(org_role, project_role)
+    return NO_PERMISSIONS
+
+
+def organization_role(user_id: str, organization_id: str) -> str | None:
+    return db.session.execute(
+        db.select(OrganizationMember.role).where(
+            OrganizationMember.organization_id == organization_id,
+            OrganizationMember.user_id == user_id,
+        )
+    ).scalar_one_or_none()
+
+
+def _roles(user_id: str, project: Project) -> tuple[str | None, str | None]:
+    org_role = organization_role(user_id, project.organization_id)
+    if org_role is None:
+        return None, None
+    project_role = db.session.execute(
+        db.select(ProjectMember.role).where(
+            ProjectMember.project_id == project.id, ProjectMember.user_id == user_id
+        )
+    ).scalar_one_or_none()
+    return org_role, project_role
+
+
+def require_actor(actor: Actor | None) -> Actor:
+    """Raise Unauthorized when nobody is signed in and no key was given."""
+    if actor is None:
+        raise Unauthorized("Authentication required: send a session cookie or an API key.")
+    return actor
+
+
+def require_user(actor: Actor | None) -> UserActor:
+    """Raise Unauthorized without credentials, Forbidden for an API key."""
+    actor = require_actor(actor)
+    if not isinstance(actor, UserActor):
+        raise Forbidden("This endpoint requires a signed-in user session; API keys are not accepted.")
+    return actor
+
+
+def authorize(actor: Actor | None, project_id: str, permission: str) -> tuple[Project, Permissions]:
+    """Load the project and check ``permission``.
+
+    Raises Unauthorized (no caller), Forbidden (another project's key, a key where a
+    session is required, a member lacking the permission) or NotFound (no such project,
+    or a user outside its organization: existence is not revealed).
+    """
+    actor = require_actor(actor)
+    if isinstance(actor, ApiKeyActor) and actor.project_id != project_id:
+        raise Forbidden("This API key does not belong to this project.")
+    project = db.session.get(Project, project_id)
+    if project is None:
+        raise NotFound("Project not found.")
+    if isinstance(actor, UserActor):
+        org_role, project_role = _roles(actor.id, project)
+        if org_role is None:
+            raise NotFound("Project not found.")
+        permissions = permissions_from_roles(org_role, project_role)
+    else:
+        permissions = ROLE_PERMISSIONS[("key", actor.scope)]
+    if not permissions.allows(permission):
+        if isinstance(actor, ApiKeyActor) and permission in SESSION_ONLY:
+            raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
+        raise Forbidden(f"You do not have the {permission} permission on this project.")
+    return project, permissions
+
+
+def require_organization_role(actor: Actor | None, organization_id: str, *roles: str) -> str:
+    """Check the user's role in an organization.
+
+    Raises NotFound for non-members (existence is not revealed) and Forbidden when
+    the role is not one of ``roles`` (any role when none are given).
+    """
+    user = require_user(actor)
+    role = organization_role(user.id, organization_id)
+    if role is None:
+        raise NotFound("Organization not found.")
+    if roles and role not in roles:
+        raise Forbidden(f"This requires the organization role {' or '.join(roles)}.")
+    return role

@@ -1,0 +1,49 @@
+from marshmallow import fields, validate
+
+from loko.fields import ApiSchema
+
+MIN_PASSWORD = 8
+
+
+class SignupIn(ApiSchema):
+    email = fields.Email(required=True, validate=validate.Length(max=320))
+    password = fields.String(required=True, validate=validate.Length(min=MIN_PASSWORD, max=1024))
+    name = fields.String(validate=validate.Length(min=1, max=128))
+    organization = fields.String(validate=validate.Length(min=1, max=128))
+
+
+class LoginIn(ApiSchema):
+    email = fields.String(required=True, validate=validate.Length(min=1, max=320))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+
+
+class UserOut(ApiSchema):
+    id = fields.String(required=True)
+    email = fields.String(required=True)
+    name = fields.String(required=True)
+    created_at = fields.DateTime(required=True)
+
+
+class UserBriefOut(ApiSchema):
+    id = fields.String(required=True)
+    email = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class UserEnvelope(ApiSchema):
+    user = fields.Nested(UserOut, required=True)
+
+
+class MembershipOut(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["owner", "admin", "member"]))
+
+
+class MeOut(ApiSchema):
+    user = fields.Nested(UserOut, required=True)
+    organizations = fields.List(fields.Nested(MembershipOut), required=True)
+
+
+class SuccessOut(ApiSchema):
+    success = fields.Boolean(required=True)

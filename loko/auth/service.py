@@ -1,0 +1,164 @@
+"""Accounts and sessions: sign-up, sign-in, sign-out and resolving credentials to an actor."""
+
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, or_, update
+from sqlalchemy.exc import IntegrityError
+
+from loko.apikeys.models import ApiKey
+from loko.auth.actors import ApiKeyActor, UserActor
+from loko.auth.models import Session, User
+from loko.auth.policy import require_user
+from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
+from loko.database import unit_of_work, utcnow
+from loko.errors import Conflict, Forbidden, Unauthorized
+from loko.extensions import db
+from loko.organizations.models import Organization, OrganizationMember
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash("loko-timing-equaliser")
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+INVALID_LOGIN = "Invalid email or password."
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def _password_matches(stored_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def user_actor(user: User) -> UserActor:
+    return UserActor(id=user.id, email=user.email, name=user.name)
+
+
+def create_user(email: str, password: str, name: str | None = None, organization: str | None = None):
+    """Create a user who owns a new organization; Conflict when the email is taken.
+
+    The caller owns the transaction (sign-up and the CLI wrap it in a unit of work).
+    """
+    email = normalize_email(email)
+    name = name or email.split("@", 1)[0]
+    user = User(email=email, name=name, password_hash=hash_password(password))
+    org = Organization(name=organization or f"{name}'s organization")
+    db.session.add_all([user, org])
+    try:
+        db.session.flush()
+    except IntegrityError:
+        raise Conflict("email: a user with this email already exists.") from None
+    db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
+    db.session.flush()
+    return user, org
+
+
+def signup(email, password, name=None, organization=None, *, allow_signup: bool, session_days: int):
+    """Register a user and sign them in; Forbidden when sign-up is closed, Conflict on a taken email."""
+    with unit_of_work():
+        has_users = db.session.execute(db.select(User.id).limit(1)).first() is not None
+        if has_users and not allow_signup:
+            raise Forbidden("Sign-up is closed on this installation; ask an administrator for an account.")
+        user, _org = create_user(email, password, name, organization)
+        token = open_session(user.id, session_days)
+    return user, token
+
+
+def login(email: str, password: str, *, session_days: int):
+    """Check the credentials and open a session; Unauthorized with one message for any mismatch."""
+    with unit_of_work():
+        user = db.session.execute(
+            db.select(User).where(User.email == normalize_email(email))
+        ).scalar_one_or_none()
+        if user is None:
+            _password_matches(_DUMMY_HASH, password)
+            raise Unauthorized(INVALID_LOGIN)
+        if not _password_matches(user.password_hash, password):
+            raise Unauthorized(INVALID_LOGIN)
+        token = open_session(user.id, session_days)
+    return user, token
+
+
+def logout(session_token: str | None) -> None:
+    """Delete the session server-side; unknown tokens are ignored."""
+    if not session_token:
+        return
+    with unit_of_work():
+        db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
+
+
+def open_session(user_id: str, session_days: int) -> str:
+    token = new_session_token()
+    now = utcnow()
+    db.session.add(
+        Session(
+            token_hash=token_hash(token),
+            user_id=user_id,
+            created_at=now,
+            expires_at=now + timedelta(days=session_days),
+        )
+    )
+    db.session.execute(db.delete(Session).where(Session.user_id == user_id, Session.expires_at < now))
+    return token
+
+
+def actor_for_session(session_token: str) -> UserActor:
+    """Resolve a session cookie; Unauthorized when unknown or expired."""
+    row = db.session.execute(
+        db.select(User)
+        .join(Session, Session.user_id == User.id)
+        .where(Session.token_hash == token_hash(session_token), Session.expires_at > utcnow())
+    ).scalar_one_or_none()
+    if row is None:
+        raise Unauthorized("Session is invalid or has expired; sign in again.")
+    return user_actor(row)
+
+
+def actor_for_api_key(key: str) -> ApiKeyActor:
+    """Resolve a Bearer API key and note its use (at most once a minute); Unauthorized when
+    unknown or revoked."""
+    if not key.startswith(API_KEY_PREFIX):
+        raise Unauthorized("Invalid API key.")
+    digest = token_hash(key)
+    api_key = db.session.execute(
+        db.select(ApiKey).where(ApiKey.key_hash == digest, ApiKey.revoked_at.is_(None))
+    ).scalar_one_or_none()
+    if api_key is None:
+        raise Unauthorized("Invalid or revoked API key.")
+    actor = ApiKeyActor(id=api_key.id, name=api_key.name, project_id=api_key.project_id, scope=api_key.scope)
+    now = utcnow()
+    if api_key.last_used_at is None or api_key.last_used_at < now - LAST_USED_RESOLUTION:
+        with unit_of_work():
+            db.session.execute(
+                update(ApiKey)
+                .where(
+                    ApiKey.id == api_key.id,
+                    or_(ApiKey.last_used_at.is_(None), ApiKey.last_used_at < now - LAST_USED_RESOLUTION),
+                )
+                .values(last_used_at=now)
+            )
+    return actor
+
+
+def profile(actor) -> tuple[User, list[dict]]:
+    """The signed-in user's record and organizations; Forbidden for an API key."""
+    user = require_user(actor)
+    return db.session.get(User, user.id), organizations_of(user.id)
+
+
+def organizations_of(user_id: str) -> list[dict]:
+    rows = db.session.execute(
+        db.select(Organization.id, Organization.name, OrganizationMember.role)
+        .join(OrganizationMember, OrganizationMember.organization_id == Organization.id)
+        .where(OrganizationMember.user_id == user_id)
+        .order_by(func.lower(Organization.name), Organization.id)
+    ).all()
+    return [{"id": r.id, "name": r.name, "role": r.role} for r in rows]

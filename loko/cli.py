@@ -1,0 +1,151 @@
+"""The ``loko`` command: ``serve``, ``db upgrade`` and the bootstrap commands an admin
+needs to set up an installation without the web UI."""
+
+import sys
+
+import click
+from flask import current_app
+from flask.cli import FlaskGroup
+
+from loko.errors import LokoError
+
+
+def _create_app(*_args, **_kwargs):
+    from loko import create_app
+
+    return create_app()
+
+
+@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False)
+def main():
+    """Loko: self-hosted translation management."""
+
+
+def register_commands(app) -> None:
+    for command in (serve, create_user_command, create_project_command, create_api_key_command):
+        app.cli.add_command(command)
+
+
+def ensure_schema_current(app) -> None:
+    """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database."""
+    from flask_migrate import upgrade
+
+    from loko.database import schema_revision_state
+    from loko.extensions import db
+
+    current, head = schema_revision_state(app)
+    if current == head:
+        return
+    if db.engine.dialect.name == "sqlite":
+        click.echo(f"Upgrading the database schema ({current or 'empty'} -> {head}).", err=True)
+        upgrade()
+        return
+    raise click.ClickException(
+        f"The database schema is out of date ({current or 'empty'}, expected {head}). "
+        "Run `loko db upgrade` first."
+    )
+
+
+@click.command("serve")
+@click.option("--host", default=None, help="Bind address (LOKO_HOST, default 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (LOKO_PORT, default 8000).")
+@click.option("--threads", type=int, default=None, help="Worker threads (LOKO_THREADS, default 8).")
+def serve(host, port, threads):
+    """Serve Loko with waitress."""
+    import waitress
+
+    app = current_app._get_current_object()
+    ensure_schema_current(app)
+    host = host or app.config["LOKO_HOST"]
+    port = port or app.config["LOKO_PORT"]
+    threads = threads or app.config["LOKO_THREADS"]
+    click.echo(f"Loko serving on http://{host}:{port} with {threads} threads", err=True)
+    waitress.serve(app, host=host, port=port, threads=threads, ident="loko")
+
+
+def _run_service(call):
+    try:
+        return call()
+    except LokoError as error:
+        raise click.ClickException(error.message) from None
+
+
+@click.command("create-user")
+@click.option("--email", required=True)
+@click.option("--password", required=True, prompt=True, hide_input=True)
+@click.option("--name", default=None)
+@click.option("--organization", default=None, help="Name of the user's new organization.")
+def create_user_command(email, password, name, organization):
+    """Create a user who owns a new organization."""
+    from loko.auth.schemas import SignupIn
+    from loko.auth.service import create_user
+    from loko.database import unit_of_work
+
+    data = _validated(SignupIn(), email=email, password=password, name=name, organization=organization)
+
+    def create():
+        with unit_of_work():
+            return create_user(**data)
+
+    user, org = _run_service(create)
+    click.echo(f"user {user.id} {user.email}")
+    click.echo(f"organization {org.id} {org.name}")
+
+
+@click.command("create-project")
+@click.option("--organization", "organization_id", required=True, help="Organization id.")
+@click.option("--name", required=True)
+def create_project_command(organization_id, name):
+    """Create a project in an organization."""
+    from loko.database import unit_of_work
+    from loko.projects.schemas import ProjectCreate
+    from loko.projects.service import insert_project
+
+    data = _validated(ProjectCreate(), organization_id=organization_id, name=name)
+
+    def create():
+        with unit_of_work():
+            return insert_project(**data)
+
+    project = _run_service(create)
+    click.echo(f"project {project.id} {project.name}")
+
+
+@click.command("create-api-key")
+@click.option("--project", "project_id", required=True, help="Project id.")
+@click.option("--name", required=True)
+@click.option("--scope", type=click.Choice(["write", "read"]), default="write", show_default=True)
+def create_api_key_command(project_id, name, scope):
+    """Create a project API key and print it (it is shown only once)."""
+    from loko.apikeys.schemas import ApiKeyCreate
+    from loko.apikeys.service import issue_api_key
+    from loko.database import unit_of_work
+    from loko.errors import NotFound
+    from loko.extensions import db
+    from loko.projects.models import Project
+
+    data = _validated(ApiKeyCreate(), name=name, scope=scope)
+
+    def create():
+        with unit_of_work():
+            if db.session.get(Project, project_id) is None:
+                raise NotFound("Project not found.")
+            return issue_api_key(project_id, data["name"], data["scope"], created_by=None)
+
+    key, _record = _run_service(create)
+    click.echo(key)
+
+
+def _validated(schema, **values):
+    from marshmallow import ValidationError
+
+    from loko.errors import describe_validation
+
+    try:
+        return schema.load({k: v for k, v in values.items() if v is not None})
+    except ValidationError as error:
+        raise click.ClickException(describe_validation(error.messages)) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Database plumbing shared by every feature: column types, ids, the unit of work,
+SQLite connection settings and the schema-version check."""
+
+import uuid
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from sqlalchemy import DateTime, String, event
+from sqlalchemy.types import TypeDecorator
+
+from loko.extensions import db
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware UTC timestamp on every database (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and dialect.name == "sqlite":
+            return value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+def id_column():
+    return db.Column(String(36), primary_key=True, default=new_id)
+
+
+@contextmanager
+def unit_of_work():
+    """One use case, one transaction: commit on success, roll back on any error.
+
+    On SQLite the transaction starts with BEGIN IMMEDIATE so that concurrent writers
+    queue on the busy timeout instead of failing when a read lock cannot be upgraded;
+    a read-only transaction left open by earlier lookups is closed first.
+    """
+    session = db.session()
+    if session.in_transaction() and not (session.new or session.dirty or session.deleted):
+        session.commit()
+    if not session.in_transaction():
+        session.connection(execution_options={"loko_write": True})
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def configure_sqlite(engine) -> None:
+    """WAL, enforced foreign keys, a busy timeout and explicit BEGINs for SQLite engines."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        write = connection.get_execution_options().get("loko_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def schema_revision_state(app):
+    """Return ``(current, head)`` Alembic revisions of the app's database."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
+    with db.engine.connect() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+    return current, script.get_current_head()

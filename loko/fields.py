@@ -1,0 +1,79 @@
+"""Marshmallow fields and validators shared by several features' schemas."""
+
+import re
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+LANGUAGE_CODE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$")
+MAX_KEY = 256
+MAX_FILE_NAME = 256
+MAX_VALUE = 8192
+MAX_LANGUAGE_CODE = 35
+
+
+class ApiSchema(Schema):
+    """Base for every request and response schema: unknown fields are an error."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class UuidString(fields.UUID):
+    """A UUID given as text, kept as its canonical lowercase string."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return str(super()._deserialize(value, attr, data, **kwargs))
+
+
+def no_control_characters(value: str) -> None:
+    if CONTROL_CHARACTERS.search(value):
+        raise ValidationError("Must not contain control characters.")
+
+
+def valid_file_name(value: str) -> None:
+    """Keep file names usable as relative paths inside an export archive."""
+    no_control_characters(value)
+    if "\\" in value:
+        raise ValidationError("Must not contain a backslash.")
+    if value.startswith("/"):
+        raise ValidationError("Must not start with '/'.")
+    if any(segment in ("", ".", "..") for segment in value.split("/")):
+        raise ValidationError("Must not contain empty, '.' or '..' path segments.")
+
+
+def valid_language_code(value: str) -> None:
+    if len(value) > MAX_LANGUAGE_CODE or not LANGUAGE_CODE.match(value):
+        raise ValidationError("Not a language code (BCP 47, e.g. 'de' or 'pt-BR').")
+
+
+def TranslationKey(**kwargs):
+    return fields.String(
+        validate=[validate.Length(min=1, max=MAX_KEY), no_control_characters],
+        metadata={"description": "Translation key, 1-256 characters, no control characters."},
+        **kwargs,
+    )
+
+
+def FileName(**kwargs):
+    return fields.String(
+        validate=[validate.Length(min=1, max=MAX_FILE_NAME), valid_file_name],
+        metadata={"description": "File name, 1-256 characters; '/' separates folders."},
+        **kwargs,
+    )
+
+
+def LanguageCode(**kwargs):
+    return fields.String(
+        validate=valid_language_code,
+        metadata={"description": "BCP 47 language code, e.g. 'de' or 'pt-BR'.", "example": "de"},
+        **kwargs,
+    )
+
+
+def TranslationValue(**kwargs):
+    return fields.String(
+        validate=validate.Length(max=MAX_VALUE),
+        metadata={"description": "Translated text, at most 8,192 characters."},
+        **kwargs,
+    )

@@ -1,0 +1,94 @@
+"""Organizations and their members."""
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+
+from loko.auth import policy
+from loko.auth.models import User
+from loko.auth.service import normalize_email, organizations_of
+from loko.database import unit_of_work
+from loko.errors import Conflict, Forbidden, NotFound
+from loko.extensions import db
+from loko.organizations.models import Organization, OrganizationMember
+from loko.projects.models import Project, ProjectMember
+
+
+def list_organizations(actor) -> list[dict]:
+    user = policy.require_user(actor)
+    return organizations_of(user.id)
+
+
+def create_organization(actor, name: str) -> dict:
+    """Create an organization owned by the caller."""
+    user = policy.require_user(actor)
+    with unit_of_work():
+        org = Organization(name=name)
+        db.session.add(org)
+        db.session.flush()
+        db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
+    return {"id": org.id, "name": org.name, "role": "owner", "created_at": org.created_at}
+
+
+def list_members(actor, organization_id: str) -> list[dict]:
+    """Members of an organization; NotFound for non-members."""
+    policy.require_organization_role(actor, organization_id)
+    rows = db.session.execute(
+        db.select(User, OrganizationMember.role)
+        .join(OrganizationMember, OrganizationMember.user_id == User.id)
+        .where(OrganizationMember.organization_id == organization_id)
+        .order_by(func.lower(User.email))
+    ).all()
+    return [{"user": user, "role": role} for user, role in rows]
+
+
+def add_member(actor, organization_id: str, email: str, role: str) -> dict:
+    """Add an existing user; NotFound for an unknown email, Conflict when already a member,
+    Forbidden when an admin tries to add an owner."""
+    with unit_of_work():
+        caller_role = policy.require_organization_role(actor, organization_id, "owner", "admin")
+        if role == "owner" and caller_role != "owner":
+            raise Forbidden("Only an owner can add another owner.")
+        user = db.session.execute(
+            db.select(User).where(User.email == normalize_email(email))
+        ).scalar_one_or_none()
+        if user is None:
+            raise NotFound("email: no user with this email exists.")
+        db.session.add(OrganizationMember(organization_id=organization_id, user_id=user.id, role=role))
+        try:
+            db.session.flush()
+        except IntegrityError:
+            raise Conflict("email: this user is already a member of the organization.") from None
+    return {"user": user, "role": role}
+
+
+def remove_member(actor, organization_id: str, user_id: str) -> None:
+    """Remove a member; Conflict for the last owner, Forbidden when an admin removes an owner."""
+    with unit_of_work():
+        caller_role = policy.require_organization_role(actor, organization_id, "owner", "admin")
+        member = db.session.get(OrganizationMember, (organization_id, user_id))
+        if member is None:
+            raise NotFound("This user is not a member of the organization.")
+        if member.role == "owner":
+            if caller_role != "owner":
+                raise Forbidden("Only an owner can remove an owner.")
+            owners = db.session.execute(
+                db.select(func.count()).where(
+                    OrganizationMember.organization_id == organization_id,
+                    OrganizationMember.role == "owner",
+                )
+            ).scalar_one()
+            if owners <= 1:
+                raise Conflict("The last owner of an organization cannot be removed.")
+        db.session.delete(member)
+        _drop_project_roles(organization_id, user_id)
+
+
+def _drop_project_roles(organization_id: str, user_id: str) -> None:
+    db.session.execute(
+        db.delete(ProjectMember).where(
+            ProjectMember.user_id == user_id,
+            ProjectMember.project_id.in_(
+                db.select(Project.id).where(Project.organization_id == organization_id)
+            ),
+        )
+    )

@@ -1,0 +1,99 @@
+from flask import Blueprint
+
+from loko.auth.identity import current_actor
+from loko.auth.schemas import SuccessOut
+from loko.http import load_body
+from loko.openapi import documented
+from loko.projects import service
+from loko.projects.schemas import (
+    ProjectCreate,
+    ProjectEnvelope,
+    ProjectList,
+    ProjectMemberEnvelope,
+    ProjectMemberSet,
+    ProjectUpdate,
+)
+
+projects_api = Blueprint("projects_api", __name__)
+TAGS = ("projects",)
+
+
+@projects_api.get("/projects")
+@documented(
+    "Projects visible to the caller (an API key sees its own project)",
+    tags=TAGS,
+    responses={200: ProjectList},
+    errors=(401,),
+)
+def list_projects():
+    return ProjectList().dump({"projects": service.list_projects(current_actor())})
+
+
+@projects_api.post("/projects")
+@documented(
+    "Create a project in an organization (organization owner or admin)",
+    tags=TAGS,
+    auth=("session",),
+    body=ProjectCreate,
+    responses={201: ProjectEnvelope},
+    errors=(400, 401, 403, 404),
+)
+def create_project():
+    data = load_body(ProjectCreate())
+    view = service.create_project(current_actor(), **data)
+    return ProjectEnvelope().dump({"project": view}), 201
+
+
+@projects_api.get("/projects/<uuid:project_id>")
+@documented(
+    "Project info and settings; the permission flags describe the caller",
+    tags=TAGS,
+    responses={200: ProjectEnvelope},
+)
+def get_project(project_id):
+    view = service.get_project(current_actor(), str(project_id))
+    return ProjectEnvelope().dump({"project": view})
+
+
+@projects_api.put("/projects/<uuid:project_id>")
+@documented(
+    "Update name, description, emoji and the linked project (canEditProjects)",
+    tags=TAGS,
+    auth=("session",),
+    body=ProjectUpdate,
+    responses={200: ProjectEnvelope},
+    description="The linked project must be in the same organization, not this project, and "
+    "not create a cycle; linked_project_id, linked_language_code (a language of the linked "
+    "project) and linked_language_target_code (a language of this project) are set together, "
+    "or all null to unlink.",
+)
+def update_project(project_id):
+    changes = load_body(ProjectUpdate())
+    view = service.update_project(current_actor(), str(project_id), changes)
+    return ProjectEnvelope().dump({"project": view})
+
+
+@projects_api.delete("/projects/<uuid:project_id>")
+@documented(
+    "Delete a project and everything in it (canDelete)",
+    tags=TAGS,
+    auth=("session",),
+    responses={200: SuccessOut},
+)
+def delete_project(project_id):
+    service.delete_project(current_actor(), str(project_id))
+    return {"success": True}
+
+
+@projects_api.put("/projects/<uuid:project_id>/members/<uuid:user_id>")
+@documented(
+    "Set the project role of an organization member (canEditProjects)",
+    tags=TAGS,
+    auth=("session",),
+    body=ProjectMemberSet,
+    responses={200: ProjectMemberEnvelope},
+)
+def set_member_role(project_id, user_id):
+    data = load_body(ProjectMemberSet())
+    member = service.set_member_role(current_actor(), str(project_id), str(user_id), data["role"])
+    return ProjectMemberEnvelope().dump({"member": member})

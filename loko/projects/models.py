@@ -1,0 +1,34 @@
+from sqlalchemy import CheckConstraint, ForeignKey, String, Text
+
+from loko.database import UTCDateTime, id_column, utcnow
+from loko.extensions import db
+
+PROJECT_ROLES = ("admin", "editor", "viewer")
+
+
+class Project(db.Model):
+    __tablename__ = "projects"
+
+    id = id_column()
+    organization_id = db.Column(
+        String(36), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    name = db.Column(String(32), nullable=False)
+    desc = db.Column(Text, nullable=False, default="")
+    emoji = db.Column(String(32), nullable=False, default="")
+    linked_project_id = db.Column(
+        String(36), ForeignKey("projects.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    linked_language_code = db.Column(String(35), nullable=True)
+    linked_language_target_code = db.Column(String(35), nullable=True)
+    data_version = db.Column(db.Integer, nullable=False, default=1)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+
+
+class ProjectMember(db.Model):
+    __tablename__ = "project_members"
+    __table_args__ = (CheckConstraint("role IN ('admin', 'editor', 'viewer')", name="role"),)
+
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    role = db.Column(String(16), nullable=False)

@@ -1,0 +1,87 @@
+from marshmallow import fields, pre_load, validate
+
+from loko.auth.schemas import UserBriefOut
+from loko.fields import ApiSchema, LanguageCode, UuidString
+from loko.projects.models import PROJECT_ROLES
+
+NAME = validate.Length(min=1, max=32)
+DESC = validate.Length(max=1000)
+EMOJI = validate.Length(max=32)
+READ_ONLY_FIELDS = (
+    "id",
+    "organization_id",
+    "created_at",
+    "canEdit",
+    "canDelete",
+    "canViewTranslations",
+    "canEditTranslations",
+)
+
+
+class ProjectCreate(ApiSchema):
+    name = fields.String(required=True, validate=NAME)
+    organization_id = UuidString(required=True)
+    desc = fields.String(validate=DESC, load_default="")
+    emoji = fields.String(validate=EMOJI, load_default="")
+
+
+class ProjectUpdate(ApiSchema):
+    """Every field optional; the read-only Project fields are accepted and ignored so a
+    client can send back what it fetched."""
+
+    name = fields.String(validate=NAME)
+    desc = fields.String(validate=DESC)
+    emoji = fields.String(validate=EMOJI)
+    linked_project_id = UuidString(allow_none=True)
+    linked_language_code = LanguageCode(allow_none=True)
+    linked_language_target_code = LanguageCode(allow_none=True)
+
+    @pre_load
+    def drop_read_only_fields(self, data, **_kwargs):
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in READ_ONLY_FIELDS}
+        return data
+
+
+class ProjectOut(ApiSchema):
+    id = fields.String(attribute="project.id", required=True)
+    name = fields.String(attribute="project.name", required=True)
+    desc = fields.String(attribute="project.desc", required=True)
+    emoji = fields.String(attribute="project.emoji", required=True)
+    organization_id = fields.String(attribute="project.organization_id", required=True)
+    linked_project_id = fields.String(attribute="project.linked_project_id", allow_none=True)
+    linked_language_code = fields.String(attribute="project.linked_language_code", allow_none=True)
+    linked_language_target_code = fields.String(
+        attribute="project.linked_language_target_code", allow_none=True
+    )
+    created_at = fields.DateTime(attribute="project.created_at", required=True)
+    canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)
+    canDelete = fields.Boolean(attribute="permissions.can_delete", required=True)
+    canViewTranslations = fields.Boolean(attribute="permissions.can_view_translations", required=True)
+    canEditTranslations = fields.Boolean(attribute="permissions.can_edit_translations", required=True)
+
+
+class ProjectEnvelope(ApiSchema):
+    project = fields.Nested(ProjectOut, required=True)
+
+
+class ProjectList(ApiSchema):
+    projects = fields.List(fields.Nested(ProjectOut), required=True)
+
+
+class ProjectMemberSet(ApiSchema):
+    role = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(PROJECT_ROLES),
+        metadata={"description": "admin, editor or viewer; null removes the project role."},
+    )
+
+
+class ProjectMemberOut(ApiSchema):
+    user = fields.Nested(UserBriefOut, required=True)
+    role = fields.String(required=True, allow_none=True)
+
+
+class ProjectMemberEnvelope(ApiSchema):
+    member = fields.Nested(ProjectMemberOut, required=True)

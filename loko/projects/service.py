@@ -1,0 +1,151 @@
+"""Projects: listing, creation, settings (with the linked-project rules), deletion, roles."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, update
+
+from loko.auth import policy
+from loko.auth.actors import ApiKeyActor
+from loko.auth.models import User
+from loko.database import unit_of_work
+from loko.errors import BadRequest, NotFound
+from loko.extensions import db
+from loko.languages.models import ProjectLanguage
+from loko.organizations.models import Organization, OrganizationMember
+from loko.projects.models import Project, ProjectMember
+
+LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
+SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
+
+
+@dataclass(frozen=True)
+class ProjectView:
+    """A project as one caller sees it: its record plus that caller's permission flags."""
+
+    project: Project
+    permissions: policy.Permissions
+
+
+def list_projects(actor) -> list[ProjectView]:
+    """Projects the caller can view: an API key sees its own project."""
+    actor = policy.require_actor(actor)
+    if isinstance(actor, ApiKeyActor):
+        candidates = db.select(Project).where(Project.id == actor.project_id)
+    else:
+        candidates = (
+            db.select(Project)
+            .join(OrganizationMember, OrganizationMember.organization_id == Project.organization_id)
+            .where(OrganizationMember.user_id == actor.id)
+        )
+    projects = db.session.execute(candidates.order_by(func.lower(Project.name), Project.id)).scalars()
+    views = [ProjectView(p, policy.permissions_for(actor, p)) for p in projects]
+    return [view for view in views if view.permissions.can_view_translations]
+
+
+def create_project(actor, organization_id: str, name: str, desc: str = "", emoji: str = "") -> ProjectView:
+    """Create a project; NotFound outside the organization, Forbidden unless owner or admin."""
+    with unit_of_work():
+        policy.require_organization_role(actor, organization_id, "owner", "admin")
+        project = insert_project(organization_id, name, desc, emoji)
+    return ProjectView(project, policy.permissions_for(actor, project))
+
+
+def insert_project(organization_id: str, name: str, desc: str = "", emoji: str = "") -> Project:
+    """Add a project to an existing organization (inside the caller's transaction);
+    NotFound for an unknown organization."""
+    if db.session.get(Organization, organization_id) is None:
+        raise NotFound("Organization not found.")
+    project = Project(organization_id=organization_id, name=name, desc=desc, emoji=emoji)
+    db.session.add(project)
+    db.session.flush()
+    return project
+
+
+def get_project(actor, project_id: str) -> ProjectView:
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    return ProjectView(project, permissions)
+
+
+def update_project(actor, project_id: str, changes: dict) -> ProjectView:
+    """Change name, description, emoji and the link; BadRequest when a link rule is broken."""
+    with unit_of_work():
+        project, permissions = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+        if any(field in changes for field in LINK_FIELDS):
+            _check_link(actor, project, changes)
+        for field in SETTINGS_FIELDS:
+            if field in changes:
+                setattr(project, field, changes[field])
+        project.data_version += 1
+    return ProjectView(project, permissions)
+
+
+def _check_link(actor, project: Project, changes: dict) -> None:
+    missing = [field for field in LINK_FIELDS if field not in changes]
+    values = [changes.get(field) for field in LINK_FIELDS]
+    if missing or (any(v is None for v in values) and any(v is not None for v in values)):
+        raise BadRequest(
+            "linked_project_id, linked_language_code and linked_language_target_code "
+            "are set together: give all three, or all three as null to unlink."
+        )
+    linked_id, source_code, target_code = values
+    if linked_id is None:
+        return
+    if linked_id == project.id:
+        raise BadRequest("linked_project_id: a project cannot be linked to itself.")
+    linked = db.session.get(Project, linked_id)
+    if (
+        linked is None
+        or linked.organization_id != project.organization_id
+        or not policy.permissions_for(actor, linked).can_view_translations
+    ):
+        raise BadRequest("linked_project_id: no such project in this project's organization.")
+    if not _has_language(linked.id, source_code):
+        raise BadRequest(f"linked_language_code: {source_code!r} is not a language of the linked project.")
+    if not _has_language(project.id, target_code):
+        raise BadRequest(f"linked_language_target_code: {target_code!r} is not a language of this project.")
+    seen = {project.id}
+    cursor = linked
+    while cursor is not None and cursor.linked_project_id is not None:
+        if cursor.linked_project_id in seen:
+            raise BadRequest("linked_project_id: this link would create a cycle of linked projects.")
+        seen.add(cursor.linked_project_id)
+        cursor = db.session.get(Project, cursor.linked_project_id)
+
+
+def _has_language(project_id: str, code: str) -> bool:
+    return db.session.get(ProjectLanguage, (project_id, code)) is not None
+
+
+def delete_project(actor, project_id: str) -> None:
+    """Delete a project and everything in it; projects linking to it are unlinked."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.DELETE_PROJECT)
+        db.session.execute(
+            update(Project)
+            .where(Project.linked_project_id == project_id)
+            .values(
+                linked_project_id=None,
+                linked_language_code=None,
+                linked_language_target_code=None,
+                data_version=Project.data_version + 1,
+            )
+        )
+        db.session.execute(db.delete(Project).where(Project.id == project_id))
+
+
+def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> dict:
+    """Give an organization member a project role (None removes it); NotFound for non-members."""
+    with unit_of_work():
+        project, _ = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+        user = db.session.get(User, user_id)
+        if user is None or policy.organization_role(user_id, project.organization_id) is None:
+            raise NotFound("This user is not a member of the project's organization.")
+        member = db.session.get(ProjectMember, (project_id, user_id))
+        if role is None:
+            if member is not None:
+                db.session.delete(member)
+        elif member is None:
+            db.session.add(ProjectMember(project_id=project_id, user_id=user_id, role=role))
+        else:
+            member.role = role
+    return {"user": user, "role": role}

@@ -1,0 +1,123 @@
+"""Fixtures in the flaskr style: ``app``, ``client``, ``runner``, plus a populated ``world``.
+
+Every database test runs on SQLite and, when LOKO_TEST_DATABASE_URL names a PostgreSQL
+server, again on a throwaway database created on it for this run and dropped afterwards.
+The schema is built once per database by the real migrations; each test then starts
+from empty tables.
+"""
+
+import os
+import uuid
+
+import pytest
+import sqlalchemy as sa
+from flask_migrate import upgrade
+from sqlalchemy.engine import make_url
+
+from loko import create_app
+from loko.extensions import db
+
+PG_ENV = "LOKO_TEST_DATABASE_URL"
+
+
+def _postgres_database():
+    server_url = make_url(os.environ[PG_ENV])
+    name = f"loko_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    return admin, name, server_url.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def database_url(request, tmp_path_factory):
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'loko.db'}"
+        _migrate(url)
+        yield url
+        return
+    if not os.environ.get(PG_ENV):
+        pytest.skip(f"PostgreSQL run skipped: set {PG_ENV} (e.g. postgresql+psycopg://postgres@127.0.0.1/postgres)")
+    admin, name, url = _postgres_database()
+    try:
+        _migrate(url)
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+def _migrate(url):
+    app = create_app(_test_config(url))
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+def _test_config(url, **overrides):
+    return {
+        "TESTING": True,
+        "LOKO_DATABASE_URL": url,
+        "LOKO_SECRET_KEY": "test-secret-key",
+        "LOKO_ALLOW_SIGNUP": True,
+        "LOKO_RATELIMIT_STORAGE_URI": "memory://",
+        **overrides,
+    }
+
+
+def _empty_tables():
+    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    with db.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            names = ", ".join(f'"{t.name}"' for t in tables)
+            connection.exec_driver_sql(f"TRUNCATE {names} CASCADE")
+        else:
+            for table in tables:
+                connection.execute(table.delete())
+
+
+@pytest.fixture
+def config_overrides():
+    """Override in a test module (or with indirect parametrisation) to change settings."""
+    return {}
+
+
+@pytest.fixture
+def app(database_url, config_overrides):
+    app = create_app(_test_config(database_url, **config_overrides))
+    with app.app_context():
+        _empty_tables()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def world(app):
+    from tests.factories import build_world
+
+    with app.app_context():
+        return build_world()
+
+
+@pytest.fixture
+def as_caller(app, world):
+    """``as_caller("editor").get(...)``: a test client sending that caller's credentials."""
+    from tests.factories import CallerClient
+
+    def make(name):
+        return CallerClient(app, world.credentials[name])
+
+    return make

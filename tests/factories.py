@@ -1,0 +1,180 @@
+"""Test data made through the real services and models (inside an app context)."""
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from loko.apikeys.models import ApiKey
+from loko.apikeys.service import issue_api_key
+from loko.auth.models import User
+from loko.auth.service import hash_password, open_session
+from loko.database import unit_of_work, utcnow
+from loko.extensions import db
+from loko.languages.models import ProjectLanguage
+from loko.organizations.models import Organization, OrganizationMember
+from loko.projects.models import ProjectMember
+from loko.projects.service import insert_project
+
+PASSWORD = "correct horse battery"
+CALLERS = (
+    "anonymous",
+    "unknown_key",
+    "revoked_key",
+    "other_project_key",
+    "read_key",
+    "write_key",
+    "viewer",
+    "editor",
+    "project_admin",
+    "org_admin",
+    "org_owner",
+    "outsider",
+)
+
+
+@cache
+def _password_hash():
+    return hash_password(PASSWORD)
+
+
+def make_user(email=None, name=None):
+    with unit_of_work():
+        user = User(email=email or f"user{_counter()}@example.test", name=name or "User", password_hash=_password_hash())
+        db.session.add(user)
+    return user
+
+
+def make_org(owner, name="Acme"):
+    with unit_of_work():
+        org = Organization(name=name)
+        db.session.add(org)
+        db.session.flush()
+        db.session.add(OrganizationMember(organization_id=org.id, user_id=owner.id, role="owner"))
+    return org
+
+
+def add_org_member(org, user, role="member"):
+    with unit_of_work():
+        db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role=role))
+
+
+def make_project(org, **overrides):
+    values = {"name": "Web app", "desc": "", "emoji": "", **overrides}
+    with unit_of_work():
+        return insert_project(org.id, **values)
+
+
+def set_project_role(project, user, role):
+    with unit_of_work():
+        db.session.merge(ProjectMember(project_id=project.id, user_id=user.id, role=role))
+
+
+def add_language(project, code, name=None, emoji=""):
+    with unit_of_work():
+        db.session.add(ProjectLanguage(project_id=project.id, code=code, name=name or code, emoji=emoji))
+
+
+def make_key(project, scope="write", name="ci", revoked=False):
+    with unit_of_work():
+        key, record = issue_api_key(project.id, name, scope, created_by=None)
+        if revoked:
+            record.revoked_at = utcnow()
+    return key, record.id
+
+
+def make_session(user, days=14):
+    with unit_of_work():
+        return open_session(user.id, days)
+
+
+_count = [0]
+
+
+def _counter():
+    _count[0] += 1
+    return _count[0]
+
+
+@dataclass
+class World:
+    """One project seen by every kind of caller the permission table knows."""
+
+    project_id: str
+    other_project_id: str
+    organization_id: str
+    users: dict = field(default_factory=dict)
+    credentials: dict = field(default_factory=dict)
+    key_ids: dict = field(default_factory=dict)
+
+
+def build_world() -> World:
+    owner = make_user("owner@example.test", "Owner")
+    org = make_org(owner)
+    project = make_project(org, name="Web app")
+    world = World(project_id=project.id, other_project_id="", organization_id=org.id)
+    world.users["org_owner"] = owner
+    for name, org_role, project_role in (
+        ("org_admin", "admin", None),
+        ("project_admin", "member", "admin"),
+        ("editor", "member", "editor"),
+        ("viewer", "member", "viewer"),
+    ):
+        user = make_user(f"{name}@example.test", name)
+        add_org_member(org, user, org_role)
+        if project_role:
+            set_project_role(project, user, project_role)
+        world.users[name] = user
+    outsider = make_user("outsider@example.test", "Outsider")
+    other_org = make_org(outsider, "Elsewhere")
+    other_project = make_project(other_org, name="Other")
+    world.other_project_id = other_project.id
+    world.users["outsider"] = outsider
+
+    for name, user in world.users.items():
+        world.credentials[name] = {"cookie": make_session(user)}
+    world.credentials["anonymous"] = {}
+    world.credentials["unknown_key"] = {"bearer": "loko_" + "x" * 43}
+    for name, scope, revoked, target in (
+        ("write_key", "write", False, project),
+        ("read_key", "read", False, project),
+        ("revoked_key", "write", True, project),
+        ("spare_key", "write", False, project),
+        ("other_project_key", "write", False, other_project),
+    ):
+        key, key_id = make_key(target, scope=scope, name=name, revoked=revoked)
+        world.credentials[name] = {"bearer": key}
+        world.key_ids[name] = key_id
+    return world
+
+
+class CallerClient:
+    """A Flask test client that sends one caller's cookie or Bearer key on every request."""
+
+    def __init__(self, app, credentials: dict):
+        self.client = app.test_client()
+        self.headers = {}
+        if "cookie" in credentials:
+            self.client.set_cookie("sb-access-token", credentials["cookie"])
+        if "bearer" in credentials:
+            self.headers["Authorization"] = f"Bearer {credentials['bearer']}"
+
+    def open(self, method, path, **kwargs):
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        return self.client.open(path, method=method, headers=headers, **kwargs)
+
+    def get(self, path, **kwargs):
+        return self.open("GET", path, **kwargs)
+
+    def post(self, path, **kwargs):
+        return self.open("POST", path, **kwargs)
+
+    def put(self, path, **kwargs):
+        return self.open("PUT", path, **kwargs)
+
+    def patch(self, path, **kwargs):
+        return self.open("PATCH", path, **kwargs)
+
+    def delete(self, path, **kwargs):
+        return self.open("DELETE", path, **kwargs)
+
+
+__all__ = ["CALLERS", "ApiKey"]
