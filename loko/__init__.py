@@ -16,11 +16,14 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
     from loko.extensions import db, limiter, migrate
+    from loko.files.api import files_api
     from loko.health.api import health_api
+    from loko.languages.api import languages_api
     from loko.logging import configure_logging
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
+    from loko.translations.api import translations_api
 
     app = Flask(__name__, instance_relative_config=True)
     load_config(app, config)
@@ -40,6 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
         organizations_api,
         projects_api,
         apikeys_api,
+        translations_api,
+        files_api,
+        languages_api,
         openapi_api,
     ):
         app.register_blueprint(blueprint, url_prefix="/api")

@@ -77,3 +77,21 @@ def TranslationValue(**kwargs):
         metadata={"description": "Translated text, at most 8,192 characters."},
         **kwargs,
     )
+
+
+MAX_BULK_ITEMS = 10_000
+
+
+class CommaList(fields.Field):
+    """A query parameter given several times or comma-separated, as a tuple of items."""
+
+    def __init__(self, inner: fields.Field, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = inner
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        raw = value if isinstance(value, list) else [value]
+        if not all(isinstance(item, str) for item in raw):
+            raise ValidationError("Must be a string or a list of strings.")
+        items = [part.strip() for item in raw for part in item.split(",") if part.strip()]
+        return tuple(dict.fromkeys(self.inner.deserialize(item) for item in items))

@@ -81,10 +81,10 @@ def login():
     tags=("auth",),
     auth=("session",),
     responses={200: SuccessOut},
-    errors=(403,),
+    errors=(401, 403),
 )
 def logout():
-    service.logout(request.cookies.get(SESSION_COOKIE))
+    service.logout(current_actor(), request.cookies.get(SESSION_COOKIE))
     response = current_app.json.response({"success": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

@@ -29,7 +29,10 @@ def resolve_identity() -> None:
         return
     token = bearer_token()
     cookie = request.cookies.get(SESSION_COOKIE)
-    guard_cross_site_write(authenticated_by_cookie=token is None and cookie is not None)
+    # A browser never attaches a Bearer key on its own, so only cookie-carrying and
+    # anonymous (sign-in) writes can be forged cross-site.
+    if token is None:
+        guard_cross_site_write(authenticated_by_cookie=cookie is not None)
     try:
         if token is not None:
             g.actor = service.actor_for_api_key(token)

@@ -87,10 +87,10 @@ def login(email: str, password: str, *, session_days: int):
     return user, token
 
 
-def logout(session_token: str | None) -> None:
-    """Delete the session server-side; unknown tokens are ignored."""
-    if not session_token:
-        return
+def logout(actor, session_token: str) -> None:
+    """Delete the caller's session server-side; Unauthorized without a valid session,
+    Forbidden for an API key."""
+    require_user(actor)
     with unit_of_work():
         db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
 

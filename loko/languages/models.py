@@ -4,6 +4,9 @@ from loko.extensions import db
 
 
 class ProjectLanguage(db.Model):
+    """A language of a project. Values and file records reference it by (project, code),
+    so renaming or deleting the code cascades to them in the database."""
+
     __tablename__ = "project_languages"
 
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)

@@ -1,0 +1,156 @@
+"""Files: a file exists in a project once it has a record for at least one language."""
+
+from sqlalchemy import insert, select, update
+
+from loko.auth import policy
+from loko.database import new_id, unit_of_work, utcnow
+from loko.errors import Conflict, NotFound
+from loko.extensions import db
+from loko.files.models import FileRecord
+from loko.languages.models import ProjectLanguage
+from loko.languages.service import ensure_languages
+from loko.projects.service import bump_data_version
+from loko.translations import history
+from loko.translations.models import Translation, TranslationValue
+
+
+def file_records(project_id: str, file_name=None, language=None, ids=None) -> list[dict]:
+    query = (
+        select(
+            FileRecord.id,
+            FileRecord.project_id,
+            FileRecord.file_name,
+            FileRecord.language_code.label("language"),
+            ProjectLanguage.name.label("language_name"),
+            ProjectLanguage.emoji.label("language_emoji"),
+        )
+        .join(
+            ProjectLanguage,
+            (ProjectLanguage.project_id == FileRecord.project_id)
+            & (ProjectLanguage.code == FileRecord.language_code),
+        )
+        .where(FileRecord.project_id == project_id)
+        .order_by(FileRecord.file_name, FileRecord.language_code)
+    )
+    if file_name is not None:
+        query = query.where(FileRecord.file_name == file_name)
+    if language is not None:
+        query = query.where(FileRecord.language_code == language)
+    if ids is not None:
+        query = query.where(FileRecord.id.in_(ids))
+    return [dict(row._mapping) for row in db.session.execute(query)]
+
+
+def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:
+    """Make sure the file has a record in each language (adding unknown languages first).
+
+    Returns ``({code: record id}, [ids of the records created now])``.
+    """
+    codes = set(codes)
+    ensure_languages(project_id, codes)
+    existing = dict(
+        db.session.execute(
+            select(FileRecord.language_code, FileRecord.id).where(
+                FileRecord.project_id == project_id,
+                FileRecord.file_name == file_name,
+                FileRecord.language_code.in_(codes),
+            )
+        ).all()
+    )
+    missing = [
+        {"id": new_id(), "project_id": project_id, "file_name": file_name, "language_code": code}
+        for code in sorted(codes - existing.keys())
+    ]
+    if missing:
+        db.session.execute(insert(FileRecord), missing)
+    existing.update({row["language_code"]: row["id"] for row in missing})
+    return existing, [row["id"] for row in missing]
+
+
+def list_files(actor, project_id: str, file_name=None, language=None) -> list[dict]:
+    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    return file_records(project_id, file_name, language)
+
+
+def create_files(actor, project_id: str, file_name: str, languages: list[dict]) -> list[dict]:
+    """Create the file's records in the given languages, skipping those that exist;
+    returns the records created by this call."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        details = {item["code"]: item for item in languages}
+        ensure_languages(project_id, details, details)
+        _, created = ensure_file_records(project_id, file_name, details)
+        return file_records(project_id, ids=created) if created else []
+
+
+def _file_exists(project_id: str, file_name: str) -> bool:
+    record = db.session.execute(
+        select(FileRecord.id).where(FileRecord.project_id == project_id, FileRecord.file_name == file_name)
+    ).first()
+    if record is not None:
+        return True
+    return (
+        db.session.execute(
+            select(Translation.id).where(
+                Translation.project_id == project_id,
+                Translation.file_name == file_name,
+                Translation.deleted_at.is_(None),
+            )
+        ).first()
+        is not None
+    )
+
+
+def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> list[dict]:
+    """Rename a file in every language, with its translations (trashed ones too);
+    NotFound for an unknown file, Conflict when the new name exists."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        if not _file_exists(project_id, file_name):
+            raise NotFound(f"fileName: no file {file_name!r} in this project.")
+        if new_file_name == file_name or _file_exists(project_id, new_file_name):
+            raise Conflict(f"newFileName: a file {new_file_name!r} already exists.")
+        db.session.execute(
+            update(FileRecord)
+            .where(FileRecord.project_id == project_id, FileRecord.file_name == file_name)
+            .values(file_name=new_file_name)
+        )
+        db.session.execute(
+            update(Translation)
+            .where(Translation.project_id == project_id, Translation.file_name == file_name)
+            .values(file_name=new_file_name, updated_at=utcnow())
+        )
+        return file_records(project_id, file_name=new_file_name)
+
+
+def delete_file(actor, project_id: str, file_name: str, language_code: str | None) -> None:
+    """Delete a file with all its translations, or only one language of it; NotFound for an
+    unknown file (or language version)."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        if not _file_exists(project_id, file_name):
+            raise NotFound(f"fileName: no file {file_name!r} in this project.")
+        in_file = select(Translation.id).where(
+            Translation.project_id == project_id, Translation.file_name == file_name
+        )
+        records = db.delete(FileRecord).where(
+            FileRecord.project_id == project_id, FileRecord.file_name == file_name
+        )
+        if language_code is None:
+            history.record_purges(actor, project_id, in_file)
+            db.session.execute(db.delete(Translation).where(Translation.id.in_(in_file)))
+            db.session.execute(records)
+            return
+        deleted = db.session.execute(records.where(FileRecord.language_code == language_code)).rowcount
+        values = db.delete(TranslationValue).where(
+            TranslationValue.project_id == project_id,
+            TranslationValue.language_code == language_code,
+            TranslationValue.translation_id.in_(in_file),
+        )
+        history.record_value_removals(actor, project_id, in_file, language_code)
+        removed = db.session.execute(values).rowcount
+        if not deleted and not removed:
+            raise NotFound(f"languageCode: the file {file_name!r} has no {language_code!r} version.")

@@ -1,0 +1,48 @@
+"""What CLDR (through Babel) knows of a language code: its English name, the flag of its
+region and its gettext plural rule."""
+
+from functools import lru_cache
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.plurals import get_plural
+
+REGIONAL_INDICATOR_A = 0x1F1E6
+
+
+def _locale(code: str) -> Locale | None:
+    try:
+        return Locale.parse(code.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return None
+
+
+def region_of(code: str) -> str | None:
+    for subtag in code.replace("_", "-").split("-")[1:]:
+        if len(subtag) == 2 and subtag.isalpha():
+            return subtag.upper()
+    return None
+
+
+def flag_emoji(code: str) -> str:
+    region = region_of(code)
+    if region is None:
+        return ""
+    return "".join(chr(REGIONAL_INDICATOR_A + ord(letter) - ord("A")) for letter in region)
+
+
+@lru_cache(maxsize=1024)
+def language_name(code: str) -> str:
+    locale = _locale(code)
+    if locale is None:
+        return code
+    return locale.get_display_name("en") or code
+
+
+@lru_cache(maxsize=1024)
+def plural_forms(code: str) -> str:
+    """The ``Plural-Forms`` header for a language (English's rule when CLDR has none)."""
+    try:
+        plural = get_plural(code.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        plural = get_plural("en")
+    return plural.plural_forms

@@ -1,0 +1,42 @@
+from marshmallow import fields, validate
+
+from loko.fields import ApiSchema, LanguageCode
+
+NAME = validate.Length(min=1, max=128)
+EMOJI = validate.Length(max=32)
+
+
+class LanguagesQuery(ApiSchema):
+    stats = fields.Boolean(
+        load_default=False, metadata={"description": "Add translated, total and progress."}
+    )
+
+
+class LanguageOut(ApiSchema):
+    code = fields.String(required=True)
+    name = fields.String(required=True)
+    emoji = fields.String(required=True)
+    translated = fields.Integer(metadata={"description": "With stats=true: values over active keys."})
+    total = fields.Integer(metadata={"description": "With stats=true: active keys."})
+    progress = fields.Float(metadata={"description": "With stats=true: percent, one decimal."})
+
+
+class LanguageList(ApiSchema):
+    languages = fields.List(fields.Nested(LanguageOut), required=True)
+
+
+class LanguageCreate(ApiSchema):
+    code = LanguageCode(required=True)
+    name = fields.String(validate=NAME)
+    emoji = fields.String(validate=EMOJI)
+
+
+class LanguageUpdate(ApiSchema):
+    currentCode = LanguageCode(required=True)
+    code = LanguageCode()
+    name = fields.String(validate=NAME)
+    emoji = fields.String(validate=EMOJI)
+
+
+class LanguageDelete(ApiSchema):
+    code = LanguageCode(required=True)

@@ -1,0 +1,184 @@
+"""Project languages: listing with progress, adding, renaming everywhere, deleting."""
+
+from sqlalchemy import and_, func, insert, or_, select, update
+
+from loko.auth import policy
+from loko.database import unit_of_work
+from loko.errors import Conflict, NotFound
+from loko.extensions import db
+from loko.files.models import FileRecord
+from loko.languages.catalog import flag_emoji, language_name
+from loko.languages.models import ProjectLanguage
+from loko.projects.models import Project
+from loko.projects.service import bump_data_version
+from loko.translations.models import Translation, TranslationValue
+
+
+def language_rows(project_id: str) -> list[dict]:
+    rows = db.session.execute(
+        select(ProjectLanguage.code, ProjectLanguage.name, ProjectLanguage.emoji)
+        .where(ProjectLanguage.project_id == project_id)
+        .order_by(ProjectLanguage.code)
+    ).all()
+    return [{"code": r.code, "name": r.name, "emoji": r.emoji} for r in rows]
+
+
+def ensure_languages(project_id: str, codes, details: dict | None = None) -> None:
+    """Add the codes a project does not have yet, named from CLDR unless ``details`` names them."""
+    wanted = set(codes)
+    if not wanted:
+        return
+    existing = set(
+        db.session.execute(
+            select(ProjectLanguage.code).where(
+                ProjectLanguage.project_id == project_id, ProjectLanguage.code.in_(wanted)
+            )
+        ).scalars()
+    )
+    details = details or {}
+    missing = sorted(wanted - existing)
+    if missing:
+        db.session.execute(
+            insert(ProjectLanguage),
+            [
+                {
+                    "project_id": project_id,
+                    "code": code,
+                    "name": (details.get(code) or {}).get("name") or language_name(code),
+                    "emoji": (details.get(code) or {}).get("emoji", flag_emoji(code)),
+                }
+                for code in missing
+            ],
+        )
+
+
+def language_stats(project_id: str) -> dict[str, int]:
+    """Translated values per language over active translations: one aggregate query."""
+    rows = db.session.execute(
+        select(TranslationValue.language_code, func.count())
+        .join(Translation, Translation.id == TranslationValue.translation_id)
+        .where(TranslationValue.project_id == project_id, Translation.deleted_at.is_(None))
+        .group_by(TranslationValue.language_code)
+    ).all()
+    return dict(rows)
+
+
+def active_translation_count(project_id: str) -> int:
+    return db.session.execute(
+        select(func.count())
+        .select_from(Translation)
+        .where(Translation.project_id == project_id, Translation.deleted_at.is_(None))
+    ).scalar_one()
+
+
+def list_languages(actor, project_id: str, stats: bool = False) -> list[dict]:
+    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    languages = language_rows(project_id)
+    if stats:
+        translated = language_stats(project_id)
+        total = active_translation_count(project_id)
+        for language in languages:
+            done = translated.get(language["code"], 0)
+            language["translated"] = done
+            language["total"] = total
+            language["progress"] = round(done * 100 / total, 1) if total else 0.0
+    return languages
+
+
+def file_names(project_id: str) -> list[str]:
+    return list(
+        db.session.execute(
+            select(FileRecord.file_name)
+            .where(FileRecord.project_id == project_id)
+            .distinct()
+            .order_by(FileRecord.file_name)
+        ).scalars()
+    )
+
+
+def add_language(actor, project_id: str, code: str, name: str | None, emoji: str | None) -> list[dict]:
+    """Add a language and a file record for it in every existing file; Conflict if it exists."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        if db.session.get(ProjectLanguage, (project_id, code)) is not None:
+            raise Conflict(f"code: the project already has the language {code!r}.")
+        details = {code: {"name": name, **({"emoji": emoji} if emoji is not None else {})}}
+        ensure_languages(project_id, [code], details)
+        names = file_names(project_id)
+        if names:
+            db.session.execute(
+                insert(FileRecord),
+                [{"project_id": project_id, "file_name": n, "language_code": code} for n in names],
+            )
+        return language_rows(project_id)
+
+
+def update_language(actor, project_id: str, current_code: str, changes: dict) -> list[dict]:
+    """Change a language's name, emoji or code; a new code reaches values, file records and
+    project links. NotFound for an unknown code, Conflict when the new code exists."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        language = db.session.get(ProjectLanguage, (project_id, current_code))
+        if language is None:
+            raise NotFound(f"currentCode: the project has no language {current_code!r}.")
+        new_code = changes.get("code", current_code)
+        if new_code != current_code:
+            if db.session.get(ProjectLanguage, (project_id, new_code)) is not None:
+                raise Conflict(f"code: the project already has the language {new_code!r}.")
+            _rename_code(project_id, current_code, new_code)
+        values = {field: changes[field] for field in ("name", "emoji") if field in changes}
+        if values:
+            db.session.execute(
+                update(ProjectLanguage)
+                .where(ProjectLanguage.project_id == project_id, ProjectLanguage.code == new_code)
+                .values(**values)
+            )
+        db.session.expire_all()
+        return language_rows(project_id)
+
+
+def _rename_code(project_id: str, old: str, new: str) -> None:
+    """Values and file records follow through ON UPDATE CASCADE; links are updated here."""
+    db.session.execute(
+        update(ProjectLanguage)
+        .where(ProjectLanguage.project_id == project_id, ProjectLanguage.code == old)
+        .values(code=new)
+    )
+    db.session.execute(
+        update(Project)
+        .where(Project.id == project_id, Project.linked_language_target_code == old)
+        .values(linked_language_target_code=new)
+    )
+    db.session.execute(
+        update(Project)
+        .where(Project.linked_project_id == project_id, Project.linked_language_code == old)
+        .values(linked_language_code=new, data_version=Project.data_version + 1)
+    )
+
+
+def delete_language(actor, project_id: str, code: str) -> list[dict]:
+    """Delete a language with its values and file records; Conflict while a project link uses it."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        if db.session.get(ProjectLanguage, (project_id, code)) is None:
+            raise NotFound(f"code: the project has no language {code!r}.")
+        in_use = db.session.execute(
+            select(Project.id).where(
+                or_(
+                    and_(Project.id == project_id, Project.linked_language_target_code == code),
+                    and_(Project.linked_project_id == project_id, Project.linked_language_code == code),
+                )
+            )
+        ).first()
+        if in_use is not None:
+            raise Conflict(f"code: the language {code!r} is used by a linked-project setting; unlink first.")
+        db.session.execute(
+            db.delete(ProjectLanguage).where(
+                ProjectLanguage.project_id == project_id, ProjectLanguage.code == code
+            )
+        )
+        db.session.expire_all()
+        return language_rows(project_id)

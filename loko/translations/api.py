@@ -1,0 +1,221 @@
+from flask import Blueprint, current_app, request
+
+from loko.auth.identity import current_actor
+from loko.auth.schemas import SuccessOut
+from loko.exports import service as exports
+from loko.http import json_body, load_body, load_query
+from loko.openapi import documented
+from loko.translations import service
+from loko.translations.schemas import (
+    BulkDelete,
+    BulkDeleteResult,
+    BulkUpsert,
+    BulkUpsertResult,
+    ExportQuerySchema,
+    HistoryPage,
+    HistoryQuery,
+    KeysOut,
+    KeysQuery,
+    PatchResults,
+    RestoreOut,
+    TranslationCreate,
+    TranslationDelete,
+    TranslationEnvelope,
+    TranslationId,
+    TranslationPatch,
+    TrashList,
+    TrashQuery,
+    load_bulk_operation,
+)
+
+translations_api = Blueprint("translations_api", __name__)
+TAGS = ("translations",)
+BASE = "/projects/<uuid:project_id>/translations"
+EXPORT_DESCRIPTION = (
+    "JSON: `{language: {fileName: {key: value}}}`. zip=true: one entry per file in a language, "
+    "`{language}/{fileName}.json` or `.po`. format=po without zip needs exactly one `language` "
+    "and one `fileName`. Values of a linked project are inherited unless inherit=false. "
+    "Send the ETag back in If-None-Match to get 304 while nothing changed."
+)
+
+
+@translations_api.get(BASE)
+@documented(
+    "Export translations (JSON, PO, ZIP)",
+    tags=("export",),
+    query=ExportQuerySchema,
+    responses={
+        200: {
+            "description": "The export document, a PO catalog or a ZIP archive.",
+            "content": {
+                "application/json": {"schema": {"type": "object"}},
+                "application/zip": {"schema": {"type": "string", "format": "binary"}},
+                exports.PO_MIMETYPE: {"schema": {"type": "string"}},
+            },
+        },
+        304: {"description": "Not modified since the ETag sent in If-None-Match."},
+    },
+    description=EXPORT_DESCRIPTION,
+)
+def export_translations(project_id):
+    query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema())))
+    project, etag = exports.authorize_export(current_actor(), str(project_id), query)
+    tag = etag.strip('"')
+    if request.if_none_match.contains(tag):
+        response = current_app.response_class(status=304)
+        response.set_etag(tag)
+        return response
+    export = exports.build_export(project, query)
+    mimetype = export.mimetype + ("; charset=utf-8" if export.mimetype.startswith("text/") else "")
+    response = current_app.response_class(export.body, content_type=mimetype)
+    response.set_etag(tag)
+    if export.filename:
+        response.headers["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    return response
+
+
+def _export_arguments(data: dict) -> dict:
+    return {
+        "format": data["format"],
+        "zip": data["zip"],
+        "languages": data.get("language"),
+        "file_names": data.get("fileName"),
+        "inherit": data["inherit"],
+    }
+
+
+@translations_api.post(BASE)
+@documented(
+    "Create a translation with values per language",
+    tags=TAGS,
+    body=TranslationCreate,
+    responses={201: TranslationEnvelope},
+    errors=(400, 401, 403, 404, 409),
+)
+def create_translation(project_id):
+    data = load_body(TranslationCreate())
+    translation = service.create_translation(
+        current_actor(), str(project_id), data["key"], data["fileName"], data["values"]
+    )
+    return TranslationEnvelope().dump({"translation": translation}), 201
+
+
+@translations_api.put(BASE)
+@documented(
+    "Bulk operations: bulk-upsert or bulk-delete (atomic, at most 10,000 items)",
+    tags=TAGS,
+    body={"oneOf": [BulkUpsert, BulkDelete]},
+    responses={200: {"oneOf": [BulkUpsertResult, BulkDeleteResult]}},
+)
+def bulk_translations(project_id):
+    data = load_bulk_operation(json_body())
+    actor, project = current_actor(), str(project_id)
+    if data["operation"] == "bulk-upsert":
+        counts = service.bulk_upsert(
+            actor, project, data["fileName"], data["languageCode"], data["translations"]
+        )
+        return BulkUpsertResult().dump(counts)
+    result = service.bulk_delete(actor, project, data["fileName"], data["keys"], data["permanent"])
+    return BulkDeleteResult().dump(result)
+
+
+@translations_api.patch(BASE)
+@documented(
+    "Set values by key and file in one or more languages (creates what is missing)",
+    tags=TAGS,
+    body=TranslationPatch,
+    responses={200: PatchResults},
+)
+def patch_translation(project_id):
+    data = load_body(TranslationPatch())
+    updates = {code: item["value"] for code, item in data["updates"].items()}
+    results = service.patch_translation(
+        current_actor(), str(project_id), data["key"], data["fileName"], updates
+    )
+    return PatchResults().dump({"results": results})
+
+
+@translations_api.delete(BASE)
+@documented(
+    "Move a translation to the trash, or delete it permanently",
+    tags=TAGS,
+    body=TranslationDelete,
+    responses={200: SuccessOut},
+    errors=(400, 401, 403, 404, 409),
+)
+def delete_translation(project_id):
+    data = load_body(TranslationDelete())
+    service.delete_translation(current_actor(), str(project_id), data["id"], data["permanent"])
+    return {"success": True}
+
+
+@translations_api.get(BASE + "/trash")
+@documented(
+    "List trashed translations, newest deletion first",
+    tags=("trash",),
+    query=TrashQuery,
+    responses={200: TrashList},
+)
+def list_trash(project_id):
+    query = load_query(TrashQuery())
+    translations, total = service.list_trash(
+        current_actor(),
+        str(project_id),
+        query["limit"],
+        query["offset"],
+        query.get("fileName"),
+        query.get("q"),
+    )
+    return TrashList().dump({"translations": translations, "total": total})
+
+
+@translations_api.post(BASE + "/trash")
+@documented(
+    "Restore a translation from the trash (logged in history)",
+    tags=("trash",),
+    body=TranslationId,
+    responses={200: RestoreOut},
+    errors=(400, 401, 403, 404, 409),
+)
+def restore_translation(project_id):
+    data = load_body(TranslationId())
+    translation = service.restore_translation(current_actor(), str(project_id), data["id"])
+    return RestoreOut().dump({"success": True, "data": {"translation": translation}})
+
+
+@translations_api.delete(BASE + "/trash")
+@documented(
+    "Permanently delete a trashed translation",
+    tags=("trash",),
+    body=TranslationId,
+    responses={200: SuccessOut},
+)
+def purge_translation(project_id):
+    data = load_body(TranslationId())
+    service.purge_translation(current_actor(), str(project_id), data["id"])
+    return {"success": True}
+
+
+@translations_api.get(BASE + "/keys")
+@documented(
+    "Unique keys of active translations, sorted", tags=TAGS, query=KeysQuery, responses={200: KeysOut}
+)
+def list_keys(project_id):
+    query = load_query(KeysQuery())
+    return KeysOut().dump(
+        {"keys": service.list_keys(current_actor(), str(project_id), query.get("fileName"))}
+    )
+
+
+@translations_api.get(BASE + "/history")
+@documented(
+    "Change history, newest first, with cursor pagination",
+    tags=("history",),
+    query=HistoryQuery,
+    responses={200: HistoryPage},
+)
+def list_history(project_id):
+    query = load_query(HistoryQuery())
+    limit, cursor = query.pop("limit"), query.pop("cursor", None)
+    entries, next_cursor = service.list_history(current_actor(), str(project_id), query, limit, cursor)
+    return HistoryPage().dump({"history": entries, "next_cursor": next_cursor})

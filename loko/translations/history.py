@@ -1,0 +1,138 @@
+"""The change history: every write records who changed which value, in the same transaction.
+Entries keep key and file name so they outlive a purged translation."""
+
+from sqlalchemy import insert, literal, null, select
+
+from loko.auth.actors import actor_summary
+from loko.database import utcnow
+from loko.extensions import db
+from loko.translations.models import HistoryEntry, Translation, TranslationValue
+
+
+def _actor_columns(actor) -> dict:
+    summary = actor_summary(actor)
+    return {"actor_type": summary["type"], "actor_id": summary["id"], "actor_name": summary["name"]}
+
+
+def record(actor, project_id: str, entries: list[dict]) -> None:
+    """Insert entries ``{translation_id, key, file_name, language, action, old_value, new_value}``."""
+    if not entries:
+        return
+    common = {"project_id": project_id, "created_at": utcnow(), **_actor_columns(actor)}
+    db.session.execute(
+        insert(HistoryEntry),
+        [{"language": None, "old_value": None, "new_value": None, **common, **entry} for entry in entries],
+    )
+
+
+def _record_from_select(columns: list[str], query) -> None:
+    db.session.execute(insert(HistoryEntry).from_select(columns, query))
+
+
+def record_translation_event(actor, project_id: str, translation_ids, action: str) -> None:
+    """One entry per translation in ``translation_ids`` (a select of ids), without values."""
+    actor_columns = _actor_columns(actor)
+    query = select(
+        literal(project_id),
+        Translation.id,
+        Translation.key,
+        Translation.file_name,
+        null(),
+        literal(action),
+        literal(actor_columns["actor_type"]),
+        literal(actor_columns["actor_id"]),
+        literal(actor_columns["actor_name"]),
+        literal(utcnow(), HistoryEntry.created_at.type),
+    ).where(Translation.id.in_(translation_ids))
+    _record_from_select(
+        [
+            "project_id",
+            "translation_id",
+            "key",
+            "file_name",
+            "language",
+            "action",
+            "actor_type",
+            "actor_id",
+            "actor_name",
+            "created_at",
+        ],
+        query,
+    )
+
+
+def record_purges(actor, project_id: str, translation_ids) -> None:
+    record_translation_event(actor, project_id, translation_ids, "purged")
+
+
+def record_value_removals(actor, project_id: str, translation_ids, language_code: str) -> None:
+    """One ``purged`` entry per value of ``language_code`` about to be removed."""
+    actor_columns = _actor_columns(actor)
+    query = (
+        select(
+            literal(project_id),
+            Translation.id,
+            Translation.key,
+            Translation.file_name,
+            TranslationValue.language_code,
+            literal("purged"),
+            TranslationValue.value,
+            literal(actor_columns["actor_type"]),
+            literal(actor_columns["actor_id"]),
+            literal(actor_columns["actor_name"]),
+            literal(utcnow(), HistoryEntry.created_at.type),
+        )
+        .join(TranslationValue, TranslationValue.translation_id == Translation.id)
+        .where(Translation.id.in_(translation_ids), TranslationValue.language_code == language_code)
+    )
+    _record_from_select(
+        [
+            "project_id",
+            "translation_id",
+            "key",
+            "file_name",
+            "language",
+            "action",
+            "old_value",
+            "actor_type",
+            "actor_id",
+            "actor_name",
+            "created_at",
+        ],
+        query,
+    )
+
+
+def list_history(project_id: str, filters: dict, limit: int, cursor: int | None) -> tuple[list, int | None]:
+    """Newest first; ``cursor`` is the id of the last entry of the previous page."""
+    query = select(HistoryEntry).where(HistoryEntry.project_id == project_id)
+    columns = {
+        "translationId": HistoryEntry.translation_id,
+        "key": HistoryEntry.key,
+        "fileName": HistoryEntry.file_name,
+        "language": HistoryEntry.language,
+        "action": HistoryEntry.action,
+    }
+    for name, column in columns.items():
+        if filters.get(name) is not None:
+            query = query.where(column == filters[name])
+    if cursor is not None:
+        query = query.where(HistoryEntry.id < cursor)
+    rows = list(db.session.execute(query.order_by(HistoryEntry.id.desc()).limit(limit + 1)).scalars())
+    next_cursor = str(rows[limit - 1].id) if len(rows) > limit else None
+    return [_describe(entry) for entry in rows[:limit]], next_cursor
+
+
+def _describe(entry: HistoryEntry) -> dict:
+    return {
+        "id": entry.id,
+        "translation_id": entry.translation_id,
+        "key": entry.key,
+        "fileName": entry.file_name,
+        "language": entry.language,
+        "action": entry.action,
+        "old_value": entry.old_value,
+        "new_value": entry.new_value,
+        "actor": {"type": entry.actor_type, "id": entry.actor_id, "name": entry.actor_name},
+        "created_at": entry.created_at,
+    }

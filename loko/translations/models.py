@@ -1,0 +1,80 @@
+from sqlalchemy import ForeignKey, ForeignKeyConstraint, Index, Integer, String, Text, text
+
+from loko.database import UTCDateTime, id_column, utcnow
+from loko.extensions import db
+
+HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged")
+
+
+class Translation(db.Model):
+    """A key in a file. Active while ``deleted_at`` is empty, in the trash once it is set."""
+
+    __tablename__ = "translations"
+    __table_args__ = (
+        Index(
+            "uq_translations_active_key",
+            "project_id",
+            "file_name",
+            "key",
+            unique=True,
+            sqlite_where=text("deleted_at IS NULL"),
+            postgresql_where=text("deleted_at IS NULL"),
+        ),
+        Index("ix_translations_trash", "project_id", "deleted_at"),
+    )
+
+    id = id_column()
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), nullable=False)
+    file_name = db.Column(String(256), nullable=False)
+    key = db.Column(String(256), nullable=False)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    deleted_at = db.Column(UTCDateTime, nullable=True)
+
+
+class TranslationValue(db.Model):
+    """One translation's text in one language."""
+
+    __tablename__ = "translation_values"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["project_id", "language_code"],
+            ["project_languages.project_id", "project_languages.code"],
+            name="fk_translation_values_language",
+            ondelete="CASCADE",
+            onupdate="CASCADE",
+        ),
+        Index("ix_translation_values_project_language", "project_id", "language_code"),
+    )
+
+    translation_id = db.Column(
+        String(36), ForeignKey("translations.id", ondelete="CASCADE"), primary_key=True
+    )
+    language_code = db.Column(String(35), primary_key=True)
+    project_id = db.Column(String(36), nullable=False)
+    value = db.Column(Text, nullable=False)
+    updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+
+
+class HistoryEntry(db.Model):
+    """One change to one value (or to a whole translation); kept after the translation is purged."""
+
+    __tablename__ = "translation_history"
+    __table_args__ = (
+        Index("ix_translation_history_project", "project_id", "id"),
+        Index("ix_translation_history_translation", "translation_id", "id"),
+    )
+
+    id = db.Column(Integer, primary_key=True, autoincrement=True)
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), nullable=False)
+    translation_id = db.Column(String(36), nullable=False)
+    key = db.Column(String(256), nullable=False)
+    file_name = db.Column(String(256), nullable=False)
+    language = db.Column(String(35), nullable=True)
+    action = db.Column(String(16), nullable=False)
+    old_value = db.Column(Text, nullable=True)
+    new_value = db.Column(Text, nullable=True)
+    actor_type = db.Column(String(16), nullable=False)
+    actor_id = db.Column(String(36), nullable=True)
+    actor_name = db.Column(String(128), nullable=True)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)

@@ -1,0 +1,213 @@
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from loko.fields import (
+    MAX_BULK_ITEMS,
+    ApiSchema,
+    CommaList,
+    FileName,
+    LanguageCode,
+    TranslationKey,
+    TranslationValue,
+)
+from loko.translations.models import HISTORY_ACTIONS
+
+BULK_OPERATIONS = ("bulk-upsert", "bulk-delete")
+TRANSLATION_ID = validate.Length(min=1, max=64)
+
+
+class TranslationCreate(ApiSchema):
+    key = TranslationKey(required=True)
+    fileName = FileName(required=True)
+    values = fields.Dict(keys=LanguageCode(), values=TranslationValue(), required=True)
+
+
+class ValueUpdate(ApiSchema):
+    value = TranslationValue(required=True)
+
+
+class TranslationPatch(ApiSchema):
+    key = TranslationKey(required=True)
+    fileName = FileName(required=True)
+    updates = fields.Dict(
+        keys=LanguageCode(),
+        values=fields.Nested(ValueUpdate),
+        required=True,
+        validate=validate.Length(min=1, error="Give at least one language."),
+    )
+
+
+class KeyValue(ApiSchema):
+    key = TranslationKey(required=True)
+    value = TranslationValue(required=True)
+
+
+def _no_duplicates(keys: list[str], field: str) -> None:
+    seen, duplicates = set(), set()
+    for key in keys:
+        (duplicates if key in seen else seen).add(key)
+    if duplicates:
+        sample = ", ".join(repr(k) for k in sorted(duplicates)[:5])
+        raise ValidationError(f"Duplicate keys in one request: {sample}.", field)
+
+
+class BulkUpsert(ApiSchema):
+    operation = fields.String(required=True, validate=validate.Equal("bulk-upsert"))
+    fileName = FileName(required=True)
+    languageCode = LanguageCode(required=True)
+    translations = fields.List(
+        fields.Nested(KeyValue), required=True, validate=validate.Length(max=MAX_BULK_ITEMS)
+    )
+
+    @validates_schema
+    def unique_keys(self, data, **_kwargs):
+        _no_duplicates([item["key"] for item in data.get("translations", [])], "translations")
+
+
+class BulkDelete(ApiSchema):
+    operation = fields.String(required=True, validate=validate.Equal("bulk-delete"))
+    fileName = FileName(required=True)
+    keys = fields.List(TranslationKey(), required=True, validate=validate.Length(max=MAX_BULK_ITEMS))
+    permanent = fields.Boolean(load_default=False)
+
+    @validates_schema
+    def unique_keys(self, data, **_kwargs):
+        _no_duplicates(data.get("keys", []), "keys")
+
+
+BULK_SCHEMAS = {"bulk-upsert": BulkUpsert, "bulk-delete": BulkDelete}
+
+
+def load_bulk_operation(body: dict) -> dict:
+    """Pick the schema named by ``operation``; unknown operations name the allowed ones."""
+    operation = body.get("operation")
+    schema = BULK_SCHEMAS.get(operation) if isinstance(operation, str) else None
+    if schema is None:
+        raise ValidationError({"operation": [f"Must be one of: {', '.join(BULK_OPERATIONS)}."]})
+    return schema().load(body)
+
+
+class TranslationDelete(ApiSchema):
+    id = fields.String(required=True, validate=TRANSLATION_ID)
+    permanent = fields.Boolean(load_default=False)
+
+
+class TranslationId(ApiSchema):
+    id = fields.String(required=True, validate=TRANSLATION_ID)
+
+
+class TranslationOut(ApiSchema):
+    id = fields.String(required=True)
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    values = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(required=True, allow_none=True)
+
+
+class TranslationEnvelope(ApiSchema):
+    translation = fields.Nested(TranslationOut, required=True)
+
+
+class PatchResult(ApiSchema):
+    id = fields.String(required=True, metadata={"description": "The translation's id."})
+    id_file = fields.String(required=True, metadata={"description": "The file translation record's id."})
+    updated = fields.Boolean(
+        required=True, metadata={"description": "False when the stored value already equalled the new one."}
+    )
+
+
+class PatchResults(ApiSchema):
+    results = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(PatchResult),
+        required=True,
+        metadata={"description": "One entry per language code of `updates`."},
+    )
+
+
+class BulkUpsertResult(ApiSchema):
+    created = fields.Integer(required=True, metadata={"description": "Values that did not exist before."})
+    updated = fields.Integer(required=True)
+    unchanged = fields.Integer(required=True)
+
+
+class BulkDeleteResult(ApiSchema):
+    deleted = fields.Integer(required=True)
+
+
+class TrashQuery(ApiSchema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    fileName = FileName()
+    q = fields.String(
+        validate=validate.Length(min=1, max=256), metadata={"description": "Substring of the key."}
+    )
+
+
+class TrashList(ApiSchema):
+    translations = fields.List(fields.Nested(TranslationOut), required=True)
+    total = fields.Integer(required=True)
+
+
+class RestoredData(ApiSchema):
+    translation = fields.Nested(TranslationOut, required=True)
+
+
+class RestoreOut(ApiSchema):
+    success = fields.Boolean(required=True)
+    data = fields.Nested(RestoredData, required=True)
+
+
+class KeysQuery(ApiSchema):
+    fileName = FileName()
+
+
+class KeysOut(ApiSchema):
+    keys = fields.List(fields.String(), required=True)
+
+
+class HistoryQuery(ApiSchema):
+    translationId = fields.String(validate=TRANSLATION_ID)
+    key = TranslationKey()
+    fileName = FileName()
+    language = LanguageCode()
+    action = fields.String(validate=validate.OneOf(HISTORY_ACTIONS))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    cursor = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "`next_cursor` of the previous page."}
+    )
+
+
+class ActorOut(ApiSchema):
+    type = fields.String(required=True, metadata={"description": "user or api_key"})
+    id = fields.String(required=True, allow_none=True)
+    name = fields.String(required=True, allow_none=True)
+
+
+class HistoryEntryOut(ApiSchema):
+    id = fields.Integer(required=True)
+    translation_id = fields.String(required=True)
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    language = fields.String(required=True, allow_none=True)
+    action = fields.String(required=True)
+    old_value = fields.String(required=True, allow_none=True)
+    new_value = fields.String(required=True, allow_none=True)
+    actor = fields.Nested(ActorOut, required=True)
+    created_at = fields.DateTime(required=True)
+
+
+class HistoryPage(ApiSchema):
+    history = fields.List(fields.Nested(HistoryEntryOut), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+class ExportQuerySchema(ApiSchema):
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "po"]))
+    zip = fields.Boolean(load_default=False)
+    language = CommaList(LanguageCode(), metadata={"description": "Repeat or comma-separate."})
+    fileName = CommaList(FileName(), metadata={"description": "Repeat or comma-separate."})
+    inherit = fields.Boolean(
+        load_default=True, metadata={"description": "Include values inherited from the linked project."}
+    )

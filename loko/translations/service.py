@@ -1,0 +1,413 @@
+"""Translations: create, upsert (one or many), trash, restore, purge, keys and history.
+
+Every write use case runs in one transaction: it checks the permission, bumps the
+project's data version (which also serialises writers of one project), writes with a
+few set-based statements and records history with the actor.
+"""
+
+from collections import defaultdict
+from datetime import timedelta
+
+from sqlalchemy import bindparam, func, insert, select, update
+
+from loko.auth import policy
+from loko.database import new_id, unit_of_work, utcnow
+from loko.errors import Conflict, NotFound
+from loko.extensions import db
+from loko.files.service import ensure_file_records
+from loko.projects.service import bump_data_version
+from loko.translations import history
+from loko.translations.models import Translation, TranslationValue
+from loko.translations.states import Event, State, state_of, transition
+
+IN_CHUNK = 5000
+
+
+def _chunks(items: list, size: int = IN_CHUNK):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def values_of(translation_ids: list[str]) -> dict[str, dict[str, str]]:
+    values = defaultdict(dict)
+    for chunk in _chunks(translation_ids):
+        rows = db.session.execute(
+            select(TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value)
+            .where(TranslationValue.translation_id.in_(chunk))
+            .order_by(TranslationValue.language_code)
+        )
+        for translation_id, code, value in rows:
+            values[translation_id][code] = value
+    return values
+
+
+def describe(translations: list[Translation]) -> list[dict]:
+    """Translations as the API shows them, with their values (one query for all)."""
+    values = values_of([t.id for t in translations])
+    return [
+        {
+            "id": t.id,
+            "key": t.key,
+            "fileName": t.file_name,
+            "values": values.get(t.id, {}),
+            "created_at": t.created_at,
+            "updated_at": t.updated_at,
+            "deleted_at": t.deleted_at,
+        }
+        for t in translations
+    ]
+
+
+def _active(project_id: str, file_name: str, key: str, lock: bool = False) -> Translation | None:
+    query = select(Translation).where(
+        Translation.project_id == project_id,
+        Translation.file_name == file_name,
+        Translation.key == key,
+        Translation.deleted_at.is_(None),
+    )
+    if lock:
+        query = query.with_for_update()
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def _in_project(project_id: str, translation_id: str) -> Translation:
+    translation = db.session.get(Translation, translation_id)
+    if translation is None or translation.project_id != project_id:
+        raise NotFound("id: no translation with this id in this project.")
+    return translation
+
+
+def _insert_values(project_id: str, rows: list[dict], now) -> None:
+    if rows:
+        db.session.execute(
+            insert(TranslationValue),
+            [{"project_id": project_id, "updated_at": now, **row} for row in rows],
+        )
+
+
+def _update_values(rows: list[dict], now) -> None:
+    if rows:
+        db.session.execute(
+            update(TranslationValue)
+            .where(
+                TranslationValue.translation_id == bindparam("b_translation_id"),
+                TranslationValue.language_code == bindparam("b_language_code"),
+            )
+            .values(value=bindparam("b_value"), updated_at=now),
+            [
+                {
+                    "b_translation_id": row["translation_id"],
+                    "b_language_code": row["language_code"],
+                    "b_value": row["value"],
+                }
+                for row in rows
+            ],
+        )
+
+
+def _touch(translation_ids: list[str], now) -> None:
+    for chunk in _chunks(translation_ids):
+        db.session.execute(update(Translation).where(Translation.id.in_(chunk)).values(updated_at=now))
+
+
+def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
+    """Create a translation with its values; Conflict when the key exists in the file."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        if _active(project_id, file_name, key) is not None:
+            raise Conflict(f"key: {key!r} already exists in the file {file_name!r}.")
+        ensure_file_records(project_id, file_name, values)
+        now = utcnow()
+        translation = Translation(
+            id=new_id(), project_id=project_id, file_name=file_name, key=key, created_at=now, updated_at=now
+        )
+        db.session.add(translation)
+        db.session.flush()
+        _insert_values(
+            project_id,
+            [{"translation_id": translation.id, "language_code": c, "value": v} for c, v in values.items()],
+            now,
+        )
+        entry = {"translation_id": translation.id, "key": key, "file_name": file_name, "action": "created"}
+        history.record(
+            actor,
+            project_id,
+            [{**entry, "language": c, "new_value": v} for c, v in values.items()] or [entry],
+        )
+        return describe([translation])[0]
+
+
+def patch_translation(actor, project_id: str, key: str, file_name: str, updates: dict) -> dict:
+    """Set values in several languages, creating the translation and file records as needed.
+
+    Returns ``{code: {id, id_file, updated}}``; ``updated`` is false where the stored value
+    already equalled the new one.
+    """
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        record_ids, _ = ensure_file_records(project_id, file_name, updates)
+        now = utcnow()
+        translation = _active(project_id, file_name, key, lock=True)
+        entry = {"key": key, "file_name": file_name}
+        entries = []
+        if translation is None:
+            translation = Translation(
+                id=new_id(),
+                project_id=project_id,
+                file_name=file_name,
+                key=key,
+                created_at=now,
+                updated_at=now,
+            )
+            db.session.add(translation)
+            db.session.flush()
+        entry["translation_id"] = translation.id
+        stored = values_of([translation.id]).get(translation.id, {})
+        new_rows, changed_rows, results = [], [], {}
+        for code, value in updates.items():
+            row = {"translation_id": translation.id, "language_code": code, "value": value}
+            if code not in stored:
+                new_rows.append(row)
+                entries.append({**entry, "language": code, "action": "created", "new_value": value})
+            elif stored[code] != value:
+                changed_rows.append(row)
+                entries.append(
+                    {
+                        **entry,
+                        "language": code,
+                        "action": "updated",
+                        "old_value": stored[code],
+                        "new_value": value,
+                    }
+                )
+            results[code] = {
+                "id": translation.id,
+                "id_file": record_ids[code],
+                "updated": code not in stored or stored[code] != value,
+            }
+        _insert_values(project_id, new_rows, now)
+        _update_values(changed_rows, now)
+        if entries:
+            translation.updated_at = now
+        history.record(actor, project_id, entries)
+        return results
+
+
+def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, items: list[dict]) -> dict:
+    """Upsert ``[{key, value}]`` in one language of one file, all or nothing.
+
+    Returns counts: ``created`` (values that did not exist), ``updated`` (values changed)
+    and ``unchanged``.
+    """
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        ensure_file_records(project_id, file_name, [language_code])
+        now = utcnow()
+        rows = db.session.execute(
+            select(Translation.key, Translation.id, TranslationValue.value)
+            .outerjoin(
+                TranslationValue,
+                (TranslationValue.translation_id == Translation.id)
+                & (TranslationValue.language_code == language_code),
+            )
+            .where(
+                Translation.project_id == project_id,
+                Translation.file_name == file_name,
+                Translation.deleted_at.is_(None),
+            )
+        ).all()
+        existing = {key: (translation_id, value) for key, translation_id, value in rows}
+        new_translations, new_values, changed_values, entries = [], [], [], []
+        unchanged = 0
+        for item in items:
+            key, value = item["key"], item["value"]
+            translation_id, stored = existing.get(key, (None, None))
+            if translation_id is None:
+                translation_id = new_id()
+                new_translations.append(
+                    {
+                        "id": translation_id,
+                        "project_id": project_id,
+                        "file_name": file_name,
+                        "key": key,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                )
+            entry = {
+                "translation_id": translation_id,
+                "key": key,
+                "file_name": file_name,
+                "language": language_code,
+            }
+            row = {"translation_id": translation_id, "language_code": language_code, "value": value}
+            if stored is None:
+                new_values.append(row)
+                entries.append({**entry, "action": "created", "new_value": value})
+            elif stored != value:
+                changed_values.append(row)
+                entries.append({**entry, "action": "updated", "old_value": stored, "new_value": value})
+            else:
+                unchanged += 1
+        if new_translations:
+            db.session.execute(insert(Translation), new_translations)
+        _insert_values(project_id, new_values, now)
+        _update_values(changed_values, now)
+        _touch([row["translation_id"] for row in changed_values + new_values], now)
+        history.record(actor, project_id, entries)
+        return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
+
+
+def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permanent: bool) -> dict:
+    """Trash (or purge) the active translations with these keys in a file; unknown keys are
+    ignored. Returns ``{deleted}``."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        ids = []
+        for chunk in _chunks(keys):
+            ids += db.session.execute(
+                select(Translation.id).where(
+                    Translation.project_id == project_id,
+                    Translation.file_name == file_name,
+                    Translation.deleted_at.is_(None),
+                    Translation.key.in_(chunk),
+                )
+            ).scalars()
+        now = utcnow()
+        for chunk in _chunks(ids):
+            if permanent:
+                history.record_translation_event(actor, project_id, chunk, "purged")
+                db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
+            else:
+                history.record_translation_event(actor, project_id, chunk, "deleted")
+                db.session.execute(
+                    update(Translation)
+                    .where(Translation.id.in_(chunk))
+                    .values(deleted_at=now, updated_at=now)
+                )
+        return {"deleted": len(ids)}
+
+
+def _apply(actor, translation: Translation, event: Event) -> State:
+    """Move one translation through the life cycle and record it in history."""
+    target = transition(state_of(translation.deleted_at), event)
+    action = {State.TRASHED: "deleted", State.ACTIVE: "restored", State.PURGED: "purged"}[target]
+    history.record(
+        actor,
+        translation.project_id,
+        [
+            {
+                "translation_id": translation.id,
+                "key": translation.key,
+                "file_name": translation.file_name,
+                "action": action,
+            }
+        ],
+    )
+    now = utcnow()
+    if target is State.PURGED:
+        db.session.delete(translation)
+    else:
+        translation.deleted_at = now if target is State.TRASHED else None
+        translation.updated_at = now
+    db.session.flush()
+    return target
+
+
+def delete_translation(actor, project_id: str, translation_id: str, permanent: bool) -> None:
+    """Move a translation to the trash, or purge it; NotFound for an unknown id, Conflict
+    when trashing a translation already in the trash."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        translation = _in_project(project_id, translation_id)
+        _apply(actor, translation, Event.PURGE if permanent else Event.TRASH)
+
+
+def _trashed(project_id: str, translation_id: str) -> Translation:
+    translation = db.session.get(Translation, translation_id)
+    if translation is None or translation.project_id != project_id or translation.deleted_at is None:
+        raise NotFound("id: no translation with this id in the trash.")
+    return translation
+
+
+def restore_translation(actor, project_id: str, translation_id: str) -> dict:
+    """Bring a translation back from the trash; NotFound when it is not there, Conflict
+    when its key has been taken again."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        translation = _trashed(project_id, translation_id)
+        if _active(project_id, translation.file_name, translation.key) is not None:
+            raise Conflict(
+                f"key: {translation.key!r} exists again in {translation.file_name!r}; "
+                "rename or delete that translation before restoring."
+            )
+        _apply(actor, translation, Event.RESTORE)
+        return describe([translation])[0]
+
+
+def purge_translation(actor, project_id: str, translation_id: str) -> None:
+    """Permanently delete a trashed translation; NotFound when it is not in the trash."""
+    with unit_of_work():
+        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        _apply(actor, _trashed(project_id, translation_id), Event.PURGE)
+
+
+def list_trash(actor, project_id: str, limit: int, offset: int, file_name=None, q=None) -> tuple[list, int]:
+    """Trashed translations, newest deletion first, with the total before paging."""
+    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    query = select(Translation).where(
+        Translation.project_id == project_id, Translation.deleted_at.is_not(None)
+    )
+    if file_name is not None:
+        query = query.where(Translation.file_name == file_name)
+    if q:
+        query = query.where(Translation.key.contains(q, autoescape=True))
+    total = db.session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
+    page = db.session.execute(
+        query.order_by(Translation.deleted_at.desc(), Translation.id).limit(limit).offset(offset)
+    ).scalars()
+    return describe(list(page)), total
+
+
+def list_keys(actor, project_id: str, file_name=None) -> list[str]:
+    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    query = select(Translation.key).where(
+        Translation.project_id == project_id, Translation.deleted_at.is_(None)
+    )
+    if file_name is not None:
+        query = query.where(Translation.file_name == file_name)
+    return sorted(set(db.session.execute(query.distinct()).scalars()))
+
+
+def list_history(actor, project_id: str, filters: dict, limit: int, cursor: int | None):
+    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    return history.list_history(project_id, filters, limit, cursor)
+
+
+def purge_expired_trash(actor, retention_days: int) -> int:
+    """Purge translations trashed more than ``retention_days`` ago in every project (0 = never)."""
+    if retention_days <= 0:
+        return 0
+    cutoff = utcnow() - timedelta(days=retention_days)
+    with unit_of_work():
+        rows = db.session.execute(
+            select(Translation.project_id, Translation.id).where(
+                Translation.deleted_at.is_not(None), Translation.deleted_at < cutoff
+            )
+        ).all()
+        by_project = defaultdict(list)
+        for project_id, translation_id in rows:
+            by_project[project_id].append(translation_id)
+        for project_id, ids in by_project.items():
+            bump_data_version(project_id)
+            for chunk in _chunks(ids):
+                history.record_translation_event(actor, project_id, chunk, "purged")
+                db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
+        return len(rows)
