@@ -22,7 +22,13 @@ def main():
 
 
 def register_commands(app) -> None:
-    for command in (serve, create_user_command, create_project_command, create_api_key_command):
+    for command in (
+        serve,
+        create_user_command,
+        create_project_command,
+        create_api_key_command,
+        purge_trash_command,
+    ):
         app.cli.add_command(command)
 
 
@@ -134,6 +140,18 @@ def create_api_key_command(project_id, name, scope):
 
     key, _record = _run_service(create)
     click.echo(key)
+
+
+@click.command("purge-trash")
+@click.option("--days", type=int, default=None, help="Retention in days (LOKO_TRASH_RETENTION_DAYS).")
+def purge_trash_command(days):
+    """Permanently delete translations that have been in the trash longer than the retention."""
+    from loko.auth.actors import SystemActor
+    from loko.translations.service import purge_expired_trash
+
+    retention = current_app.config["LOKO_TRASH_RETENTION_DAYS"] if days is None else days
+    purged = purge_expired_trash(SystemActor(name="loko purge-trash"), retention)
+    click.echo(f"purged {purged} translation(s) trashed more than {retention} day(s) ago")
 
 
 def _validated(schema, **values):

@@ -91,3 +91,32 @@ def schema_revision_state(app):
     with db.engine.connect() as connection:
         current = MigrationContext.configure(connection).get_current_revision()
     return current, script.get_current_head()
+
+
+def driver_timestamp(value: datetime):
+    """A timestamp as the DBAPI driver takes it for a ``UTCDateTime`` column."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return value
+
+
+def execute_rows(sql: str, rows: list[tuple]) -> None:
+    """Run ``sql`` (written with ``?`` placeholders) once per row through the DBAPI's executemany.
+
+    Bulk paths use it because SQLAlchemy's per-row parameter processing costs more than the
+    database work; values must already be what the driver takes (see ``driver_timestamp``).
+    """
+    if not rows:
+        return
+    connection = db.session.connection()
+    if connection.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    connection.exec_driver_sql(sql, rows)
+
+
+def insert_rows(table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """INSERT tuples (in ``columns`` order) into ``table`` with one executemany."""
+    quote = db.session.get_bind().dialect.identifier_preparer.quote
+    names = ", ".join(quote(name) for name in columns)
+    marks = ", ".join("?" for _ in columns)
+    execute_rows(f"INSERT INTO {quote(table.name)} ({names}) VALUES ({marks})", rows)  # noqa: S608

@@ -22,6 +22,16 @@ class ApiKeyActor:
     kind = "api_key"
 
 
+@dataclass(frozen=True)
+class SystemActor:
+    """Loko itself, for maintenance such as purging expired trash."""
+
+    name: str
+    id: str | None = None
+
+    kind = "system"
+
+
 Actor = UserActor | ApiKeyActor
 
 

@@ -4,7 +4,7 @@ Entries keep key and file name so they outlive a purged translation."""
 from sqlalchemy import insert, literal, null, select
 
 from loko.auth.actors import actor_summary
-from loko.database import utcnow
+from loko.database import driver_timestamp, insert_rows, utcnow
 from loko.extensions import db
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 
@@ -20,9 +20,33 @@ def record(actor, project_id: str, entries: list[dict]) -> None:
         return
     common = {"project_id": project_id, "created_at": utcnow(), **_actor_columns(actor)}
     db.session.execute(
-        insert(HistoryEntry),
+        insert(HistoryEntry.__table__),
         [{"language": None, "old_value": None, "new_value": None, **common, **entry} for entry in entries],
     )
+
+
+ROW_COLUMNS = (
+    "project_id",
+    "actor_type",
+    "actor_id",
+    "actor_name",
+    "created_at",
+    "translation_id",
+    "key",
+    "file_name",
+    "language",
+    "action",
+    "old_value",
+    "new_value",
+)
+
+
+def record_rows(actor, project_id: str, rows: list[tuple], now) -> None:
+    """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
+    old_value, new_value)`` tuples written with one executemany."""
+    summary = actor_summary(actor)
+    common = (project_id, summary["type"], summary["id"], summary["name"], driver_timestamp(now))
+    insert_rows(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
 
 
 def _record_from_select(columns: list[str], query) -> None:

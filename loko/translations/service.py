@@ -8,10 +8,10 @@ few set-based statements and records history with the actor.
 from collections import defaultdict
 from datetime import timedelta
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import func, select, update
 
 from loko.auth import policy
-from loko.database import new_id, unit_of_work, utcnow
+from loko.database import driver_timestamp, execute_rows, insert_rows, new_id, unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
@@ -21,6 +21,8 @@ from loko.translations.models import Translation, TranslationValue
 from loko.translations.states import Event, State, state_of, transition
 
 IN_CHUNK = 5000
+translations_table = Translation.__table__
+values_table = TranslationValue.__table__
 
 
 def _chunks(items: list, size: int = IN_CHUNK):
@@ -77,37 +79,31 @@ def _in_project(project_id: str, translation_id: str) -> Translation:
     return translation
 
 
-def _insert_values(project_id: str, rows: list[dict], now) -> None:
-    if rows:
-        db.session.execute(
-            insert(TranslationValue),
-            [{"project_id": project_id, "updated_at": now, **row} for row in rows],
-        )
+VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
+TRANSLATION_COLUMNS = ("id", "project_id", "file_name", "key", "created_at", "updated_at")
 
 
-def _update_values(rows: list[dict], now) -> None:
-    if rows:
-        db.session.execute(
-            update(TranslationValue)
-            .where(
-                TranslationValue.translation_id == bindparam("b_translation_id"),
-                TranslationValue.language_code == bindparam("b_language_code"),
-            )
-            .values(value=bindparam("b_value"), updated_at=now),
-            [
-                {
-                    "b_translation_id": row["translation_id"],
-                    "b_language_code": row["language_code"],
-                    "b_value": row["value"],
-                }
-                for row in rows
-            ],
-        )
+def _insert_values(project_id: str, rows: list[tuple], now) -> None:
+    """Insert ``(translation_id, language_code, value)`` rows."""
+    stamp = driver_timestamp(now)
+    insert_rows(values_table, VALUE_COLUMNS, [(t, c, project_id, v, stamp) for t, c, v in rows])
+
+
+def _update_values(rows: list[tuple], now) -> None:
+    """Overwrite ``(translation_id, language_code, value)`` rows."""
+    stamp = driver_timestamp(now)
+    execute_rows(
+        "UPDATE translation_values SET value = ?, updated_at = ? "
+        "WHERE translation_id = ? AND language_code = ?",
+        [(v, stamp, t, c) for t, c, v in rows],
+    )
 
 
 def _touch(translation_ids: list[str], now) -> None:
     for chunk in _chunks(translation_ids):
-        db.session.execute(update(Translation).where(Translation.id.in_(chunk)).values(updated_at=now))
+        db.session.execute(
+            update(translations_table).where(translations_table.c.id.in_(chunk)).values(updated_at=now)
+        )
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
@@ -124,11 +120,7 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
         )
         db.session.add(translation)
         db.session.flush()
-        _insert_values(
-            project_id,
-            [{"translation_id": translation.id, "language_code": c, "value": v} for c, v in values.items()],
-            now,
-        )
+        _insert_values(project_id, [(translation.id, c, v) for c, v in values.items()], now)
         entry = {"translation_id": translation.id, "key": key, "file_name": file_name, "action": "created"}
         history.record(
             actor,
@@ -167,7 +159,7 @@ def patch_translation(actor, project_id: str, key: str, file_name: str, updates:
         stored = values_of([translation.id]).get(translation.id, {})
         new_rows, changed_rows, results = [], [], {}
         for code, value in updates.items():
-            row = {"translation_id": translation.id, "language_code": code, "value": value}
+            row = (translation.id, code, value)
             if code not in stored:
                 new_rows.append(row)
                 entries.append({**entry, "language": code, "action": "created", "new_value": value})
@@ -220,6 +212,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             )
         ).all()
         existing = {key: (translation_id, value) for key, translation_id, value in rows}
+        stamp = driver_timestamp(now)
         new_translations, new_values, changed_values, entries = [], [], [], []
         unchanged = 0
         for item in items:
@@ -227,37 +220,20 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             translation_id, stored = existing.get(key, (None, None))
             if translation_id is None:
                 translation_id = new_id()
-                new_translations.append(
-                    {
-                        "id": translation_id,
-                        "project_id": project_id,
-                        "file_name": file_name,
-                        "key": key,
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-                )
-            entry = {
-                "translation_id": translation_id,
-                "key": key,
-                "file_name": file_name,
-                "language": language_code,
-            }
-            row = {"translation_id": translation_id, "language_code": language_code, "value": value}
+                new_translations.append((translation_id, project_id, file_name, key, stamp, stamp))
             if stored is None:
-                new_values.append(row)
-                entries.append({**entry, "action": "created", "new_value": value})
+                new_values.append((translation_id, language_code, value))
+                entries.append((translation_id, key, file_name, language_code, "created", None, value))
             elif stored != value:
-                changed_values.append(row)
-                entries.append({**entry, "action": "updated", "old_value": stored, "new_value": value})
+                changed_values.append((translation_id, language_code, value))
+                entries.append((translation_id, key, file_name, language_code, "updated", stored, value))
             else:
                 unchanged += 1
-        if new_translations:
-            db.session.execute(insert(Translation), new_translations)
+        insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
         _insert_values(project_id, new_values, now)
         _update_values(changed_values, now)
-        _touch([row["translation_id"] for row in changed_values + new_values], now)
-        history.record(actor, project_id, entries)
+        _touch([row[0] for row in changed_values + new_values], now)
+        history.record_rows(actor, project_id, entries, now)
         return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
 
 
