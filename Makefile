@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run migrate test lint format system-deps clean
+.PHONY: install run migrate test lint format system-deps bench bench-pg clean
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ system-deps:
 
 test: install system-deps
 	$(BIN)/pytest
+
+# Benchmarks: seeds 10k / 100k / 1M values and prints the table (bench/results.json).
+bench: install
+	$(BIN)/python -m bench.run
+
+bench-pg: install
+	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
+	$(BIN)/python -m bench.run --postgres "$$LOKO_TEST_DATABASE_URL"
 
 lint: install
 	$(BIN)/ruff check .

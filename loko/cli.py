@@ -1,6 +1,10 @@
 """The ``loko`` command: ``serve``, ``db upgrade`` and the bootstrap commands an admin
 needs to set up an installation without the web UI."""
 
+import contextlib
+import os
+import signal
+import socket
 import sys
 
 import click
@@ -55,18 +59,67 @@ def ensure_schema_current(app) -> None:
 @click.command("serve")
 @click.option("--host", default=None, help="Bind address (LOKO_HOST, default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port (LOKO_PORT, default 8000).")
-@click.option("--threads", type=int, default=None, help="Worker threads (LOKO_THREADS, default 8).")
-def serve(host, port, threads):
+@click.option(
+    "--threads", type=int, default=None, help="Worker threads per process (LOKO_THREADS, default 8)."
+)
+@click.option(
+    "--processes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes sharing one listening socket (LOKO_PROCESSES, default 1).",
+)
+def serve(host, port, threads, processes):
     """Serve Loko with waitress."""
-    import waitress
-
     app = current_app._get_current_object()
     ensure_schema_current(app)
     host = host or app.config["LOKO_HOST"]
-    port = port or app.config["LOKO_PORT"]
+    port = app.config["LOKO_PORT"] if port is None else port
     threads = threads or app.config["LOKO_THREADS"]
-    click.echo(f"Loko serving on http://{host}:{port} with {threads} threads", err=True)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="loko")
+    processes = processes or app.config["LOKO_PROCESSES"]
+    listener = socket.create_server((host, port), reuse_port=False, backlog=1024)
+    bound_port = listener.getsockname()[1]
+    click.echo(
+        f"Loko serving on http://{host}:{bound_port} ({processes} process(es) x {threads} threads)", err=True
+    )
+    if processes == 1:
+        _serve_socket(app, listener, threads)
+        return
+    _serve_forked(app, listener, threads, processes)
+
+
+def _serve_socket(app, listener, threads) -> None:
+    import waitress
+
+    waitress.serve(app, sockets=[listener], threads=threads, ident="loko", backlog=1024)
+
+
+def _serve_forked(app, listener, threads, processes) -> None:
+    """Fork worker processes that all accept on the one pre-bound socket; the GIL holds one
+    process to one core, so this is how one machine's cores all serve."""
+    from loko.extensions import db
+
+    db.engine.dispose()
+    children = []
+    for _ in range(processes):
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            _serve_socket(app, listener, threads)
+            os._exit(0)
+        children.append(pid)
+    listener.close()
+
+    def stop(signum, _frame):
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for child in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, 0)
 
 
 def _run_service(call):

@@ -13,6 +13,7 @@ DEFAULTS = {
     "LOKO_HOST": "127.0.0.1",
     "LOKO_PORT": 8000,
     "LOKO_THREADS": 8,
+    "LOKO_PROCESSES": 1,
     "LOKO_ALLOW_SIGNUP": False,
     "LOKO_COOKIE_SECURE": False,
     "LOKO_SESSION_DAYS": 14,
@@ -24,6 +25,7 @@ DEFAULTS = {
 _CONVERTERS = {
     "LOKO_PORT": int,
     "LOKO_THREADS": int,
+    "LOKO_PROCESSES": int,
     "LOKO_SESSION_DAYS": int,
     "LOKO_TRASH_RETENTION_DAYS": int,
     "LOKO_ALLOW_SIGNUP": "bool",
