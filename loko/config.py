@@ -65,7 +65,8 @@ def load_config(app, overrides=None):
 
     app.config["SECRET_KEY"] = app.config["LOKO_SECRET_KEY"]
     app.config["SQLALCHEMY_DATABASE_URI"] = app.config["LOKO_DATABASE_URL"]
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     app.config["RATELIMIT_STORAGE_URI"] = app.config["LOKO_RATELIMIT_STORAGE_URI"]
     app.config["RATELIMIT_HEADERS_ENABLED"] = True

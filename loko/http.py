@@ -21,7 +21,20 @@ def json_body() -> dict:
         raise BadRequest(f"Malformed JSON body: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("The request body must be a JSON object.")
+    if b"\\u0000" in raw and _contains_nul(data):
+        raise BadRequest("Strings must not contain the NUL character (\\u0000).")
     return data
+
+
+def _contains_nul(value) -> bool:
+    """NUL cannot be stored in PostgreSQL text, nor written to a PO file."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_contains_nul(item) for item in value)
+    return False
 
 
 def load_body(schema: Schema) -> dict:
@@ -33,6 +46,8 @@ def load_query(schema: Schema) -> dict:
     data = {}
     for name in request.args:
         values = request.args.getlist(name)
+        if any("\x00" in value for value in values):
+            raise BadRequest(f"{name}: must not contain the NUL character.")
         data[name] = values if len(values) > 1 else values[0]
     return schema.load(data)
 

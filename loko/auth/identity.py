@@ -8,7 +8,6 @@ from flask import g, request
 
 from loko.auth import service
 from loko.errors import Unauthorized
-from loko.extensions import db
 from loko.http import guard_cross_site_write
 
 SESSION_COOKIE = "sb-access-token"
@@ -40,8 +39,6 @@ def resolve_identity() -> None:
             g.actor = service.actor_for_session(cookie)
     except Unauthorized as error:
         g.credentials_error = error
-    finally:
-        db.session.commit()
 
 
 def current_actor():
