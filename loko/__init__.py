@@ -15,6 +15,7 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.config import load_config
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
+    from loko.exports.cache import ExportCache
     from loko.extensions import db, limiter, migrate
     from loko.files.api import files_api
     from loko.health.api import health_api
@@ -35,6 +36,7 @@ def create_app(config: dict | None = None) -> Flask:
     with app.app_context():
         configure_sqlite(db.engine)
 
+    app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
     register_error_handlers(app)
     app.before_request(resolve_identity)
     for blueprint in (

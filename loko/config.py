@@ -20,6 +20,7 @@ DEFAULTS = {
     "LOKO_TRASH_RETENTION_DAYS": 30,
     "LOKO_RATELIMIT_STORAGE_URI": "memory://",
     "LOKO_LOG_FORMAT": "text",
+    "LOKO_EXPORT_CACHE_MB": 64,
 }
 
 _CONVERTERS = {
@@ -28,6 +29,7 @@ _CONVERTERS = {
     "LOKO_PROCESSES": int,
     "LOKO_SESSION_DAYS": int,
     "LOKO_TRASH_RETENTION_DAYS": int,
+    "LOKO_EXPORT_CACHE_MB": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
 }

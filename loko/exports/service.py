@@ -1,15 +1,22 @@
-"""Export: read a project's selection with a few set-based queries and hand the rows to
-the writers. The ETag names the data version, so an unchanged project answers 304."""
+"""Export: read a project's selection one language at a time (a few set-based queries, all
+in one snapshot) and stream what the writers make of it, so memory stays flat however big
+the project is. The ETag names the data version: an unchanged project answers 304, and a
+small export is served again from the per-process cache.
+"""
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+import orjson
 from sqlalchemy import select
 
 from loko.auth import policy
+from loko.database import read_snapshot
 from loko.errors import BadRequest
 from loko.exports import writers
+from loko.exports.cache import ExportCache
 from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.languages.models import ProjectLanguage
@@ -30,13 +37,28 @@ class ExportQuery:
 
 @dataclass(frozen=True)
 class Export:
-    body: bytes
+    """``body`` is the whole export (bytes) or its chunks (an iterator of bytes)."""
+
+    body: bytes | Iterator[bytes]
     mimetype: str
     filename: str | None
 
 
+@dataclass(frozen=True)
+class Link:
+    """The inheritance in force for this export: ``target`` inherits ``source`` of ``project_id``."""
+
+    project_id: str
+    source: str
+    target: str
+
+
 def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Project, str]:
-    """Check access and compute the strong ETag of this export (without reading the data)."""
+    """Check access and compute the strong ETag of this export (without reading the data).
+
+    The export's reads share one snapshot with this check, so the body matches the ETag.
+    """
+    read_snapshot()
     project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     linked_version = None
     if project.linked_project_id and query.inherit:
@@ -56,125 +78,164 @@ def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Projec
             query.inherit,
         )
     )
-    return project, '"' + hashlib.sha256(fingerprint.encode()).hexdigest()[:32] + '"'
+    return project, hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
 
 
-def _filtered(query, language_column, file_column, export_query: ExportQuery):
-    if language_column is not None and export_query.languages is not None:
-        query = query.where(language_column.in_(export_query.languages))
-    if export_query.file_names is not None:
-        query = query.where(file_column.in_(export_query.file_names))
-    return query
+def _link(project: Project, query: ExportQuery) -> Link | None:
+    if not (project.linked_project_id and query.inherit):
+        return None
+    if query.languages is not None and project.linked_language_target_code not in query.languages:
+        return None
+    return Link(project.linked_project_id, project.linked_language_code, project.linked_language_target_code)
 
 
-def _value_rows(project_id: str, export_query: ExportQuery, language: str | None = None):
-    query = (
-        select(TranslationValue.language_code, Translation.file_name, Translation.key, TranslationValue.value)
+def _in_files(statement, column, query: ExportQuery):
+    if query.file_names is None:
+        return statement
+    return statement.where(column.in_(query.file_names))
+
+
+def files_by_language(project: Project, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
+    """The ``(language, file)`` pairs of the selection: the file records (a file in a language
+    exists even before it has values), plus the linked project's files under the target."""
+    records = _in_files(
+        select(FileRecord.language_code, FileRecord.file_name).where(FileRecord.project_id == project.id),
+        FileRecord.file_name,
+        query,
+    )
+    if query.languages is not None:
+        records = records.where(FileRecord.language_code.in_(query.languages))
+    pairs = defaultdict(set)
+    for language, file_name in db.session.execute(records):
+        pairs[language].add(file_name)
+    if link is not None:
+        inherited = _in_files(
+            select(FileRecord.file_name).where(
+                FileRecord.project_id == link.project_id, FileRecord.language_code == link.source
+            ),
+            FileRecord.file_name,
+            query,
+        )
+        pairs[link.target].update(db.session.execute(inherited).scalars())
+    return {language: sorted(pairs[language]) for language in sorted(pairs)}
+
+
+def _values_in(project_id: str, language: str, query: ExportQuery):
+    statement = (
+        select(Translation.file_name, Translation.key, TranslationValue.value)
         .join(Translation, Translation.id == TranslationValue.translation_id)
-        .where(TranslationValue.project_id == project_id, Translation.deleted_at.is_(None))
+        .where(
+            TranslationValue.project_id == project_id,
+            TranslationValue.language_code == language,
+            Translation.deleted_at.is_(None),
+        )
     )
-    if language is not None:
-        query = query.where(TranslationValue.language_code == language)
-        return db.session.execute(_filtered(query, None, Translation.file_name, export_query))
-    return db.session.execute(
-        _filtered(query, TranslationValue.language_code, Translation.file_name, export_query)
-    )
+    return db.session.execute(_in_files(statement, Translation.file_name, query))
 
 
-def collect(project: Project, export_query: ExportQuery):
-    """The selection as ``(document, keys_by_file, records)``.
+def language_values(project: Project, language: str, query: ExportQuery, link: Link | None):
+    """``{file: {key: value}}`` of one language; inherited values fill only the gaps."""
+    by_file = defaultdict(dict)
+    for file_name, key, value in _values_in(project.id, language, query):
+        by_file[file_name][key] = value
+    if link is not None and language == link.target:
+        for file_name, key, value in _values_in(link.project_id, link.source, query):
+            by_file[file_name].setdefault(key, value)
+    return by_file
 
-    ``document`` is ``{language: {file: {key: value}}}`` including linked-project values
-    inherited under the target language; ``records`` are the ``(language, file)`` pairs
-    that exist, each a file in a language even when it has no value yet.
-    """
-    document = defaultdict(lambda: defaultdict(dict))
-    keys_by_file = defaultdict(set)
-    records = set(
-        db.session.execute(
-            _filtered(
-                select(FileRecord.language_code, FileRecord.file_name).where(
-                    FileRecord.project_id == project.id
-                ),
-                FileRecord.language_code,
-                FileRecord.file_name,
-                export_query,
-            )
-        ).all()
-    )
-    for language, file_name, key, value in _value_rows(project.id, export_query):
-        document[language][file_name][key] = value
-    keys = _filtered(
+
+def keys_by_file(project: Project, query: ExportQuery) -> dict[str, set[str]]:
+    """Every active key of each selected file: a PO catalog lists untranslated keys too."""
+    statement = _in_files(
         select(Translation.file_name, Translation.key).where(
             Translation.project_id == project.id, Translation.deleted_at.is_(None)
         ),
-        None,
         Translation.file_name,
-        export_query,
+        query,
     )
-    for file_name, key in db.session.execute(keys):
-        keys_by_file[file_name].add(key)
-
-    target = project.linked_language_target_code
-    wanted = export_query.languages is None or target in export_query.languages
-    if project.linked_project_id and export_query.inherit and wanted:
-        own = document[target]
-        for _language, file_name, key, value in _value_rows(
-            project.linked_project_id, export_query, language=project.linked_language_code
-        ):
-            own[file_name].setdefault(key, value)
-            keys_by_file[file_name].add(key)
-            records.add((target, file_name))
-    for language, file_name in records:
-        document[language].setdefault(file_name, {})
-    return document, keys_by_file, sorted(records)
+    keys = defaultdict(set)
+    for file_name, key in db.session.execute(statement):
+        keys[file_name].add(key)
+    return keys
 
 
-def build_export(project: Project, export_query: ExportQuery) -> Export:
-    """Render the export; BadRequest for a PO export that is not one file in one language."""
-    document, keys_by_file, records = collect(project, export_query)
-    slug = _slug(project.name)
-    if export_query.format == "json" and not export_query.zip:
-        return Export(writers.json_bytes(document), "application/json", None)
-    if export_query.format == "json":
-        entries = [
-            (
-                writers.entry_name(language, file_name, "json"),
-                writers.json_bytes(document[language][file_name]),
-            )
-            for language, file_name in records
-        ]
-        return Export(writers.zip_bytes(entries), "application/zip", f"{slug}-json.zip")
+def _json_document(project, query, link, layout) -> Iterator[bytes]:
+    """The spec's ``{language: {file: {key: value}}}``, keys sorted, one language at a time."""
+    yield b"{"
+    for index, (language, files) in enumerate(layout.items()):
+        values = language_values(project, language, query, link)
+        yield (b"," if index else b"") + orjson.dumps(language) + b":{"
+        yield b",".join(
+            orjson.dumps(name) + b":" + writers.json_bytes(values.get(name, {})) for name in files
+        )
+        yield b"}"
+    yield b"}"
 
-    names = _language_names(project.id)
+
+def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
+    if query.format == "json":
+        for language, files in layout.items():
+            values = language_values(project, language, query, link)
+            for name in files:
+                yield writers.entry_name(language, name, "json"), writers.json_bytes(values.get(name, {}))
+        return
+    po = _po_writer(project, query)
+    for language, files in layout.items():
+        values = language_values(project, language, query, link)
+        for name in files:
+            yield writers.entry_name(language, name, "po"), po(language, name, values.get(name, {}))
+
+
+def _po_writer(project: Project, query: ExportQuery):
+    keys = keys_by_file(project, query)
+    names = dict(
+        db.session.execute(
+            select(ProjectLanguage.code, ProjectLanguage.name).where(ProjectLanguage.project_id == project.id)
+        ).all()
+    )
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
 
-    def po(language, file_name):
-        values = document[language][file_name]
-        entries = [(key, values.get(key)) for key in sorted(keys_by_file[file_name] | values.keys())]
+    def po(language: str, file_name: str, values: dict) -> bytes:
+        entries = [(key, values.get(key)) for key in sorted(keys.get(file_name, set()) | values.keys())]
         return writers.po_bytes(language, names.get(language, language), project.name, revision, entries)
 
-    if export_query.zip:
-        entries = [(writers.entry_name(lang, name, "po"), po(lang, name)) for lang, name in records]
-        return Export(writers.zip_bytes(entries), "application/zip", f"{slug}-po.zip")
-    languages = export_query.languages or ()
-    file_names = export_query.file_names or ()
+    return po
+
+
+def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
+    """The export for ``query``: from the cache when this ETag was served before, otherwise
+    streamed (and kept when small). BadRequest for a PO catalog that is not one file in one
+    language."""
+    slug = _slug(project.name)
+    if query.format == "po" and not query.zip:
+        return _single_po(project, query)
+    if query.zip:
+        mimetype, filename = "application/zip", f"{slug}-{query.format}.zip"
+    else:
+        mimetype, filename = "application/json", None
+    cached = cache.get(etag)
+    if cached is not None:
+        return Export(cached, mimetype, filename)
+    link = _link(project, query)
+    layout = files_by_language(project, query, link)
+    if query.zip:
+        chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
+    else:
+        chunks = _json_document(project, query, link, layout)
+    return Export(cache.keep(etag, chunks), mimetype, filename)
+
+
+def _single_po(project: Project, query: ExportQuery) -> Export:
+    languages, file_names = query.languages or (), query.file_names or ()
     if len(languages) != 1 or len(file_names) != 1:
         raise BadRequest(
             "format=po without zip returns one catalog: pass exactly one `language` and one "
             "`fileName`, or set zip=true for all of them."
         )
     language, file_name = languages[0], file_names[0]
-    filename = writers.entry_name(language, file_name, "po").replace("/", "-")
-    return Export(po(language, file_name), PO_MIMETYPE, filename)
-
-
-def _language_names(project_id: str) -> dict[str, str]:
-    return dict(
-        db.session.execute(
-            select(ProjectLanguage.code, ProjectLanguage.name).where(ProjectLanguage.project_id == project_id)
-        ).all()
-    )
+    values = language_values(project, language, query, _link(project, query))
+    body = _po_writer(project, query)(language, file_name, values.get(file_name, {}))
+    return Export(body, PO_MIMETYPE, writers.entry_name(language, file_name, "po").replace("/", "-"))
 
 
 def _slug(name: str) -> str:

@@ -1,4 +1,4 @@
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, request, stream_with_context
 
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
@@ -60,18 +60,20 @@ EXPORT_DESCRIPTION = (
 def export_translations(project_id):
     query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema())))
     project, etag = exports.authorize_export(current_actor(), str(project_id), query)
-    tag = etag.strip('"')
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains(etag):
         response = current_app.response_class(status=304)
-        response.set_etag(tag)
-        return response
-    export = exports.build_export(project, query)
-    mimetype = export.mimetype + ("; charset=utf-8" if export.mimetype.startswith("text/") else "")
-    response = current_app.response_class(export.body, content_type=mimetype)
-    response.set_etag(tag)
-    if export.filename:
-        response.headers["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    else:
+        export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
+        body = export.body if isinstance(export.body, bytes) else stream_with_context(export.body)
+        response = current_app.response_class(body, content_type=_content_type(export.mimetype))
+        if export.filename:
+            response.headers["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    response.set_etag(etag)
     return response
+
+
+def _content_type(mimetype: str) -> str:
+    return mimetype + ("; charset=utf-8" if mimetype.startswith("text/") else "")
 
 
 def _export_arguments(data: dict) -> dict:
