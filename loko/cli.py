@@ -9,7 +9,7 @@ import sys
 
 import click
 from flask import current_app
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, with_appcontext
 
 from loko.errors import LokoError
 
@@ -57,6 +57,7 @@ def ensure_schema_current(app) -> None:
 
 
 @click.command("serve")
+@with_appcontext
 @click.option("--host", default=None, help="Bind address (LOKO_HOST, default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port (LOKO_PORT, default 8000).")
 @click.option(
@@ -130,6 +131,7 @@ def _run_service(call):
 
 
 @click.command("create-user")
+@with_appcontext
 @click.option("--email", required=True)
 @click.option("--password", required=True, prompt=True, hide_input=True)
 @click.option("--name", default=None)
@@ -152,6 +154,7 @@ def create_user_command(email, password, name, organization):
 
 
 @click.command("create-project")
+@with_appcontext
 @click.option("--organization", "organization_id", required=True, help="Organization id.")
 @click.option("--name", required=True)
 def create_project_command(organization_id, name):
@@ -171,6 +174,7 @@ def create_project_command(organization_id, name):
 
 
 @click.command("create-api-key")
+@with_appcontext
 @click.option("--project", "project_id", required=True, help="Project id.")
 @click.option("--name", required=True)
 @click.option("--scope", type=click.Choice(["write", "read"]), default="write", show_default=True)

@@ -19,15 +19,17 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(log_format: str) -> None:
+    """Send the ``loko`` logger to stderr in the configured format (once per process; a
+    later app's format replaces the earlier one's)."""
     logger = logging.getLogger("loko")
-    if any(getattr(h, "loko_handler", False) for h in logger.handlers):
-        return
-    handler = logging.StreamHandler()
-    handler.loko_handler = True
+    handler = next((h for h in logger.handlers if getattr(h, "loko_handler", False)), None)
+    if handler is None:
+        handler = logging.StreamHandler()
+        handler.loko_handler = True
+        logger.addHandler(handler)
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False

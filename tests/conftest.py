@@ -67,14 +67,10 @@ def _test_config(url, **overrides):
 
 
 def _empty_tables():
-    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    """Children first, so foreign keys never object (faster than TRUNCATE on small tables)."""
     with db.engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            names = ", ".join(f'"{t.name}"' for t in tables)
-            connection.exec_driver_sql(f"TRUNCATE {names} CASCADE")
-        else:
-            for table in tables:
-                connection.execute(table.delete())
+        for table in reversed(db.metadata.sorted_tables):
+            connection.execute(table.delete())
 
 
 @pytest.fixture

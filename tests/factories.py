@@ -1,17 +1,22 @@
 """Test data made through the real services and models (inside an app context)."""
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
+
+from argon2 import PasswordHasher
+from sqlalchemy import inspect, update
 
 from loko.apikeys.models import ApiKey
 from loko.apikeys.service import issue_api_key
-from loko.auth.models import User
+from loko.auth.models import Session, User
 from loko.auth.service import hash_password, open_session
+from loko.auth.tokens import token_hash
 from loko.database import unit_of_work, utcnow
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
-from loko.projects.models import ProjectMember
+from loko.projects.models import Project, ProjectMember
 from loko.projects.service import insert_project
 
 PASSWORD = "correct horse battery"
@@ -38,7 +43,11 @@ def _password_hash():
 
 def make_user(email=None, name=None):
     with unit_of_work():
-        user = User(email=email or f"user{_counter()}@example.test", name=name or "User", password_hash=_password_hash())
+        user = User(
+            email=email or f"user{_counter()}@example.test",
+            name=name or "User",
+            password_hash=_password_hash(),
+        )
         db.session.add(user)
     return user
 
@@ -178,3 +187,37 @@ class CallerClient:
 
 
 __all__ = ["CALLERS", "ApiKey"]
+
+
+def user_id(user) -> str:
+    """The id of a factory-made user, readable after its app context has ended."""
+    return inspect(user).identity[0]
+
+
+def project_in(organization_id, languages=(), **overrides) -> str:
+    """Create a project (with languages) in an existing organization; returns its id."""
+    project = make_project(db.session.get(Organization, organization_id), **overrides)
+    for code in languages:
+        add_language(project, code)
+    return project.id
+
+
+def add_languages(project_id, *codes):
+    project = db.session.get(Project, project_id)
+    for code in codes:
+        add_language(project, code)
+
+
+def expire_session(token):
+    """Move a session's expiry into the past, as if its lifetime had run out."""
+    with unit_of_work():
+        db.session.execute(
+            update(Session)
+            .where(Session.token_hash == token_hash(token))
+            .values(expires_at=utcnow() - timedelta(seconds=1))
+        )
+
+
+def cheap_password_hasher():
+    """Argon2 at its lowest cost: the same code path as production in a fraction of the time."""
+    return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

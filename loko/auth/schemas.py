@@ -1,6 +1,6 @@
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema
+from loko.fields import ApiSchema, no_control_characters
 
 MIN_PASSWORD = 8
 
@@ -8,12 +8,12 @@ MIN_PASSWORD = 8
 class SignupIn(ApiSchema):
     email = fields.Email(required=True, validate=validate.Length(max=320))
     password = fields.String(required=True, validate=validate.Length(min=MIN_PASSWORD, max=1024))
-    name = fields.String(validate=validate.Length(min=1, max=128))
-    organization = fields.String(validate=validate.Length(min=1, max=128))
+    name = fields.String(validate=[validate.Length(min=1, max=128), no_control_characters])
+    organization = fields.String(validate=[validate.Length(min=1, max=128), no_control_characters])
 
 
 class LoginIn(ApiSchema):
-    email = fields.String(required=True, validate=validate.Length(min=1, max=320))
+    email = fields.String(required=True, validate=[validate.Length(min=1, max=320), no_control_characters])
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
 
 

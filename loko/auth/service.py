@@ -13,7 +13,7 @@ from loko.auth.models import Session, User
 from loko.auth.policy import require_user
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
 from loko.database import unit_of_work, utcnow
-from loko.errors import Conflict, Forbidden, Unauthorized
+from loko.errors import BadRequest, Conflict, Forbidden, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 
@@ -21,6 +21,8 @@ _hasher = PasswordHasher()
 _DUMMY_HASH = _hasher.hash("loko-timing-equaliser")
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 INVALID_LOGIN = "Invalid email or password."
+MAX_EMAIL = 320
+MAX_NAME = 128
 
 
 def normalize_email(email: str) -> str:
@@ -43,14 +45,18 @@ def user_actor(user: User) -> UserActor:
 
 
 def create_user(email: str, password: str, name: str | None = None, organization: str | None = None):
-    """Create a user who owns a new organization; Conflict when the email is taken.
+    """Create a user who owns a new organization; BadRequest when the email is too long once
+    lower-cased, Conflict when it is taken.
 
     The caller owns the transaction (sign-up and the CLI wrap it in a unit of work).
     """
     email = normalize_email(email)
-    name = name or email.split("@", 1)[0]
+    if len(email) > MAX_EMAIL:
+        # Lower-casing can lengthen a string ("İ" becomes two code points).
+        raise BadRequest(f"email: at most {MAX_EMAIL} characters.")
+    name = name or email.split("@", 1)[0][:MAX_NAME]
     user = User(email=email, name=name, password_hash=hash_password(password))
-    org = Organization(name=organization or f"{name}'s organization")
+    org = Organization(name=organization or _default_organization_name(name))
     db.session.add_all([user, org])
     try:
         db.session.flush()
@@ -59,6 +65,11 @@ def create_user(email: str, password: str, name: str | None = None, organization
     db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
     db.session.flush()
     return user, org
+
+
+def _default_organization_name(user_name: str) -> str:
+    suffix = "'s organization"
+    return user_name[: MAX_NAME - len(suffix)] + suffix
 
 
 def signup(email, password, name=None, organization=None, *, allow_signup: bool, session_days: int):
