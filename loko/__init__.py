@@ -21,6 +21,7 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.health.api import health_api
     from loko.languages.api import languages_api
     from loko.logging import configure_logging
+    from loko.mcp.api import mcp_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
@@ -48,6 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
         translations_api,
         files_api,
         languages_api,
+        mcp_api,
         openapi_api,
     ):
         app.register_blueprint(blueprint, url_prefix="/api")

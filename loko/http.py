@@ -21,20 +21,37 @@ def json_body() -> dict:
         raise BadRequest(f"Malformed JSON body: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("The request body must be a JSON object.")
-    if b"\\u0000" in raw and _contains_nul(data):
-        raise BadRequest("Strings must not contain the NUL character (\\u0000).")
+    if b"\\u0000" in raw:
+        reject_nul(data)
     return data
 
 
-def _contains_nul(value) -> bool:
-    """NUL cannot be stored in PostgreSQL text, nor written to a PO file."""
+def nul_field(value, path: str = "") -> str | None:
+    """The dotted path of the first string holding NUL, which PostgreSQL text cannot store
+    and a PO file cannot carry ("" for the top level), or None."""
     if isinstance(value, str):
-        return "\x00" in value
+        return path if "\x00" in value else None
     if isinstance(value, dict):
-        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if "\x00" in str(key):
+                return inner.replace("\x00", "\\u0000")
+            found = nul_field(item, inner)
+            if found is not None:
+                return found
     if isinstance(value, list):
-        return any(_contains_nul(item) for item in value)
-    return False
+        for index, item in enumerate(value):
+            found = nul_field(item, f"{path}.{index}" if path else str(index))
+            if found is not None:
+                return found
+    return None
+
+
+def reject_nul(value) -> None:
+    """BadRequest naming the first field whose text holds the NUL character."""
+    field = nul_field(value)
+    if field is not None:
+        raise BadRequest(f"{field or 'body'}: must not contain the NUL character (U+0000).")
 
 
 def load_body(schema: Schema) -> dict:

@@ -1,0 +1,252 @@
+"""Tool arguments and tool results: marshmallow schemas that validate and dump, and the
+JSON Schemas (``inputSchema`` / ``outputSchema``) generated from them, so the schema a
+client sees is the one that runs."""
+
+from functools import cache
+
+from apispec import APISpec
+from apispec.ext.marshmallow import OpenAPIConverter
+from marshmallow import fields, validate
+
+from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
+from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
+from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut
+
+
+def _cursor():
+    return fields.String(
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "`next_cursor` of the previous page; omit for the first page."},
+    )
+
+
+def _limit():
+    return fields.Integer(
+        load_default=DEFAULT_PAGE,
+        validate=validate.Range(min=1, max=MAX_PAGE),
+        metadata={"description": f"Page size, 1-{MAX_PAGE} (default {DEFAULT_PAGE})."},
+    )
+
+
+def _values():
+    return fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "code -> value"}
+    )
+
+
+def _described(field, description: str):
+    field.metadata = {**field.metadata, "description": description}
+    return field
+
+
+class NoArguments(ApiSchema):
+    pass
+
+
+class SearchArguments(ApiSchema):
+    query = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "Text to find in keys and values, case-insensitive."},
+    )
+    language = _described(LanguageCode(), "Only match values in this language (keys still match).")
+    fileName = _described(FileName(), "Only this file.")
+    limit = _limit()
+    cursor = _cursor()
+
+
+class MissingArguments(ApiSchema):
+    language = _described(LanguageCode(required=True), "Language to find missing values for, e.g. 'de'.")
+    fileName = _described(FileName(), "Only this file.")
+    source_language = _described(
+        LanguageCode(), "Language whose text is returned as `source` (default: the project's)."
+    )
+    limit = _limit()
+    cursor = _cursor()
+
+
+class TranslationRef(ApiSchema):
+    key = TranslationKey(required=True)
+    fileName = FileName(required=True)
+
+
+class UpsertArguments(BulkUpsert):
+    """The REST bulk-upsert body without ``operation``, with ``language`` for ``languageCode``."""
+
+    class Meta(BulkUpsert.Meta):
+        exclude = ("operation",)
+
+    languageCode = _described(
+        LanguageCode(required=True, data_key="language"), "Language of the values, e.g. 'de'."
+    )
+
+
+class LanguageOut(ApiSchema):
+    code = fields.String(required=True)
+    name = fields.String(required=True)
+    emoji = fields.String(required=True)
+    translated = fields.Integer(required=True, metadata={"description": "Active keys with a value."})
+    total = fields.Integer(required=True, metadata={"description": "Active keys."})
+    progress = fields.Float(required=True, metadata={"description": "Percent translated, one decimal."})
+
+
+class LanguageContextOut(LanguageOut):
+    inherited = fields.Integer(
+        required=True, metadata={"description": "Keys without an own value that inherit one via the link."}
+    )
+    missing = fields.Integer(required=True, metadata={"description": "Keys with no value at all."})
+
+
+class FileOut(ApiSchema):
+    fileName = fields.String(required=True)
+    languages = fields.List(fields.String(), required=True)
+    keys = fields.Integer(required=True, metadata={"description": "Active keys in the file."})
+
+
+class FilesOut(ApiSchema):
+    files = fields.List(fields.Nested(FileOut), required=True)
+
+
+class LanguagesOut(ApiSchema):
+    languages = fields.List(fields.Nested(LanguageOut), required=True)
+
+
+class ProjectOut(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String(required=True)
+    emoji = fields.String(required=True)
+
+
+class LinkOut(ApiSchema):
+    project_id = fields.String(required=True)
+    project_name = fields.String(required=True)
+    source_language = fields.String(
+        required=True, metadata={"description": "Language of the linked project."}
+    )
+    target_language = fields.String(required=True, metadata={"description": "Language of this project."})
+    inherited_values = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Values of the linked project that appear under the target language, "
+            "including keys this project does not have; its own values win."
+        },
+    )
+
+
+class CountsOut(ApiSchema):
+    keys = fields.Integer(required=True)
+    files = fields.Integer(required=True)
+    languages = fields.Integer(required=True)
+    values = fields.Integer(required=True)
+    trashed = fields.Integer(required=True)
+
+
+class PermissionsOut(ApiSchema):
+    canViewTranslations = fields.Boolean(required=True)
+    canEditTranslations = fields.Boolean(required=True)
+
+
+class ContextOut(ApiSchema):
+    project = fields.Nested(ProjectOut, required=True)
+    source_language = fields.String(required=True, allow_none=True)
+    source_language_rule = fields.String(required=True)
+    languages = fields.List(fields.Nested(LanguageContextOut), required=True)
+    files = fields.List(fields.Nested(FileOut), required=True)
+    link = fields.Nested(LinkOut, required=True, allow_none=True)
+    counts = fields.Nested(CountsOut, required=True)
+    permissions = fields.Nested(PermissionsOut, required=True)
+
+
+class SearchResultOut(ApiSchema):
+    id = fields.String(required=True)
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    values = _values()
+    matched = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "'key' and/or the language codes that matched."},
+    )
+
+
+class SearchOut(ApiSchema):
+    query = fields.String(required=True)
+    results = fields.List(fields.Nested(SearchResultOut), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+class MissingOut(ApiSchema):
+    id = fields.String(required=True)
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    source = fields.String(
+        required=True, allow_none=True, metadata={"description": "Text in the source language."}
+    )
+    context = _values()
+
+
+class MissingPageOut(ApiSchema):
+    language = fields.String(required=True)
+    source_language = fields.String(required=True, allow_none=True)
+    total = fields.Integer(required=True, metadata={"description": "Missing keys over all pages."})
+    missing = fields.List(fields.Nested(MissingOut), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+class TranslationDetailOut(TranslationOut):
+    inherited = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "Value inherited from the linked project, where this one has none."},
+    )
+    history = fields.List(fields.Nested(HistoryEntryOut), required=True)
+
+
+class UpsertOut(ApiSchema):
+    fileName = fields.String(required=True)
+    language = fields.String(required=True)
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    unchanged = fields.Integer(required=True)
+
+
+class TrashedOut(ApiSchema):
+    id = fields.String(required=True)
+    trashed = fields.Boolean(required=True)
+
+
+@cache
+def _converter() -> OpenAPIConverter:
+    spec = APISpec(title="loko-mcp", version="1", openapi_version="3.1.0")
+    return OpenAPIConverter(openapi_version="3.1.0", schema_name_resolver=lambda _schema: None, spec=spec)
+
+
+ANNOTATIONS = ("description", "title", "default", "examples")
+
+
+def _portable(node):
+    """Spell the JSON Schema the way most tool clients read it: ``examples`` for OpenAPI's
+    ``example``, and ``anyOf`` branches of one type each for a nullable value."""
+    if isinstance(node, list):
+        return [_portable(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _portable(value) for key, value in node.items() if key != "example"}
+    if "example" in node:
+        out["examples"] = [node["example"]]
+    kinds = out.get("type")
+    if isinstance(kinds, list) and "null" in kinds and len(kinds) > 1:
+        annotations = {key: out.pop(key) for key in ANNOTATIONS if key in out}
+        out.pop("type")
+        branches = [{"type": kind, **out} for kind in kinds if kind != "null"]
+        out = {**annotations, "anyOf": [*branches, {"type": "null"}]}
+    return out
+
+
+@cache
+def json_schema(schema: type[ApiSchema]) -> dict:
+    document = _portable(_converter().schema2jsonschema(schema()))
+    document.setdefault("properties", {})
+    return document

@@ -1,0 +1,348 @@
+"""The MCP tools: name, description, argument schema, result schema and a handler that
+calls one service with the API key's actor, so permissions, validation, limits and
+history are those of the REST API. A service's refusal is a tool error the model can
+read (``isError``), not a protocol error."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from marshmallow import ValidationError
+from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
+
+from loko.auth.actors import ApiKeyActor
+from loko.errors import LokoError, describe_validation
+from loko.http import nul_field
+from loko.languages.service import list_languages
+from loko.mcp import schemas
+from loko.translations import queries, service
+from loko.translations.schemas import TranslationCreate, TranslationEnvelope, TranslationId
+
+
+class UnknownTool(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    arguments: type
+    result: type
+    run: Callable[[ApiKeyActor, dict], dict]
+    render: Callable[[dict], str]
+    writes: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+
+    def listing(self) -> Tool:
+        return Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            input_schema=schemas.json_schema(self.arguments),
+            output_schema=schemas.json_schema(self.result),
+            annotations=ToolAnnotations(
+                title=self.title,
+                read_only_hint=not self.writes,
+                destructive_hint=self.destructive if self.writes else None,
+                idempotent_hint=self.idempotent if self.writes else None,
+                open_world_hint=False,
+            ),
+        )
+
+
+def _quote(text: str | None, width: int = 80) -> str:
+    if text is None:
+        return "(none)"
+    flat = text.replace("\n", "\\n")
+    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
+
+
+def _more(next_cursor: str | None) -> str:
+    return f'\nMore results: call again with cursor "{next_cursor}".' if next_cursor else ""
+
+
+def _render_context(context: dict) -> str:
+    project, counts = context["project"], context["counts"]
+    lines = [
+        f"Project {project['name']!r}: {counts['keys']} keys in {counts['files']} files, "
+        f"{counts['languages']} languages; source language: {context['source_language'] or 'none yet'}."
+    ]
+    lines += [
+        f"- {row['code']} ({row['name']}): {row['translated']}/{row['total']} translated "
+        f"({row['progress']}%), {row['missing']} missing"
+        + (f", {row['inherited']} inherited" if row["inherited"] else "")
+        for row in context["languages"]
+    ]
+    lines += [f"- file {row['fileName']}: {row['keys']} keys" for row in context["files"]]
+    if context["link"]:
+        link = context["link"]
+        lines.append(
+            f"Linked to {link['project_name']!r}: its {link['source_language']} values fill gaps in "
+            f"{link['target_language']} ({link['inherited_values']} inherited)."
+        )
+    if not context["permissions"]["canEditTranslations"]:
+        lines.append("This API key is read-only: the write tools will refuse.")
+    return "\n".join(lines)
+
+
+def _render_files(result: dict) -> str:
+    if not result["files"]:
+        return "No files yet."
+    return "\n".join(
+        f"{row['fileName']}: {row['keys']} keys; languages: {', '.join(row['languages']) or 'none'}"
+        for row in result["files"]
+    )
+
+
+def _render_languages(result: dict) -> str:
+    if not result["languages"]:
+        return "No languages yet."
+    return "\n".join(
+        f"{row['code']} ({row['name']}): {row['translated']}/{row['total']} translated ({row['progress']}%)"
+        for row in result["languages"]
+    )
+
+
+def _render_search(result: dict) -> str:
+    rows = result["results"]
+    lines = [f"{len(rows)} match(es) for {result['query']!r}" + (":" if rows else ".")]
+    for row in rows:
+        values = "; ".join(f"{code}: {_quote(value, 60)}" for code, value in row["values"].items())
+        lines.append(f"- {row['fileName']} / {row['key']} [{row['id']}] {values}")
+    return "\n".join(lines) + _more(result["next_cursor"])
+
+
+def _render_missing(result: dict) -> str:
+    rows, language, source = result["missing"], result["language"], result["source_language"]
+    lines = [
+        f"{result['total']} key(s) have no {language} value; {len(rows)} on this page"
+        + (":" if rows else ".")
+    ]
+    for row in rows:
+        text = f"{source}: {_quote(row['source'])}" if source else "no source text"
+        lines.append(f"- {row['fileName']} / {row['key']} — {text}")
+    return "\n".join(lines) + _more(result["next_cursor"])
+
+
+def _render_translation(result: dict) -> str:
+    lines = [f"{result['fileName']} / {result['key']} [{result['id']}]"]
+    lines += [f"- {code}: {_quote(value, 200)}" for code, value in result["values"].items()]
+    lines += [f"- {code} (inherited): {_quote(value, 200)}" for code, value in result["inherited"].items()]
+    if result["history"]:
+        lines.append(f"Last {len(result['history'])} change(s):")
+        lines += [
+            f"- {entry['created_at']} {entry['action']} {entry['language'] or ''} by {entry['actor']['name']}"
+            for entry in result["history"]
+        ]
+    return "\n".join(lines)
+
+
+def _render_upsert(result: dict) -> str:
+    return (
+        f"{result['fileName']} [{result['language']}]: {result['created']} created, "
+        f"{result['updated']} updated, {result['unchanged']} unchanged."
+    )
+
+
+def _render_created(result: dict) -> str:
+    translation = result["translation"]
+    return f"Created {translation['fileName']} / {translation['key']} [{translation['id']}]."
+
+
+def _render_trashed(result: dict) -> str:
+    return f"Moved translation {result['id']} to the trash; it can be restored from there."
+
+
+def _get_project_context(actor, _args):
+    return queries.project_context(actor, actor.project_id)
+
+
+def _list_files(actor, _args):
+    return {"files": queries.file_summaries(actor, actor.project_id)}
+
+
+def _list_languages(actor, _args):
+    return {"languages": list_languages(actor, actor.project_id, stats=True)}
+
+
+def _search_translations(actor, args):
+    return queries.search_translations(
+        actor,
+        actor.project_id,
+        args["query"],
+        args.get("language"),
+        args.get("fileName"),
+        args["limit"],
+        args.get("cursor"),
+    )
+
+
+def _list_missing_translations(actor, args):
+    return queries.missing_translations(
+        actor,
+        actor.project_id,
+        args["language"],
+        args.get("fileName"),
+        args.get("source_language"),
+        args["limit"],
+        args.get("cursor"),
+    )
+
+
+def _get_translation(actor, args):
+    return queries.translation_by_key(actor, actor.project_id, args["key"], args["fileName"])
+
+
+def _upsert_translations(actor, args):
+    counts = service.bulk_upsert(
+        actor, actor.project_id, args["fileName"], args["languageCode"], args["translations"]
+    )
+    return {"fileName": args["fileName"], "language": args["languageCode"], **counts}
+
+
+def _create_translation(actor, args):
+    translation = service.create_translation(
+        actor, actor.project_id, args["key"], args["fileName"], args["values"]
+    )
+    return {"translation": translation}
+
+
+def _delete_translation(actor, args):
+    service.delete_translation(actor, actor.project_id, args["id"], permanent=False)
+    return {"id": args["id"], "trashed": True}
+
+
+TOOLS = {
+    tool.name: tool
+    for tool in (
+        ToolSpec(
+            "get_project_context",
+            "Project context",
+            "Start here: the project's name and description, its languages with progress and "
+            "missing counts, its files, the source language (the language with the most values), "
+            "the linked project it inherits from, counts, and whether this key may write.",
+            schemas.NoArguments,
+            schemas.ContextOut,
+            _get_project_context,
+            _render_context,
+        ),
+        ToolSpec(
+            "list_files",
+            "List files",
+            "The project's files, each with its languages and number of keys.",
+            schemas.NoArguments,
+            schemas.FilesOut,
+            _list_files,
+            _render_files,
+        ),
+        ToolSpec(
+            "list_languages",
+            "List languages",
+            "The project's languages with translated/total counts and progress in percent.",
+            schemas.NoArguments,
+            schemas.LanguagesOut,
+            _list_languages,
+            _render_languages,
+        ),
+        ToolSpec(
+            "search_translations",
+            "Search translations",
+            "Find translations whose key or value contains `query` (case-insensitive). Filter by "
+            "`language` (value matches) and `fileName`. Paginated: pass `next_cursor` back as `cursor`.",
+            schemas.SearchArguments,
+            schemas.SearchOut,
+            _search_translations,
+            _render_search,
+        ),
+        ToolSpec(
+            "list_missing_translations",
+            "List missing translations",
+            "Keys that have no value in `language` (values inherited from a linked project count as "
+            "present), each with the text in the source language and its other values as context. "
+            "Paginated: pass `next_cursor` back as `cursor`. Fill them with upsert_translations.",
+            schemas.MissingArguments,
+            schemas.MissingPageOut,
+            _list_missing_translations,
+            _render_missing,
+        ),
+        ToolSpec(
+            "get_translation",
+            "Get a translation",
+            "One translation by `key` and `fileName`: its values in every language, any value "
+            "inherited from the linked project, and its recent change history.",
+            schemas.TranslationRef,
+            schemas.TranslationDetailOut,
+            _get_translation,
+            _render_translation,
+        ),
+        ToolSpec(
+            "upsert_translations",
+            "Upsert translations",
+            "Set the values of many keys in one language of one file, all or nothing (at most "
+            "10,000 items, keys unique). Missing keys, files and languages are created. Returns "
+            "created/updated/unchanged counts; every change is recorded in the history.",
+            schemas.UpsertArguments,
+            schemas.UpsertOut,
+            _upsert_translations,
+            _render_upsert,
+            writes=True,
+            idempotent=True,
+        ),
+        ToolSpec(
+            "create_translation",
+            "Create a translation",
+            "Create a new key in a file with values per language (`values` may be empty); fails if "
+            "the key already exists in that file.",
+            TranslationCreate,
+            TranslationEnvelope,
+            _create_translation,
+            _render_created,
+            writes=True,
+        ),
+        ToolSpec(
+            "delete_translation",
+            "Delete a translation",
+            "Move a translation (by `id`) to the trash. It stays restorable from the trash until "
+            "it is purged.",
+            TranslationId,
+            schemas.TrashedOut,
+            _delete_translation,
+            _render_trashed,
+            writes=True,
+            destructive=True,
+        ),
+    )
+}
+
+
+def listing() -> list[Tool]:
+    return [tool.listing() for tool in TOOLS.values()]
+
+
+def _tool_error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def call_tool(actor: ApiKeyActor, name: str, arguments: dict | None) -> CallToolResult:
+    """Run a tool; UnknownTool for a name not in the table. Invalid arguments and refusals
+    by a service (permission, not found, conflict) come back as a tool error."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        raise UnknownTool(name)
+    field = nul_field(arguments)
+    if field is not None:
+        return _tool_error(
+            f"Invalid arguments: {field or 'arguments'}: must not contain the NUL character (U+0000)."
+        )
+    try:
+        args = tool.arguments().load(arguments or {})
+        result = tool.result().dump(tool.run(actor, args))
+    except ValidationError as error:
+        return _tool_error(f"Invalid arguments: {describe_validation(error.messages)}")
+    except LokoError as error:
+        return _tool_error(f"{type(error).__name__}: {error.message}")
+    return CallToolResult(
+        content=[TextContent(type="text", text=tool.render(result))], structured_content=result
+    )
