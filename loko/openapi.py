@@ -10,6 +10,9 @@ from flask import Blueprint, current_app, render_template_string, send_from_dire
 from marshmallow import Schema, fields
 from swagger_ui_bundle import swagger_ui_path
 
+from loko import fields as loko_fields
+from loko.http import UNSAFE_METHODS
+
 openapi_api = Blueprint("openapi_api", __name__)
 
 AUTH_SCHEMES = {
@@ -27,6 +30,32 @@ ERROR_STATUSES = {
     415: "Cookie-authenticated writes must send Content-Type: application/json.",
     429: "Rate limited.",
 }
+
+
+_CONTROL = r"\x00-\x1f\x7f"
+_PATH_SEGMENT = (
+    rf"(?:[^./\\{_CONTROL}][^/\\{_CONTROL}]*"
+    rf"|\.[^./\\{_CONTROL}][^/\\{_CONTROL}]*"
+    rf"|\.\.[^/\\{_CONTROL}]+)"
+)
+# Loko's validator functions, stated as the JSON Schema keywords they enforce, so that the
+# document carries every rule a client can check before sending.
+VALIDATOR_KEYWORDS = {
+    loko_fields.no_control_characters: {"pattern": rf"^[^{_CONTROL}]*$"},
+    loko_fields.valid_file_name: {"pattern": rf"^{_PATH_SEGMENT}(?:/{_PATH_SEGMENT})*$"},
+    loko_fields.valid_language_code: {
+        "pattern": loko_fields.LANGUAGE_CODE.pattern,
+        "maxLength": loko_fields.MAX_LANGUAGE_CODE,
+    },
+}
+
+
+def validator_keywords(_converter, field, **_kwargs) -> dict:
+    """apispec attribute function: the keywords of the field's Loko validators."""
+    keywords = {}
+    for validator in field.validators:
+        keywords.update(VALIDATOR_KEYWORDS.get(validator, {}))
+    return keywords
 
 
 class ErrorOut(Schema):
@@ -79,17 +108,19 @@ def _path_template(rule) -> tuple[str, list[dict]]:
 
 
 def build_spec(app) -> dict:
+    marshmallow_plugin = MarshmallowPlugin()
     spec = APISpec(
         title="Loko",
         version=version("loko"),
         openapi_version="3.0.3",
-        plugins=[MarshmallowPlugin()],
+        plugins=[marshmallow_plugin],
         info={
             "description": "Self-hosted translation management. Every error body is "
             '`{"error": "...", "details": ...}`. Send JSON bodies with '
-            "`Content-Type: application/json`."
+            "`Content-Type: application/json`. No string may contain NUL (U+0000)."
         },
     )
+    marshmallow_plugin.converter.add_attribute_function(validator_keywords)
     spec.components.security_scheme(
         "apiKey", {"type": "http", "scheme": "bearer", "description": "Project API key (loko_...)."}
     )
@@ -105,12 +136,12 @@ def build_spec(app) -> dict:
         path, parameters = _path_template(rule)
         operations = {}
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-            operations[method.lower()] = _operation(meta, parameters)
+            operations[method.lower()] = _operation(meta, parameters, method)
         spec.path(path=path, operations=operations)
     return spec.to_dict()
 
 
-def _operation(meta: dict, path_parameters: list[dict]) -> dict:
+def _operation(meta: dict, path_parameters: list[dict], method: str) -> dict:
     operation = {
         "summary": meta["summary"],
         "tags": list(meta["tags"]),
@@ -124,11 +155,11 @@ def _operation(meta: dict, path_parameters: list[dict]) -> dict:
         operation["parameters"].append({"in": "query", "schema": meta["query"]})
     if meta["body"] is not None:
         operation["requestBody"] = {
-            "required": True,
+            "required": _body_required(meta["body"]),
             "content": {"application/json": {"schema": meta["body"]}},
         }
     for status, schema in meta["responses"].items():
-        if isinstance(schema, dict):
+        if isinstance(schema, dict) and "description" in schema:
             operation["responses"][str(status)] = schema
         elif schema is None:
             operation["responses"][str(status)] = {"description": "Success."}
@@ -139,15 +170,27 @@ def _operation(meta: dict, path_parameters: list[dict]) -> dict:
             }
     statuses = set(meta["errors"])
     if meta["body"] is not None:
-        statuses.add(413)
-        if "session" in meta["auth"]:
-            statuses.add(415)
+        statuses.update((400, 413))
+    if meta["query"] is not None:
+        statuses.add(400)
+    if method in UNSAFE_METHODS:
+        # The cross-site write guard (loko.http) answers any write sent without a Bearer key.
+        statuses.update((403, 415))
     for status in sorted(statuses):
-        operation["responses"][str(status)] = {
-            "description": ERROR_STATUSES[status],
-            "content": {"application/json": {"schema": "Error"}},
-        }
+        # A response the view documents itself (e.g. a JSON-RPC error) wins.
+        operation["responses"].setdefault(
+            str(status),
+            {"description": ERROR_STATUSES[status], "content": {"application/json": {"schema": "Error"}}},
+        )
     return operation
+
+
+def _body_required(body) -> bool:
+    """An empty body is read as ``{}``, so a body whose schema requires no field may be left out."""
+    if isinstance(body, dict):
+        return True
+    schema = body() if isinstance(body, type) else body
+    return any(field.required for field in schema.fields.values())
 
 
 @openapi_api.get("/openapi.json")

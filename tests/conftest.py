@@ -37,7 +37,9 @@ def database_url(request, tmp_path_factory):
         yield url
         return
     if not os.environ.get(PG_ENV):
-        pytest.skip(f"PostgreSQL run skipped: set {PG_ENV} (e.g. postgresql+psycopg://postgres@127.0.0.1/postgres)")
+        pytest.skip(
+            f"PostgreSQL run skipped: set {PG_ENV} (e.g. postgresql+psycopg://postgres@127.0.0.1/postgres)"
+        )
     admin, name, url = _postgres_database()
     try:
         _migrate(url)

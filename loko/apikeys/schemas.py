@@ -2,11 +2,11 @@ from marshmallow import fields, validate
 
 from loko.apikeys.models import API_KEY_SCOPES
 from loko.auth.schemas import UserBriefOut
-from loko.fields import ApiSchema
+from loko.fields import ApiSchema, no_control_characters
 
 
 class ApiKeyCreate(ApiSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=128))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
     scope = fields.String(validate=validate.OneOf(API_KEY_SCOPES), load_default="write")
 
 

@@ -1,6 +1,6 @@
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema, FileName, LanguageCode
+from loko.fields import ApiSchema, FileName, LanguageCode, no_control_characters
 
 
 class FilesQuery(ApiSchema):
@@ -10,8 +10,8 @@ class FilesQuery(ApiSchema):
 
 class LanguageIn(ApiSchema):
     code = LanguageCode(required=True)
-    name = fields.String(validate=validate.Length(min=1, max=128))
-    emoji = fields.String(validate=validate.Length(max=32))
+    name = fields.String(validate=[validate.Length(min=1, max=128), no_control_characters])
+    emoji = fields.String(validate=[validate.Length(max=32), no_control_characters])
 
 
 class FilesCreate(ApiSchema):

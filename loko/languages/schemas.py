@@ -1,9 +1,9 @@
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema, LanguageCode
+from loko.fields import ApiSchema, LanguageCode, no_control_characters
 
-NAME = validate.Length(min=1, max=128)
-EMOJI = validate.Length(max=32)
+NAME = [validate.Length(min=1, max=128), no_control_characters]
+EMOJI = [validate.Length(max=32), no_control_characters]
 
 
 class LanguagesQuery(ApiSchema):

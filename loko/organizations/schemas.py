@@ -1,12 +1,12 @@
 from marshmallow import fields, validate
 
 from loko.auth.schemas import MembershipOut, UserBriefOut
-from loko.fields import ApiSchema
+from loko.fields import ApiSchema, no_control_characters
 from loko.organizations.models import ORGANIZATION_ROLES
 
 
 class OrganizationCreate(ApiSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=128))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
 
 
 class OrganizationOut(ApiSchema):
@@ -25,7 +25,7 @@ class OrganizationList(ApiSchema):
 
 
 class MemberAdd(ApiSchema):
-    email = fields.String(required=True, validate=validate.Length(min=1, max=320))
+    email = fields.String(required=True, validate=[validate.Length(min=1, max=320), no_control_characters])
     role = fields.String(required=True, validate=validate.OneOf(ORGANIZATION_ROLES))
 
 

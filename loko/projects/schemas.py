@@ -1,12 +1,12 @@
 from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
-from loko.fields import ApiSchema, LanguageCode, UuidString
+from loko.fields import ApiSchema, LanguageCode, UuidString, no_control_characters
 from loko.projects.models import PROJECT_ROLES
 
-NAME = validate.Length(min=1, max=32)
+NAME = [validate.Length(min=1, max=32), no_control_characters]
 DESC = validate.Length(max=1000)
-EMOJI = validate.Length(max=32)
+EMOJI = [validate.Length(max=32), no_control_characters]
 READ_ONLY_FIELDS = (
     "id",
     "organization_id",

@@ -8,11 +8,15 @@ from loko.fields import (
     LanguageCode,
     TranslationKey,
     TranslationValue,
+    no_control_characters,
 )
 from loko.translations.models import HISTORY_ACTIONS
 
 BULK_OPERATIONS = ("bulk-upsert", "bulk-delete")
-TRANSLATION_ID = validate.Length(min=1, max=64)
+TRANSLATION_ID = [validate.Length(min=1, max=64), no_control_characters]
+# Positions beyond this are past any row (history ids are 32-bit integers) and would
+# overflow the database's integer parameters.
+MAX_POSITION = 2**31 - 1
 
 
 class TranslationCreate(ApiSchema):
@@ -138,10 +142,11 @@ class BulkDeleteResult(ApiSchema):
 
 class TrashQuery(ApiSchema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_POSITION))
     fileName = FileName()
     q = fields.String(
-        validate=validate.Length(min=1, max=256), metadata={"description": "Substring of the key."}
+        validate=[validate.Length(min=1, max=256), no_control_characters],
+        metadata={"description": "Substring of the key (case-insensitive)."},
     )
 
 
@@ -175,7 +180,8 @@ class HistoryQuery(ApiSchema):
     action = fields.String(validate=validate.OneOf(HISTORY_ACTIONS))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     cursor = fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "`next_cursor` of the previous page."}
+        validate=validate.Range(min=1, max=MAX_POSITION),
+        metadata={"description": "`next_cursor` of the previous page."},
     )
 
 
