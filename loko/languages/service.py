@@ -11,16 +11,18 @@ from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
 from loko.projects.service import bump_data_version
+from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
 
 
 def language_rows(project_id: str) -> list[dict]:
+    """The project's languages sorted by code point (not by the database's collation)."""
     rows = db.session.execute(
-        select(ProjectLanguage.code, ProjectLanguage.name, ProjectLanguage.emoji)
-        .where(ProjectLanguage.project_id == project_id)
-        .order_by(ProjectLanguage.code)
+        select(ProjectLanguage.code, ProjectLanguage.name, ProjectLanguage.emoji).where(
+            ProjectLanguage.project_id == project_id
+        )
     ).all()
-    return [{"code": r.code, "name": r.name, "emoji": r.emoji} for r in rows]
+    return [{"code": r.code, "name": r.name, "emoji": r.emoji} for r in sorted(rows)]
 
 
 def ensure_languages(project_id: str, codes, details: dict | None = None) -> None:
@@ -159,7 +161,8 @@ def _rename_code(project_id: str, old: str, new: str) -> None:
 
 
 def delete_language(actor, project_id: str, code: str) -> list[dict]:
-    """Delete a language with its values and file records; Conflict while a project link uses it."""
+    """Delete a language with its values (recorded as purged) and file records; NotFound for
+    an unknown code, Conflict while a project link uses it."""
     with unit_of_work():
         policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
@@ -175,6 +178,8 @@ def delete_language(actor, project_id: str, code: str) -> list[dict]:
         ).first()
         if in_use is not None:
             raise Conflict(f"code: the language {code!r} is used by a linked-project setting; unlink first.")
+        in_project = select(Translation.id).where(Translation.project_id == project_id)
+        history.record_value_removals(actor, project_id, in_project, code)
         db.session.execute(
             db.delete(ProjectLanguage).where(
                 ProjectLanguage.project_id == project_id, ProjectLanguage.code == code

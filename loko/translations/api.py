@@ -1,3 +1,6 @@
+import unicodedata
+from urllib.parse import quote
+
 from flask import Blueprint, current_app, request, stream_with_context
 
 from loko.auth.identity import current_actor
@@ -60,16 +63,28 @@ EXPORT_DESCRIPTION = (
 def export_translations(project_id):
     query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema())))
     project, etag = exports.authorize_export(current_actor(), str(project_id), query)
-    if request.if_none_match.contains(etag):
+    # If-None-Match compares weakly (RFC 9110 13.1.2): proxies that compress a response
+    # hand its ETag back as W/"...".
+    if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
     else:
         export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
         body = export.body if isinstance(export.body, bytes) else stream_with_context(export.body)
         response = current_app.response_class(body, content_type=_content_type(export.mimetype))
         if export.filename:
-            response.headers["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+            response.headers["Content-Disposition"] = _content_disposition(export.filename)
     response.set_etag(etag)
     return response
+
+
+def _content_disposition(filename: str) -> str:
+    """``attachment`` with a quoted ASCII ``filename``; header values must be Latin-1, so a
+    name in another script also goes in ``filename*`` (RFC 6266)."""
+    fallback = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
+    value = 'attachment; filename="{}"'.format(fallback.replace("\\", "\\\\").replace('"', '\\"'))
+    if not filename.isascii():
+        value += "; filename*=UTF-8''" + quote(filename, safe="!#$&+-.^_`|~")
+    return value
 
 
 def _content_type(mimetype: str) -> str:
