@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, or_, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from loko.apikeys.models import ApiKey
@@ -133,15 +133,17 @@ def actor_for_session(session_token: str) -> UserActor:
     return user_actor(row)
 
 
+LIVE_API_KEY = select(ApiKey.id, ApiKey.name, ApiKey.project_id, ApiKey.scope, ApiKey.last_used_at).where(
+    ApiKey.key_hash == bindparam("key_hash"), ApiKey.revoked_at.is_(None)
+)
+
+
 def actor_for_api_key(key: str) -> ApiKeyActor:
     """Resolve a Bearer API key and note its use (at most once a minute); Unauthorized when
     unknown or revoked."""
     if not key.startswith(API_KEY_PREFIX):
         raise Unauthorized("Invalid API key.")
-    digest = token_hash(key)
-    api_key = db.session.execute(
-        db.select(ApiKey).where(ApiKey.key_hash == digest, ApiKey.revoked_at.is_(None))
-    ).scalar_one_or_none()
+    api_key = db.session.connection().execute(LIVE_API_KEY, {"key_hash": token_hash(key)}).one_or_none()
     if api_key is None:
         raise Unauthorized("Invalid or revoked API key.")
     actor = ApiKeyActor(id=api_key.id, name=api_key.name, project_id=api_key.project_id, scope=api_key.scope)

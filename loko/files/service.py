@@ -30,7 +30,6 @@ def file_records(project_id: str, file_name=None, language=None, ids=None) -> li
             & (ProjectLanguage.code == FileRecord.language_code),
         )
         .where(FileRecord.project_id == project_id)
-        .order_by(FileRecord.file_name, FileRecord.language_code)
     )
     if file_name is not None:
         query = query.where(FileRecord.file_name == file_name)
@@ -38,7 +37,10 @@ def file_records(project_id: str, file_name=None, language=None, ids=None) -> li
         query = query.where(FileRecord.language_code == language)
     if ids is not None:
         query = query.where(FileRecord.id.in_(ids))
-    return [dict(row._mapping) for row in db.session.execute(query)]
+    # Sorted here, by code point, because ORDER BY follows the database's collation and
+    # PostgreSQL's locale collations would order names differently from SQLite.
+    rows = [dict(row._mapping) for row in db.session.execute(query)]
+    return sorted(rows, key=lambda row: (row["file_name"], row["language"]))
 
 
 def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:
@@ -47,7 +49,6 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
     Returns ``({code: record id}, [ids of the records created now])``.
     """
     codes = set(codes)
-    ensure_languages(project_id, codes)
     existing = dict(
         db.session.execute(
             select(FileRecord.language_code, FileRecord.id).where(
@@ -57,6 +58,8 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
             )
         ).all()
     )
+    if existing.keys() != codes:
+        ensure_languages(project_id, codes - existing.keys())
     missing = [
         {"id": new_id(), "project_id": project_id, "file_name": file_name, "language_code": code}
         for code in sorted(codes - existing.keys())

@@ -7,7 +7,7 @@ from sqlalchemy import func, update
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
-from loko.database import unit_of_work, utcnow
+from loko.database import driver_timestamp, execute_rows, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
@@ -67,10 +67,9 @@ def bump_data_version(project_id: str) -> None:
     Every write use case calls it first: on PostgreSQL the row lock it takes also
     serialises concurrent writers of one project, so they cannot deadlock on each other.
     """
-    db.session.execute(
-        update(Project)
-        .where(Project.id == project_id)
-        .values(data_version=Project.data_version + 1, data_updated_at=utcnow())
+    execute_rows(
+        "UPDATE projects SET data_version = data_version + 1, data_updated_at = ? WHERE id = ?",
+        [(driver_timestamp(utcnow()), project_id)],
     )
 
 

@@ -14,15 +14,13 @@ def _actor_columns(actor) -> dict:
     return {"actor_type": summary["type"], "actor_id": summary["id"], "actor_name": summary["name"]}
 
 
+ENTRY_FIELDS = ("translation_id", "key", "file_name", "language", "action", "old_value", "new_value")
+
+
 def record(actor, project_id: str, entries: list[dict]) -> None:
-    """Insert entries ``{translation_id, key, file_name, language, action, old_value, new_value}``."""
-    if not entries:
-        return
-    common = {"project_id": project_id, "created_at": utcnow(), **_actor_columns(actor)}
-    db.session.execute(
-        insert(HistoryEntry.__table__),
-        [{"language": None, "old_value": None, "new_value": None, **common, **entry} for entry in entries],
-    )
+    """Insert entries ``{translation_id, key, file_name, action, [language, old_value, new_value]}``."""
+    rows = [tuple(entry.get(field) for field in ENTRY_FIELDS) for entry in entries]
+    record_rows(actor, project_id, rows, utcnow())
 
 
 ROW_COLUMNS = (

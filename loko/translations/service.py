@@ -8,7 +8,7 @@ few set-based statements and records history with the actor.
 from collections import defaultdict
 from datetime import timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from loko.auth import policy
 from loko.database import driver_timestamp, execute_rows, insert_rows, new_id, unit_of_work, utcnow
@@ -100,10 +100,8 @@ def _update_values(rows: list[tuple], now) -> None:
 
 
 def _touch(translation_ids: list[str], now) -> None:
-    for chunk in _chunks(translation_ids):
-        db.session.execute(
-            update(translations_table).where(translations_table.c.id.in_(chunk)).values(updated_at=now)
-        )
+    stamp = driver_timestamp(now)
+    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in translation_ids])
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
@@ -130,60 +128,64 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
         return describe([translation])[0]
 
 
+ACTIVE_WITH_VALUES = (
+    select(Translation.id, TranslationValue.language_code, TranslationValue.value)
+    .outerjoin(TranslationValue, TranslationValue.translation_id == Translation.id)
+    .where(
+        Translation.project_id == bindparam("project_id"),
+        Translation.file_name == bindparam("file_name"),
+        Translation.key == bindparam("key"),
+        Translation.deleted_at.is_(None),
+    )
+)
+
+
 def patch_translation(actor, project_id: str, key: str, file_name: str, updates: dict) -> dict:
     """Set values in several languages, creating the translation and file records as needed.
 
     Returns ``{code: {id, id_file, updated}}``; ``updated`` is false where the stored value
-    already equalled the new one.
+    already equalled the new one. The hot single-value path: a handful of statements, no
+    ORM objects.
     """
     with unit_of_work():
         policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         record_ids, _ = ensure_file_records(project_id, file_name, updates)
         now = utcnow()
-        translation = _active(project_id, file_name, key, lock=True)
-        entry = {"key": key, "file_name": file_name}
-        entries = []
-        if translation is None:
-            translation = Translation(
-                id=new_id(),
-                project_id=project_id,
-                file_name=file_name,
-                key=key,
-                created_at=now,
-                updated_at=now,
+        rows = db.session.connection().execute(
+            ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
+        )
+        translation_id, stored = None, {}
+        for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
+            if code is not None:
+                stored[code] = value
+        if translation_id is None:
+            translation_id = new_id()
+            stamp = driver_timestamp(now)
+            insert_rows(
+                translations_table,
+                TRANSLATION_COLUMNS,
+                [(translation_id, project_id, file_name, key, stamp, stamp)],
             )
-            db.session.add(translation)
-            db.session.flush()
-        entry["translation_id"] = translation.id
-        stored = values_of([translation.id]).get(translation.id, {})
-        new_rows, changed_rows, results = [], [], {}
+        new_rows, changed_rows, entries, results = [], [], [], {}
         for code, value in updates.items():
-            row = (translation.id, code, value)
+            row = (translation_id, code, value)
             if code not in stored:
                 new_rows.append(row)
-                entries.append({**entry, "language": code, "action": "created", "new_value": value})
+                entries.append((translation_id, key, file_name, code, "created", None, value))
             elif stored[code] != value:
                 changed_rows.append(row)
-                entries.append(
-                    {
-                        **entry,
-                        "language": code,
-                        "action": "updated",
-                        "old_value": stored[code],
-                        "new_value": value,
-                    }
-                )
+                entries.append((translation_id, key, file_name, code, "updated", stored[code], value))
             results[code] = {
-                "id": translation.id,
+                "id": translation_id,
                 "id_file": record_ids[code],
                 "updated": code not in stored or stored[code] != value,
             }
         _insert_values(project_id, new_rows, now)
         _update_values(changed_rows, now)
         if entries:
-            translation.updated_at = now
-        history.record(actor, project_id, entries)
+            _touch([translation_id], now)
+        history.record_rows(actor, project_id, entries, now)
         return results
 
 
@@ -344,7 +346,7 @@ def list_trash(actor, project_id: str, limit: int, offset: int, file_name=None, 
     if file_name is not None:
         query = query.where(Translation.file_name == file_name)
     if q:
-        query = query.where(Translation.key.contains(q, autoescape=True))
+        query = query.where(Translation.key.icontains(q, autoescape=True))
     total = db.session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
     page = db.session.execute(
         query.order_by(Translation.deleted_at.desc(), Translation.id).limit(limit).offset(offset)
