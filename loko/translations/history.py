@@ -8,12 +8,6 @@ from loko.database import driver_timestamp, insert_rows, utcnow
 from loko.extensions import db
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 
-
-def _actor_columns(actor) -> dict:
-    summary = actor_summary(actor)
-    return {"actor_type": summary["type"], "actor_id": summary["id"], "actor_name": summary["name"]}
-
-
 ENTRY_FIELDS = ("translation_id", "key", "file_name", "language", "action", "old_value", "new_value")
 
 
@@ -47,40 +41,43 @@ def record_rows(actor, project_id: str, rows: list[tuple], now) -> None:
     insert_rows(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
 
 
-def _record_from_select(columns: list[str], query) -> None:
-    db.session.execute(insert(HistoryEntry).from_select(columns, query))
+SELECT_COLUMNS = (
+    "project_id",
+    "actor_type",
+    "actor_id",
+    "actor_name",
+    "created_at",
+    "action",
+    "translation_id",
+    "key",
+    "file_name",
+    "language",
+    "old_value",
+)
+
+
+def _record_selected(actor, project_id: str, action: str, entries) -> None:
+    """INSERT ... SELECT: one entry per row of ``entries``, a select of ``(translation_id,
+    key, file_name, language, old_value)``."""
+    summary = actor_summary(actor)
+    constants = (
+        literal(project_id),
+        literal(summary["type"]),
+        literal(summary["id"]),
+        literal(summary["name"]),
+        literal(utcnow(), HistoryEntry.created_at.type),
+        literal(action),
+    )
+    rows = entries.with_only_columns(*constants, *entries.selected_columns, maintain_column_froms=True)
+    db.session.execute(insert(HistoryEntry).from_select(SELECT_COLUMNS, rows))
 
 
 def record_translation_event(actor, project_id: str, translation_ids, action: str) -> None:
-    """One entry per translation in ``translation_ids`` (a select of ids), without values."""
-    actor_columns = _actor_columns(actor)
-    query = select(
-        literal(project_id),
-        Translation.id,
-        Translation.key,
-        Translation.file_name,
-        null(),
-        literal(action),
-        literal(actor_columns["actor_type"]),
-        literal(actor_columns["actor_id"]),
-        literal(actor_columns["actor_name"]),
-        literal(utcnow(), HistoryEntry.created_at.type),
-    ).where(Translation.id.in_(translation_ids))
-    _record_from_select(
-        [
-            "project_id",
-            "translation_id",
-            "key",
-            "file_name",
-            "language",
-            "action",
-            "actor_type",
-            "actor_id",
-            "actor_name",
-            "created_at",
-        ],
-        query,
+    """One entry per translation in ``translation_ids`` (ids or a select of ids), without values."""
+    entries = select(Translation.id, Translation.key, Translation.file_name, null(), null()).where(
+        Translation.id.in_(translation_ids)
     )
+    _record_selected(actor, project_id, action, entries)
 
 
 def record_purges(actor, project_id: str, translation_ids) -> None:
@@ -89,40 +86,18 @@ def record_purges(actor, project_id: str, translation_ids) -> None:
 
 def record_value_removals(actor, project_id: str, translation_ids, language_code: str) -> None:
     """One ``purged`` entry per value of ``language_code`` about to be removed."""
-    actor_columns = _actor_columns(actor)
-    query = (
+    entries = (
         select(
-            literal(project_id),
             Translation.id,
             Translation.key,
             Translation.file_name,
             TranslationValue.language_code,
-            literal("purged"),
             TranslationValue.value,
-            literal(actor_columns["actor_type"]),
-            literal(actor_columns["actor_id"]),
-            literal(actor_columns["actor_name"]),
-            literal(utcnow(), HistoryEntry.created_at.type),
         )
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(Translation.id.in_(translation_ids), TranslationValue.language_code == language_code)
     )
-    _record_from_select(
-        [
-            "project_id",
-            "translation_id",
-            "key",
-            "file_name",
-            "language",
-            "action",
-            "old_value",
-            "actor_type",
-            "actor_id",
-            "actor_name",
-            "created_at",
-        ],
-        query,
-    )
+    _record_selected(actor, project_id, "purged", entries)
 
 
 def list_history(project_id: str, filters: dict, limit: int, cursor: int | None) -> tuple[list, int | None]:
