@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run migrate test lint format system-deps bench bench-pg clean
+.PHONY: install run migrate test lint format system-deps bench bench-deps bench-pg clean
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +33,18 @@ test: install system-deps
 	$(BIN)/pytest
 
 # Benchmarks: seeds 10k / 100k / 1M values and prints the table (bench/results.json).
-bench: install
+# wrk (Debian) drives the 304 load test when present; without it a Python client does.
+bench-deps:
+	@command -v wrk >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1 || \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }; \
+		fi; }
+
+bench: install bench-deps
 	$(BIN)/python -m bench.run
 
-bench-pg: install
+bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
 	$(BIN)/python -m bench.run --postgres "$$LOKO_TEST_DATABASE_URL"
 

@@ -326,14 +326,7 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
         result["server_rss_before_mb"] = rss_before
         result["server_peak_rss_mb"] = server.peak_rss_mb()
 
-        _, headers, _ = request(server.port, "GET", base + "/translations", headers=auth)
-        etag = headers["etag"]
-        result["export_304"] = concurrent(
-            server.port,
-            16,
-            200 if full else 50,
-            lambda i, n: ("GET", base + "/translations", None, {**auth, "If-None-Match": etag}, {304}),
-        )
+        result["export_304"] = not_modified_throughput(server.port, base, auth, full)
         result["languages_stats"] = timed(
             lambda: request(server.port, "GET", base + "/languages?stats=true", headers=auth), runs
         )
@@ -467,6 +460,10 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
         ("  ratio to floor", lambda r: r["export_po_zip"]["median"] / r["floor"]["median"]),
         ("server peak RSS (MB)", lambda r: r["server_peak_rss_mb"]),
         ("304 export, 16 clients (req/s)", lambda r: r["export_304"]["requests_per_s"]),
+        (
+            "304 export, 2 processes (req/s)",
+            lambda r: r.get("export_304_2proc", {}).get("requests_per_s", float("nan")),
+        ),
         ("bulk-upsert 10k, half new (s)", lambda r: r["bulk_upsert_10k"]["median"]),
         ("import 100k as 10 requests (s)", lambda r: r["import_100k_s"]),
         ("PATCH sequential p50 (ms)", lambda r: r["patch_sequential"]["p50_ms"]),

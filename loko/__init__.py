@@ -1,10 +1,18 @@
 """Loko: self-hosted translation management."""
 
+from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 from flask import Flask
 
 MIGRATIONS_DIRECTORY = str(Path(__file__).parent / "migrations")
+
+
+@cache
+def loko_version() -> str:
+    """The installed package's version (looked up once: the lookup scans site-packages)."""
+    return version("loko")
 
 
 def create_app(config: dict | None = None) -> Flask:

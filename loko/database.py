@@ -65,11 +65,12 @@ def read_snapshot() -> None:
     """Start a read transaction in which every query sees the same snapshot of the data
     (REPEATABLE READ on PostgreSQL; a SQLite read transaction always is one)."""
     session = db.session()
+    if db.engine.dialect.name != "postgresql":
+        return
     if session.in_transaction() and not (session.new or session.dirty or session.deleted):
         session.commit()
     if not session.in_transaction():
-        options = {"isolation_level": "REPEATABLE READ"} if db.engine.dialect.name == "postgresql" else {}
-        session.connection(execution_options=options)
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
 
 
 def configure_sqlite(engine) -> None:

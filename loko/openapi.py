@@ -2,7 +2,6 @@
 and a self-hosted Swagger UI page (no CDN)."""
 
 import re
-from importlib.metadata import version
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -11,6 +10,7 @@ from marshmallow import Schema, fields
 from swagger_ui_bundle import swagger_ui_path
 
 from loko import fields as loko_fields
+from loko import loko_version
 from loko.http import UNSAFE_METHODS
 
 openapi_api = Blueprint("openapi_api", __name__)
@@ -111,7 +111,7 @@ def build_spec(app) -> dict:
     marshmallow_plugin = MarshmallowPlugin()
     spec = APISpec(
         title="Loko",
-        version=version("loko"),
+        version=loko_version(),
         openapi_version="3.0.3",
         plugins=[marshmallow_plugin],
         info={

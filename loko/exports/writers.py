@@ -5,10 +5,10 @@ import io
 import re
 import zipfile
 from collections.abc import Iterator
-from importlib.metadata import version
 
 import orjson
 
+from loko import loko_version
 from loko.fields import CONTROL_CHARACTERS
 from loko.languages.catalog import plural_forms
 
@@ -79,7 +79,7 @@ def po_bytes(language: str, language_name: str, project_name: str, revision_date
         ("Content-Type", "text/plain; charset=UTF-8"),
         ("Content-Transfer-Encoding", "8bit"),
         ("Plural-Forms", plural_forms(language)),
-        ("X-Generator", f"Loko {version('loko')}"),
+        ("X-Generator", f"Loko {loko_version()}"),
     )
     parts = [f'# {language_name} translations of {project_name}.\nmsgid ""\nmsgstr ""\n']
     parts += [f'"{po_escape(f"{name}: {value}")}\\n"\n' for name, value in metadata]

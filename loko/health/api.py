@@ -1,10 +1,9 @@
-from importlib.metadata import version
-
 from flask import Blueprint
 from marshmallow import fields
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from loko import loko_version
 from loko.extensions import db
 from loko.fields import ApiSchema
 from loko.openapi import documented
@@ -33,4 +32,4 @@ def health():
     except SQLAlchemyError as error:
         db.session.rollback()
         return {"status": "unavailable", "error": type(error).__name__}, 503
-    return {"status": "ok", "version": version("loko")}
+    return {"status": "ok", "version": loko_version()}

@@ -19,7 +19,6 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass, field
-from importlib.metadata import version as package_version
 
 import orjson
 from mcp_types import (
@@ -51,6 +50,7 @@ from mcp_types.methods import parse_client_request, serialize_server_result
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from loko import loko_version
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.errors import BadRequest, LokoError, NotFound, Unauthorized
 from loko.mcp import sessions, tools
@@ -117,7 +117,7 @@ def accepts_json(accept: str | None) -> bool:
 
 
 def server_info() -> Implementation:
-    return Implementation(name="loko", title="Loko", version=package_version("loko"))
+    return Implementation(name="loko", title="Loko", version=loko_version())
 
 
 def _capabilities() -> ServerCapabilities:
