@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import signal
 import socket
@@ -394,7 +395,33 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
             result[f"export_live_{processes}proc"] = live_export_throughput(
                 database_url, base, auth, processes
             )
+        server = Server(database_url, processes=2)
+        try:
+            result["export_304_2proc"] = not_modified_throughput(server.port, base, auth, full)
+        finally:
+            server.stop()
     return result
+
+
+def not_modified_throughput(port: int, base: str, auth: dict, full: bool) -> dict:
+    """16 clients asking for an unchanged export with its ETag: with wrk when the machine
+    has it (a load generator in C takes no CPU from the GIL), else with Python threads."""
+    _, headers, _ = request(port, "GET", base + "/translations", headers=auth)
+    etag = headers["etag"]
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return concurrent(
+            port,
+            16,
+            200 if full else 50,
+            lambda i, n: ("GET", base + "/translations", None, {**auth, "If-None-Match": etag}, {304}),
+        )
+    command = [wrk, "-t2", "-c16", f"-d{5 if full else 2}s", "-H", f"Authorization: {auth['Authorization']}"]
+    command += ["-H", f"If-None-Match: {etag}", f"http://127.0.0.1:{port}{base}/translations"]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rate = next(line for line in output.splitlines() if line.startswith("Requests/sec:"))
+    errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
+    return {"requests_per_s": float(rate.split()[1]), "errors": errors, "tool": "wrk"}
 
 
 LANGUAGE_PAIRS = [f"{a},{b}" for i, a in enumerate(LANGUAGES) for b in LANGUAGES[i + 1 :]]
