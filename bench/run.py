@@ -33,6 +33,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parent.parent
+NAN = float("nan")
+SMALLEST = 10_000
+CACHEABLE_VALUES = 100_000  # larger exports are bigger than the per-process cache keeps
 LANGUAGES = ["en", "de", "fr", "es", "it", "pt-BR", "ja", "zh-Hans", "ru", "pl"]
 FILES = [f"section{i}/messages" for i in range(10)]
 WORDS = [
@@ -323,7 +326,8 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
                 "max": max(samples),
                 "runs": runs,
             }
-        result["export_json_cached"] = timed(export_only(""), runs)
+        if values <= CACHEABLE_VALUES:
+            result["export_json_cached"] = timed(export_only(""), runs)
         result["server_rss_before_mb"] = rss_before
         result["server_peak_rss_mb"] = server.peak_rss_mb()
 
@@ -375,18 +379,8 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
             "max": max(bulk_samples),
             "runs": runs,
         }
-        started = time.perf_counter()
-        for part in range(10):
-            items = [{"key": f"import.part{part}.{i:06d}", "value": f"imported {i}"} for i in range(10_000)]
-            body = {
-                "operation": "bulk-upsert",
-                "fileName": "import/all",
-                "languageCode": "de",
-                "translations": items,
-            }
-            status, _, _ = request(server.port, "PUT", base + "/translations", body, auth)
-            assert status == 200, status
-        result["import_100k_s"] = time.perf_counter() - started
+        if values == SMALLEST:
+            result["import_100k_s"] = import_100k(server.port, base, auth)
     finally:
         server.stop()
 
@@ -401,6 +395,22 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
         finally:
             server.stop()
     return result
+
+
+def import_100k(port: int, base: str, auth: dict) -> float:
+    """A 100,000-item import as ten bulk-upsert requests, one after the other."""
+    started = time.perf_counter()
+    for part in range(10):
+        items = [{"key": f"import.part{part}.{i:06d}", "value": f"imported {i}"} for i in range(10_000)]
+        body = {
+            "operation": "bulk-upsert",
+            "fileName": "import/all",
+            "languageCode": "de",
+            "translations": items,
+        }
+        status, _, _ = request(port, "PUT", base + "/translations", body, auth)
+        assert status == 200, status
+    return time.perf_counter() - started
 
 
 def not_modified_throughput(port: int, base: str, auth: dict, full: bool) -> dict:
@@ -481,7 +491,7 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
         ("floor: raw query + dict + orjson (s)", lambda r: r["floor"]["median"]),
         ("export JSON over HTTP (s)", lambda r: r["export_json"]["median"]),
         ("  ratio to floor", lambda r: r["export_json"]["median"] / r["floor"]["median"]),
-        ("export JSON, cached by ETag (s)", lambda r: r["export_json_cached"]["median"]),
+        ("export JSON, cached by ETag (s)", lambda r: r.get("export_json_cached", {}).get("median", NAN)),
         ("export JSON ZIP (s)", lambda r: r["export_json_zip"]["median"]),
         ("export PO ZIP (s)", lambda r: r["export_po_zip"]["median"]),
         ("  ratio to floor", lambda r: r["export_po_zip"]["median"] / r["floor"]["median"]),
@@ -492,7 +502,7 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
             lambda r: r.get("export_304_2proc", {}).get("requests_per_s", float("nan")),
         ),
         ("bulk-upsert 10k, half new (s)", lambda r: r["bulk_upsert_10k"]["median"]),
-        ("import 100k as 10 requests (s)", lambda r: r["import_100k_s"]),
+        ("import 100k as 10 requests (s)", lambda r: r.get("import_100k_s", NAN)),
         ("PATCH sequential p50 (ms)", lambda r: r["patch_sequential"]["p50_ms"]),
         ("PATCH sequential p99 (ms)", lambda r: r["patch_sequential"]["p99_ms"]),
         ("PATCH 16 clients (req/s)", lambda r: r["patch_concurrent"]["requests_per_s"]),

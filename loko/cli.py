@@ -2,6 +2,8 @@
 needs to set up an installation without the web UI."""
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import signal
 import socket
@@ -12,6 +14,8 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from loko.errors import LokoError
+
+M_ARENA_MAX = -8  # glibc's mallopt parameter number
 
 
 def _create_app(*_args, **_kwargs):
@@ -73,6 +77,7 @@ def serve(host, port, threads, processes):
     """Serve Loko with waitress."""
     app = current_app._get_current_object()
     ensure_schema_current(app)
+    limit_malloc_arenas()
     host = host or app.config["LOKO_HOST"]
     port = app.config["LOKO_PORT"] if port is None else port
     threads = threads or app.config["LOKO_THREADS"]
@@ -86,6 +91,17 @@ def serve(host, port, threads, processes):
         _serve_socket(app, listener, threads)
         return
     _serve_forked(app, listener, threads, processes)
+
+
+def limit_malloc_arenas(arenas: int = 2) -> None:
+    """Cap glibc's malloc arenas before the worker threads start. By default each thread
+    that builds a large export may get an arena of its own, and memory freed in one is not
+    reused by the others, so a server's memory grows with its thread count."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(M_ARENA_MAX, arenas)
+    except (OSError, AttributeError):
+        return
 
 
 def _serve_socket(app, listener, threads) -> None:
