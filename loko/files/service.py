@@ -143,7 +143,7 @@ def delete_file(actor, project_id: str, file_name: str, language_code: str | Non
             FileRecord.project_id == project_id, FileRecord.file_name == file_name
         )
         if language_code is None:
-            history.record_purges(actor, project_id, in_file)
+            history.record_translation_event(actor, project_id, in_file, "purged")
             db.session.execute(db.delete(Translation).where(Translation.id.in_(in_file)))
             db.session.execute(records)
             return

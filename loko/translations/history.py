@@ -80,10 +80,6 @@ def record_translation_event(actor, project_id: str, translation_ids, action: st
     _record_selected(actor, project_id, action, entries)
 
 
-def record_purges(actor, project_id: str, translation_ids) -> None:
-    record_translation_event(actor, project_id, translation_ids, "purged")
-
-
 def record_value_removals(actor, project_id: str, translation_ids, language_code: str) -> None:
     """One ``purged`` entry per value of ``language_code`` about to be removed."""
     entries = (

@@ -18,7 +18,7 @@ from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.files.service import list_files
-from loko.languages.service import language_stats, list_languages
+from loko.languages.service import active_translation_count, language_stats, list_languages
 from loko.projects.models import Project
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
@@ -338,9 +338,7 @@ def project_context(actor, project_id: str) -> dict:
         .select_from(Translation)
         .where(Translation.project_id == project_id, Translation.deleted_at.is_not(None))
     ).scalar_one()
-    keys = db.session.execute(
-        select(func.count()).select_from(Translation).where(_active(project_id))
-    ).scalar_one()
+    keys = active_translation_count(project_id)
     return {
         "project": {
             "id": project.id,

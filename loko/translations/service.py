@@ -60,16 +60,15 @@ def describe(translations: list[Translation]) -> list[dict]:
     ]
 
 
-def _active(project_id: str, file_name: str, key: str, lock: bool = False) -> Translation | None:
-    query = select(Translation).where(
-        Translation.project_id == project_id,
-        Translation.file_name == file_name,
-        Translation.key == key,
-        Translation.deleted_at.is_(None),
-    )
-    if lock:
-        query = query.with_for_update()
-    return db.session.execute(query).scalar_one_or_none()
+def _active(project_id: str, file_name: str, key: str) -> Translation | None:
+    return db.session.execute(
+        select(Translation).where(
+            Translation.project_id == project_id,
+            Translation.file_name == file_name,
+            Translation.key == key,
+            Translation.deleted_at.is_(None),
+        )
+    ).scalar_one_or_none()
 
 
 def _in_project(project_id: str, translation_id: str) -> Translation:
@@ -255,19 +254,24 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
                     Translation.key.in_(chunk),
                 )
             ).scalars()
+        if permanent:
+            purge_translations(actor, project_id, ids)
+            return {"deleted": len(ids)}
         now = utcnow()
         for chunk in _chunks(ids):
-            if permanent:
-                history.record_translation_event(actor, project_id, chunk, "purged")
-                db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
-            else:
-                history.record_translation_event(actor, project_id, chunk, "deleted")
-                db.session.execute(
-                    update(Translation)
-                    .where(Translation.id.in_(chunk))
-                    .values(deleted_at=now, updated_at=now)
-                )
+            history.record_translation_event(actor, project_id, chunk, "deleted")
+            db.session.execute(
+                update(Translation).where(Translation.id.in_(chunk)).values(deleted_at=now, updated_at=now)
+            )
         return {"deleted": len(ids)}
+
+
+def purge_translations(actor, project_id: str, ids: list[str]) -> None:
+    """Delete translations for good, one ``purged`` history entry each (inside the
+    caller's transaction)."""
+    for chunk in _chunks(ids):
+        history.record_translation_event(actor, project_id, chunk, "purged")
+        db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
 
 
 def _apply(actor, translation: Translation, event: Event) -> State:
@@ -385,7 +389,5 @@ def purge_expired_trash(actor, retention_days: int) -> int:
             by_project[project_id].append(translation_id)
         for project_id, ids in by_project.items():
             bump_data_version(project_id)
-            for chunk in _chunks(ids):
-                history.record_translation_event(actor, project_id, chunk, "purged")
-                db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
+            purge_translations(actor, project_id, ids)
         return len(rows)
