@@ -19,7 +19,7 @@ def create_app(config: dict | None = None) -> Flask:
     """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
     from loko.apikeys.api import apikeys_api
     from loko.auth.api import auth_api
-    from loko.auth.identity import resolve_identity
+    from loko.auth.identity import NoFlaskSession, resolve_identity
     from loko.config import load_config
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
@@ -47,6 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
     register_error_handlers(app)
+    app.session_interface = NoFlaskSession()
     app.before_request(resolve_identity)
     for blueprint in (
         health_api,

@@ -20,7 +20,7 @@ TAGS = ("api keys",)
     responses={201: ApiKeyCreated},
 )
 def create_api_key(project_id):
-    data = load_body(ApiKeyCreate())
+    data = load_body(ApiKeyCreate)
     key, record = service.create_api_key(current_actor(), str(project_id), **data)
     return ApiKeyCreated().dump({"key": key, "apiKey": record}), 201
 

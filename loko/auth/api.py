@@ -16,6 +16,12 @@ def _login_rate_key() -> str:
     return f"{request.remote_addr}|{email}"
 
 
+@limiter.request_filter
+def _not_sign_in() -> bool:
+    """Only sign-in is rate limited: every other request skips the limiter's work."""
+    return request.endpoint != "auth_api.login"
+
+
 def _with_session_cookie(response, token: str):
     response.set_cookie(
         SESSION_COOKIE,
@@ -40,7 +46,7 @@ def _with_session_cookie(response, token: str):
     description="Open to the very first user, and to anyone when LOKO_ALLOW_SIGNUP is true.",
 )
 def signup():
-    data = load_body(SignupIn())
+    data = load_body(SignupIn)
     user, token = service.signup(
         **data,
         allow_signup=current_app.config["LOKO_ALLOW_SIGNUP"],
@@ -67,7 +73,7 @@ def signup():
     description="Ten failed attempts a minute for one address and email are answered with 429.",
 )
 def login():
-    data = load_body(LoginIn())
+    data = load_body(LoginIn)
     user, token = service.login(
         data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
     )

@@ -5,12 +5,24 @@ credentials are remembered and raised only by views that need a caller.
 """
 
 from flask import g, request
+from flask.sessions import SessionInterface
 
 from loko.auth import service
 from loko.errors import Unauthorized
 from loko.http import guard_cross_site_write
 
 SESSION_COOKIE = "sb-access-token"
+
+
+class NoFlaskSession(SessionInterface):
+    """Sessions live in the database behind the ``sb-access-token`` cookie, so Flask's
+    signed-cookie session is never opened or saved (it would cost every request)."""
+
+    def open_session(self, app, request):
+        return None
+
+    def save_session(self, app, session, response):
+        return None
 
 
 def bearer_token() -> str | None:

@@ -20,7 +20,7 @@ BASE = "/projects/<uuid:project_id>/files"
     responses={200: FileList},
 )
 def list_files(project_id):
-    query = load_query(FilesQuery())
+    query = load_query(FilesQuery)
     files = service.list_files(current_actor(), str(project_id), query.get("fileName"), query.get("language"))
     return FileList().dump({"files": files})
 
@@ -35,7 +35,7 @@ def list_files(project_id):
     "`files` holds the records created by this call.",
 )
 def create_files(project_id):
-    data = load_body(FilesCreate())
+    data = load_body(FilesCreate)
     created = service.create_files(current_actor(), str(project_id), data["fileName"], data["languages"])
     return FileList().dump({"files": created}), 201 if created else 200
 
@@ -49,7 +49,7 @@ def create_files(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def rename_file(project_id):
-    data = load_body(FileRename())
+    data = load_body(FileRename)
     files = service.rename_file(current_actor(), str(project_id), data["fileName"], data["newFileName"])
     return FileList().dump({"files": files})
 
@@ -62,6 +62,6 @@ def rename_file(project_id):
     responses={200: SuccessOut},
 )
 def delete_file(project_id):
-    data = load_body(FileDelete())
+    data = load_body(FileDelete)
     service.delete_file(current_actor(), str(project_id), data["fileName"], data.get("languageCode"))
     return {"success": True}

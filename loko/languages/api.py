@@ -22,7 +22,7 @@ BASE = "/projects/<uuid:project_id>/languages"
     "The project's languages, sorted by code", tags=TAGS, query=LanguagesQuery, responses={200: LanguageList}
 )
 def list_languages(project_id):
-    query = load_query(LanguagesQuery())
+    query = load_query(LanguagesQuery)
     return LanguageList().dump(
         {"languages": service.list_languages(current_actor(), str(project_id), query["stats"])}
     )
@@ -37,7 +37,7 @@ def list_languages(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def add_language(project_id):
-    data = load_body(LanguageCreate())
+    data = load_body(LanguageCreate)
     languages = service.add_language(
         current_actor(), str(project_id), data["code"], data.get("name"), data.get("emoji")
     )
@@ -53,7 +53,7 @@ def add_language(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def update_language(project_id):
-    data = load_body(LanguageUpdate())
+    data = load_body(LanguageUpdate)
     current_code = data.pop("currentCode")
     languages = service.update_language(current_actor(), str(project_id), current_code, data)
     return LanguageList().dump({"languages": languages})
@@ -68,7 +68,7 @@ def update_language(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def delete_language(project_id):
-    data = load_body(LanguageDelete())
+    data = load_body(LanguageDelete)
     return LanguageList().dump(
         {"languages": service.delete_language(current_actor(), str(project_id), data["code"])}
     )

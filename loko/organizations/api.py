@@ -40,7 +40,7 @@ def list_organizations():
     errors=(400, 401, 403),
 )
 def create_organization():
-    data = load_body(OrganizationCreate())
+    data = load_body(OrganizationCreate)
     organization = service.create_organization(current_actor(), data["name"])
     return OrganizationEnvelope().dump({"organization": organization}), 201
 
@@ -68,7 +68,7 @@ def list_members(organization_id):
     errors=(400, 401, 403, 404, 409),
 )
 def add_member(organization_id):
-    data = load_body(MemberAdd())
+    data = load_body(MemberAdd)
     member = service.add_member(current_actor(), str(organization_id), data["email"], data["role"])
     return MemberEnvelope().dump({"member": member}), 201
 

@@ -39,7 +39,7 @@ def list_projects():
     errors=(400, 401, 403, 404),
 )
 def create_project():
-    data = load_body(ProjectCreate())
+    data = load_body(ProjectCreate)
     view = service.create_project(current_actor(), **data)
     return ProjectEnvelope().dump({"project": view}), 201
 
@@ -68,7 +68,7 @@ def get_project(project_id):
     "or all null to unlink.",
 )
 def update_project(project_id):
-    changes = load_body(ProjectUpdate())
+    changes = load_body(ProjectUpdate)
     view = service.update_project(current_actor(), str(project_id), changes)
     return ProjectEnvelope().dump({"project": view})
 
@@ -94,6 +94,6 @@ def delete_project(project_id):
     responses={200: ProjectMemberEnvelope},
 )
 def set_member_role(project_id, user_id):
-    data = load_body(ProjectMemberSet())
+    data = load_body(ProjectMemberSet)
     member = service.set_member_role(current_actor(), str(project_id), str(user_id), data["role"])
     return ProjectMemberEnvelope().dump({"member": member})

@@ -61,7 +61,7 @@ EXPORT_DESCRIPTION = (
     description=EXPORT_DESCRIPTION,
 )
 def export_translations(project_id):
-    query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema())))
+    query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema)))
     project, etag = exports.authorize_export(current_actor(), str(project_id), query)
     # If-None-Match compares weakly (RFC 9110 13.1.2): proxies that compress a response
     # hand its ETag back as W/"...".
@@ -110,7 +110,7 @@ def _export_arguments(data: dict) -> dict:
     errors=(400, 401, 403, 404, 409),
 )
 def create_translation(project_id):
-    data = load_body(TranslationCreate())
+    data = load_body(TranslationCreate)
     translation = service.create_translation(
         current_actor(), str(project_id), data["key"], data["fileName"], data["values"]
     )
@@ -144,7 +144,7 @@ def bulk_translations(project_id):
     responses={200: PatchResults},
 )
 def patch_translation(project_id):
-    data = load_body(TranslationPatch())
+    data = load_body(TranslationPatch)
     updates = {code: item["value"] for code, item in data["updates"].items()}
     results = service.patch_translation(
         current_actor(), str(project_id), data["key"], data["fileName"], updates
@@ -161,7 +161,7 @@ def patch_translation(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def delete_translation(project_id):
-    data = load_body(TranslationDelete())
+    data = load_body(TranslationDelete)
     service.delete_translation(current_actor(), str(project_id), data["id"], data["permanent"])
     return {"success": True}
 
@@ -174,7 +174,7 @@ def delete_translation(project_id):
     responses={200: TrashList},
 )
 def list_trash(project_id):
-    query = load_query(TrashQuery())
+    query = load_query(TrashQuery)
     translations, total = service.list_trash(
         current_actor(),
         str(project_id),
@@ -195,7 +195,7 @@ def list_trash(project_id):
     errors=(400, 401, 403, 404, 409),
 )
 def restore_translation(project_id):
-    data = load_body(TranslationId())
+    data = load_body(TranslationId)
     translation = service.restore_translation(current_actor(), str(project_id), data["id"])
     return RestoreOut().dump({"success": True, "data": {"translation": translation}})
 
@@ -208,7 +208,7 @@ def restore_translation(project_id):
     responses={200: SuccessOut},
 )
 def purge_translation(project_id):
-    data = load_body(TranslationId())
+    data = load_body(TranslationId)
     service.purge_translation(current_actor(), str(project_id), data["id"])
     return {"success": True}
 
@@ -218,7 +218,7 @@ def purge_translation(project_id):
     "Unique keys of active translations, sorted", tags=TAGS, query=KeysQuery, responses={200: KeysOut}
 )
 def list_keys(project_id):
-    query = load_query(KeysQuery())
+    query = load_query(KeysQuery)
     return KeysOut().dump(
         {"keys": service.list_keys(current_actor(), str(project_id), query.get("fileName"))}
     )
@@ -232,7 +232,7 @@ def list_keys(project_id):
     responses={200: HistoryPage},
 )
 def list_history(project_id):
-    query = load_query(HistoryQuery())
+    query = load_query(HistoryQuery)
     limit, cursor = query.pop("limit"), query.pop("cursor", None)
     entries, next_cursor = service.list_history(current_actor(), str(project_id), query, limit, cursor)
     return HistoryPage().dump({"history": entries, "next_cursor": next_cursor})

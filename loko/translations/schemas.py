@@ -10,6 +10,7 @@ from loko.fields import (
     TranslationValue,
     no_control_characters,
 )
+from loko.http import schema_instance
 from loko.translations.models import HISTORY_ACTIONS
 
 BULK_OPERATIONS = ("bulk-upsert", "bulk-delete")
@@ -87,7 +88,7 @@ def load_bulk_operation(body: dict) -> dict:
     schema = BULK_SCHEMAS.get(operation) if isinstance(operation, str) else None
     if schema is None:
         raise ValidationError({"operation": [f"Must be one of: {', '.join(BULK_OPERATIONS)}."]})
-    return schema().load(body)
+    return schema_instance(schema).load(body)
 
 
 class TranslationDelete(ApiSchema):

@@ -249,6 +249,12 @@ def test_successful_logins_do_not_count_towards_the_rate_limit(app, client):
     assert login(client, password="wrong password").status_code == 401
 
 
+def test_only_sign_in_is_rate_limited(client):
+    bad_key = {"Authorization": "Bearer loko_wrong"}
+    statuses = {client.get("/api/auth/me", headers=bad_key).status_code for _ in range(21)}
+    assert statuses == {401}
+
+
 def test_login_from_a_cross_origin_page_is_forbidden(app, client):
     signup(client)
     response = login(app.test_client(), headers={"Origin": "https://evil.example"})
@@ -256,6 +262,11 @@ def test_login_from_a_cross_origin_page_is_forbidden(app, client):
 
 
 # --- sign-out and sessions ---------------------------------------------------------------
+
+
+def test_no_cookie_but_the_session_cookie_is_ever_set(client):
+    cookies = signup(client).headers.getlist("Set-Cookie") + login(client).headers.getlist("Set-Cookie")
+    assert cookies and all(cookie.startswith("sb-access-token=") for cookie in cookies)
 
 
 def test_logout_deletes_the_session_server_side(app, client):
