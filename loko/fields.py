@@ -47,6 +47,21 @@ def valid_language_code(value: str) -> None:
         raise ValidationError("Not a language code (BCP 47, e.g. 'de' or 'pt-BR').")
 
 
+def is_plain_key_value(item) -> bool:
+    """True when ``item`` is exactly ``{key, value}`` that TranslationKey and
+    TranslationValue accept: a quick check for bulk loads of thousands of items."""
+    if type(item) is not dict or len(item) != 2:
+        return False
+    key, value = item.get("key"), item.get("value")
+    return (
+        type(key) is str
+        and 0 < len(key) <= MAX_KEY
+        and CONTROL_CHARACTERS.search(key) is None
+        and type(value) is str
+        and len(value) <= MAX_VALUE
+    )
+
+
 def TranslationKey(**kwargs):
     return fields.String(
         validate=[validate.Length(min=1, max=MAX_KEY), no_control_characters],
