@@ -227,7 +227,7 @@ def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportC
         chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
     else:
         chunks = _json_document(project, query, link, layout)
-    return Export(cache.keep(etag, chunks), mimetype, filename)
+    return Export(cache.keep(etag, (project.id, query), chunks), mimetype, filename)
 
 
 def _single_po(project: Project, query: ExportQuery) -> Export:
