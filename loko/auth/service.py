@@ -1,6 +1,7 @@
 """Accounts and sessions: sign-up, sign-in, sign-out and resolving credentials to an actor."""
 
 from datetime import timedelta
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -18,7 +19,6 @@ from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 
 _hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash("loko-timing-equaliser")
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 INVALID_LOGIN = "Invalid email or password."
 MAX_EMAIL = 320
@@ -31,6 +31,13 @@ def normalize_email(email: str) -> str:
 
 def hash_password(password: str) -> str:
     return _hasher.hash(password)
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash to check unknown emails against, so they take as long as wrong passwords;
+    made on first use, as an argon2 hash takes 64 MiB for a moment."""
+    return _hasher.hash("loko-timing-equaliser")
 
 
 def _password_matches(stored_hash: str, password: str) -> bool:
@@ -90,7 +97,7 @@ def login(email: str, password: str, *, session_days: int):
             db.select(User).where(User.email == normalize_email(email))
         ).scalar_one_or_none()
         if user is None:
-            _password_matches(_DUMMY_HASH, password)
+            _password_matches(_dummy_hash(), password)
             raise Unauthorized(INVALID_LOGIN)
         if not _password_matches(user.password_hash, password):
             raise Unauthorized(INVALID_LOGIN)
