@@ -1,6 +1,8 @@
 """Database plumbing shared by every feature: column types, ids, the unit of work,
 SQLite connection settings and the schema-version check."""
 
+import secrets
+import time
 import uuid
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -12,7 +14,13 @@ from loko.extensions import db
 
 
 def new_id() -> str:
-    return str(uuid.uuid4())
+    """A UUID version 7 (RFC 9562): the creation time in milliseconds, then 74 random
+    bits. New rows land at the end of primary-key indexes, not on random pages, which
+    keeps bulk inserts into large tables cheap."""
+    milliseconds = time.time_ns() // 1_000_000
+    random_bits = secrets.randbits(74)
+    value = (milliseconds << 80) | (0x7 << 76) | ((random_bits >> 62) << 64) | (0b10 << 62)
+    return str(uuid.UUID(int=value | (random_bits & (2**62 - 1))))
 
 
 def utcnow() -> datetime:

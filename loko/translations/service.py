@@ -199,19 +199,23 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         bump_data_version(project_id)
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
-        rows = db.session.execute(
-            select(Translation.key, Translation.id, TranslationValue.value)
-            .outerjoin(
-                TranslationValue,
-                (TranslationValue.translation_id == Translation.id)
-                & (TranslationValue.language_code == language_code),
+        rows = (
+            db.session.connection()
+            .execute(
+                select(Translation.key, Translation.id, TranslationValue.value)
+                .outerjoin(
+                    TranslationValue,
+                    (TranslationValue.translation_id == Translation.id)
+                    & (TranslationValue.language_code == language_code),
+                )
+                .where(
+                    Translation.project_id == project_id,
+                    Translation.file_name == file_name,
+                    Translation.deleted_at.is_(None),
+                )
             )
-            .where(
-                Translation.project_id == project_id,
-                Translation.file_name == file_name,
-                Translation.deleted_at.is_(None),
-            )
-        ).all()
+            .all()
+        )
         existing = {key: (translation_id, value) for key, translation_id, value in rows}
         stamp = driver_timestamp(now)
         new_translations, new_values, changed_values, entries = [], [], [], []
@@ -233,7 +237,8 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
         _insert_values(project_id, new_values, now)
         _update_values(changed_values, now)
-        _touch([row[0] for row in changed_values + new_values], now)
+        created_ids = {row[0] for row in new_translations}
+        _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
         history.record_rows(actor, project_id, entries, now)
         return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
 
