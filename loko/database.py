@@ -115,8 +115,8 @@ def schema_revision_state(app):
 
 def driver_timestamp(value: datetime):
     """A timestamp as the DBAPI driver takes it for a ``UTCDateTime`` column."""
-    if db.session.get_bind().dialect.name == "sqlite":
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if db.engine.dialect.name == "sqlite":
+        return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
     return value
 
 

@@ -14,7 +14,7 @@ PREFIX_LENGTH = 12
 def create_api_key(actor, project_id: str, name: str, scope: str = "write") -> tuple[str, ApiKey]:
     """Create a key and return ``(full_key, record)``; the full key is not stored."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+        policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
         return issue_api_key(project_id, name, scope, created_by=actor.id)
 
 
@@ -35,7 +35,7 @@ def issue_api_key(project_id: str, name: str, scope: str, created_by: str | None
 
 
 def list_api_keys(actor, project_id: str) -> list[dict]:
-    policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+    policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
     rows = db.session.execute(
         db.select(ApiKey, User)
         .outerjoin(User, User.id == ApiKey.created_by)
@@ -48,7 +48,7 @@ def list_api_keys(actor, project_id: str) -> list[dict]:
 def revoke_api_key(actor, project_id: str, key_id: str) -> None:
     """Revoke a key at once; NotFound when it is not a live key of this project."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+        policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
         record = db.session.get(ApiKey, key_id)
         if record is None or record.project_id != project_id or record.revoked_at is not None:
             raise NotFound("API key not found.")

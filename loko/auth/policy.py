@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from sqlalchemy import bindparam, select
+
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
 from loko.errors import Forbidden, NotFound, Unauthorized
 from loko.extensions import db
@@ -14,6 +16,7 @@ EDIT_PROJECTS = "canEditProjects"
 DELETE_PROJECT = "canDelete"
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
+PROJECT_NOT_FOUND = "Project not found."
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,29 @@ def permissions_from_roles(org_role: str | None, project_role: str | None) -> Pe
     return ROLE_PERMISSIONS[("project", project_role)]
 
 
+USER_ROLES = (
+    select(OrganizationMember.role.label("org_role"), ProjectMember.role.label("project_role"))
+    .select_from(Project)
+    .outerjoin(
+        OrganizationMember,
+        (OrganizationMember.organization_id == Project.organization_id)
+        & (OrganizationMember.user_id == bindparam("user_id")),
+    )
+    .outerjoin(
+        ProjectMember,
+        (ProjectMember.project_id == Project.id) & (ProjectMember.user_id == bindparam("user_id")),
+    )
+    .where(Project.id == bindparam("project_id"))
+)
+PROJECT_EXISTS = select(Project.id).where(Project.id == bindparam("project_id"))
+
+
+def _user_roles(user_id: str, project_id: str):
+    """``(org_role, project_role)`` of a user in a project's organization and the project
+    (one query); None when the project does not exist."""
+    return db.session.connection().execute(USER_ROLES, {"user_id": user_id, "project_id": project_id}).first()
+
+
 def permissions_for(actor: Actor | None, project: Project) -> Permissions:
     """What ``actor`` may do on ``project``."""
     if isinstance(actor, ApiKeyActor):
@@ -60,8 +86,8 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
             return NO_PERMISSIONS
         return ROLE_PERMISSIONS[("key", actor.scope)]
     if isinstance(actor, UserActor):
-        org_role, project_role = _roles(actor.id, project)
-        return permissions_from_roles(org_role, project_role)
+        roles = _user_roles(actor.id, project.id)
+        return permissions_from_roles(*roles) if roles is not None else NO_PERMISSIONS
     return NO_PERMISSIONS
 
 
@@ -72,18 +98,6 @@ def organization_role(user_id: str, organization_id: str) -> str | None:
             OrganizationMember.user_id == user_id,
         )
     ).scalar_one_or_none()
-
-
-def _roles(user_id: str, project: Project) -> tuple[str | None, str | None]:
-    org_role = organization_role(user_id, project.organization_id)
-    if org_role is None:
-        return None, None
-    project_role = db.session.execute(
-        db.select(ProjectMember.role).where(
-            ProjectMember.project_id == project.id, ProjectMember.user_id == user_id
-        )
-    ).scalar_one_or_none()
-    return org_role, project_role
 
 
 def require_actor(actor: Actor | None) -> Actor:
@@ -101,31 +115,54 @@ def require_user(actor: Actor | None) -> UserActor:
     return actor
 
 
-def authorize(actor: Actor | None, project_id: str, permission: str) -> tuple[Project, Permissions]:
-    """Load the project and check ``permission``.
+def require_permission(actor: Actor | None, project_id: str, permission: str) -> Permissions:
+    """Check ``permission`` on a project without loading it (one small query).
 
     Raises Unauthorized (no caller), Forbidden (another project's key, a key where a
     session is required, a member lacking the permission) or NotFound (no such project,
     or a user outside its organization: existence is not revealed).
     """
     actor = require_actor(actor)
-    if isinstance(actor, ApiKeyActor) and actor.project_id != project_id:
+    if isinstance(actor, ApiKeyActor):
+        _require_key_of(actor, project_id)
+        if db.session.connection().execute(PROJECT_EXISTS, {"project_id": project_id}).first() is None:
+            raise NotFound(PROJECT_NOT_FOUND)
+        return _granting(actor, permission, ROLE_PERMISSIONS[("key", actor.scope)])
+    return _granting(actor, permission, _user_permissions(actor.id, project_id))
+
+
+def authorize(actor: Actor | None, project_id: str, permission: str) -> tuple[Project, Permissions]:
+    """``require_permission`` for callers that also need the project itself."""
+    actor = require_actor(actor)
+    if isinstance(actor, ApiKeyActor):
+        _require_key_of(actor, project_id)
+        project = db.session.get(Project, project_id)
+        if project is None:
+            raise NotFound(PROJECT_NOT_FOUND)
+        return project, _granting(actor, permission, ROLE_PERMISSIONS[("key", actor.scope)])
+    permissions = _granting(actor, permission, _user_permissions(actor.id, project_id))
+    return db.session.get(Project, project_id), permissions
+
+
+def _require_key_of(actor: ApiKeyActor, project_id: str) -> None:
+    if actor.project_id != project_id:
         raise Forbidden("This API key does not belong to this project.")
-    project = db.session.get(Project, project_id)
-    if project is None:
-        raise NotFound("Project not found.")
-    if isinstance(actor, UserActor):
-        org_role, project_role = _roles(actor.id, project)
-        if org_role is None:
-            raise NotFound("Project not found.")
-        permissions = permissions_from_roles(org_role, project_role)
-    else:
-        permissions = ROLE_PERMISSIONS[("key", actor.scope)]
+
+
+def _user_permissions(user_id: str, project_id: str) -> Permissions:
+    """NotFound when the project does not exist or the user is outside its organization."""
+    roles = _user_roles(user_id, project_id)
+    if roles is None or roles.org_role is None:
+        raise NotFound(PROJECT_NOT_FOUND)
+    return permissions_from_roles(*roles)
+
+
+def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permissions:
     if not permissions.allows(permission):
         if isinstance(actor, ApiKeyActor) and permission in SESSION_ONLY:
             raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
         raise Forbidden(f"You do not have the {permission} permission on this project.")
-    return project, permissions
+    return permissions
 
 
 def require_organization_role(actor: Actor | None, organization_id: str, *roles: str) -> str:

@@ -1,6 +1,6 @@
 """Files: a file exists in a project once it has a record for at least one language."""
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from loko.auth import policy
 from loko.database import new_id, unit_of_work, utcnow
@@ -43,21 +43,21 @@ def file_records(project_id: str, file_name=None, language=None, ids=None) -> li
     return sorted(rows, key=lambda row: (row["file_name"], row["language"]))
 
 
+FILE_RECORD_IDS = select(FileRecord.language_code, FileRecord.id).where(
+    FileRecord.project_id == bindparam("project_id"),
+    FileRecord.file_name == bindparam("file_name"),
+    FileRecord.language_code.in_(bindparam("codes", expanding=True)),
+)
+
+
 def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:
     """Make sure the file has a record in each language (adding unknown languages first).
 
     Returns ``({code: record id}, [ids of the records created now])``.
     """
     codes = set(codes)
-    existing = dict(
-        db.session.execute(
-            select(FileRecord.language_code, FileRecord.id).where(
-                FileRecord.project_id == project_id,
-                FileRecord.file_name == file_name,
-                FileRecord.language_code.in_(codes),
-            )
-        ).all()
-    )
+    parameters = {"project_id": project_id, "file_name": file_name, "codes": sorted(codes)}
+    existing = dict(db.session.connection().execute(FILE_RECORD_IDS, parameters).all())
     if existing.keys() != codes:
         ensure_languages(project_id, codes - existing.keys())
     missing = [
@@ -71,7 +71,7 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
 
 
 def list_files(actor, project_id: str, file_name=None, language=None) -> list[dict]:
-    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     return file_records(project_id, file_name, language)
 
 
@@ -79,7 +79,7 @@ def create_files(actor, project_id: str, file_name: str, languages: list[dict]) 
     """Create the file's records in the given languages, skipping those that exist;
     returns the records created by this call."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         details = {item["code"]: item for item in languages}
         ensure_languages(project_id, details, details)
@@ -109,7 +109,7 @@ def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> l
     """Rename a file in every language, with its translations (trashed ones too);
     NotFound for an unknown file, Conflict when the new name exists."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")
@@ -132,7 +132,7 @@ def delete_file(actor, project_id: str, file_name: str, language_code: str | Non
     """Delete a file with all its translations, or only one language of it; NotFound for an
     unknown file (or language version)."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")

@@ -123,7 +123,7 @@ def file_names(project_id: str) -> list[str]:
 def add_language(actor, project_id: str, code: str, name: str | None, emoji: str | None) -> list[dict]:
     """Add a language and a file record for it in every existing file; Conflict if it exists."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         if db.session.get(ProjectLanguage, (project_id, code)) is not None:
             raise Conflict(f"code: the project already has the language {code!r}.")
@@ -142,7 +142,7 @@ def update_language(actor, project_id: str, current_code: str, changes: dict) ->
     """Change a language's name, emoji or code; a new code reaches values, file records and
     project links. NotFound for an unknown code, Conflict when the new code exists."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         language = db.session.get(ProjectLanguage, (project_id, current_code))
         if language is None:
@@ -186,7 +186,7 @@ def delete_language(actor, project_id: str, code: str) -> list[dict]:
     """Delete a language with its values (recorded as purged) and file records; NotFound for
     an unknown code, Conflict while a project link uses it."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         if db.session.get(ProjectLanguage, (project_id, code)) is None:
             raise NotFound(f"code: the project has no language {code!r}.")

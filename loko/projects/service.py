@@ -132,7 +132,7 @@ def _has_language(project_id: str, code: str) -> bool:
 def delete_project(actor, project_id: str) -> None:
     """Delete a project and everything in it; projects linking to it are unlinked."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.DELETE_PROJECT)
+        policy.require_permission(actor, project_id, policy.DELETE_PROJECT)
         db.session.execute(
             update(Project)
             .where(Project.linked_project_id == project_id)

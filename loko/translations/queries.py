@@ -183,7 +183,7 @@ def search_translations(
     """Active translations whose key or a value contains ``query`` (case-insensitive; on
     SQLite only ASCII letters fold). ``language`` limits the value match to one language.
     BadRequest for a foreign cursor."""
-    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     needle = query.lower()
 
     def matches(column):

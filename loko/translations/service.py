@@ -106,7 +106,7 @@ def _touch(translation_ids: list[str], now) -> None:
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
     """Create a translation with its values; Conflict when the key exists in the file."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         if _active(project_id, file_name, key) is not None:
             raise Conflict(f"key: {key!r} already exists in the file {file_name!r}.")
@@ -147,7 +147,7 @@ def patch_translation(actor, project_id: str, key: str, file_name: str, updates:
     ORM objects.
     """
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         record_ids, _ = ensure_file_records(project_id, file_name, updates)
         now = utcnow()
@@ -195,7 +195,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
     and ``unchanged``.
     """
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
@@ -247,7 +247,7 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
     """Trash (or purge) the active translations with these keys in a file; unknown keys are
     ignored. Returns ``{deleted}``."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         ids = []
         for chunk in _chunks(keys):
@@ -309,7 +309,7 @@ def delete_translation(actor, project_id: str, translation_id: str, permanent: b
     """Move a translation to the trash, or purge it; NotFound for an unknown id, Conflict
     when trashing a translation already in the trash."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         translation = _in_project(project_id, translation_id)
         _apply(actor, translation, Event.PURGE if permanent else Event.TRASH)
@@ -326,7 +326,7 @@ def restore_translation(actor, project_id: str, translation_id: str) -> dict:
     """Bring a translation back from the trash; NotFound when it is not there, Conflict
     when its key has been taken again."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         translation = _trashed(project_id, translation_id)
         if _active(project_id, translation.file_name, translation.key) is not None:
@@ -341,14 +341,14 @@ def restore_translation(actor, project_id: str, translation_id: str) -> dict:
 def purge_translation(actor, project_id: str, translation_id: str) -> None:
     """Permanently delete a trashed translation; NotFound when it is not in the trash."""
     with unit_of_work():
-        policy.authorize(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         _apply(actor, _trashed(project_id, translation_id), Event.PURGE)
 
 
 def list_trash(actor, project_id: str, limit: int, offset: int, file_name=None, q=None) -> tuple[list, int]:
     """Trashed translations, newest deletion first, with the total before paging."""
-    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     query = select(Translation).where(
         Translation.project_id == project_id, Translation.deleted_at.is_not(None)
     )
@@ -364,7 +364,7 @@ def list_trash(actor, project_id: str, limit: int, offset: int, file_name=None, 
 
 
 def list_keys(actor, project_id: str, file_name=None) -> list[str]:
-    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     query = select(Translation.key).where(
         Translation.project_id == project_id, Translation.deleted_at.is_(None)
     )
@@ -374,7 +374,7 @@ def list_keys(actor, project_id: str, file_name=None) -> list[str]:
 
 
 def list_history(actor, project_id: str, filters: dict, limit: int, cursor: int | None):
-    policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     return history.list_history(project_id, filters, limit, cursor)
 
 
