@@ -10,6 +10,7 @@ Every project is seeded through the service layer (10 languages x 10 files), the
 """
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -413,11 +414,12 @@ def import_100k(port: int, base: str, auth: dict) -> float:
     return time.perf_counter() - started
 
 
-def not_modified_throughput(port: int, base: str, auth: dict, full: bool) -> dict:
+def not_modified_throughput(port: int, base: str, auth: dict, full: bool, etag: str | None = None) -> dict:
     """16 clients asking for an unchanged export with its ETag: with wrk when the machine
     has it (a load generator in C takes no CPU from the GIL), else with Python threads."""
-    _, headers, _ = request(port, "GET", base + "/translations", headers=auth)
-    etag = headers["etag"]
+    if etag is None:
+        _, headers, _ = request(port, "GET", base + "/translations", headers=auth)
+        etag = headers["etag"]
     wrk = shutil.which("wrk")
     if wrk is None:
         return concurrent(
@@ -432,6 +434,40 @@ def not_modified_throughput(port: int, base: str, auth: dict, full: bool) -> dic
     rate = next(line for line in output.splitlines() if line.startswith("Requests/sec:"))
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
     return {"requests_per_s": float(rate.split()[1]), "errors": errors, "tool": "wrk"}
+
+
+BARE_ETAG = '"' + "0" * 32 + '"'
+BARE_304_APP = """
+import sys, waitress
+def app(environ, start_response):
+    start_response("304 Not Modified", [("ETag", '"' + "0" * 32 + '"')])
+    return []
+waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, _quiet=True)
+"""
+
+
+def bare_waitress_304(full: bool) -> dict:
+    """The ceiling of the 304 path: a bare WSGI function answering 304 under waitress with
+    Loko's thread count, loaded the same way (no framework, no database)."""
+    if shutil.which("wrk") is None:
+        return {}
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", BARE_304_APP, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.05)
+        return not_modified_throughput(port, "", {"Authorization": "Bearer -"}, full, etag=BARE_ETAG)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
 
 
 LANGUAGE_PAIRS = [f"{a},{b}" for i, a in enumerate(LANGUAGES) for b in LANGUAGES[i + 1 :]]
@@ -526,6 +562,11 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
         ratio = value / target if target else float(value)
         verdict = "met" if met(name, value, target) else "MISSED"
         print(f"  {label:46} {value:>10.3f}  target {target:>8}  ratio {ratio:>6.2f}  {verdict}")
+    ceiling = summary["bare_waitress_304_rps"]
+    print(
+        f"\n  Ceiling of the 304 path: a bare WSGI function under waitress answers {ceiling:,.0f} req/s;"
+        f" Loko reaches {summary['export_304_rps'] / ceiling:.0%} of it."
+    )
 
 
 def main(argv=None) -> int:
@@ -557,6 +598,7 @@ def main(argv=None) -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     summary = summarize(results)
+    summary["bare_waitress_304_rps"] = bare_waitress_304(not args.quick).get("requests_per_s", NAN)
     print_table(results, summary, machine)
     Path(args.output).write_text(
         json.dumps({"machine": machine, "results": results, "summary": summary}, indent=2)
