@@ -98,9 +98,14 @@ def progress_counts(project_id: str, data_version: int) -> tuple[dict[str, int],
 
 def list_languages(actor, project_id: str, stats: bool = False) -> list[dict]:
     project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
-    languages = language_rows(project_id)
+    return project_languages(project, stats)
+
+
+def project_languages(project: Project, stats: bool) -> list[dict]:
+    """The project's languages, with progress when ``stats``; access is the caller's check."""
+    languages = language_rows(project.id)
     if stats:
-        translated, total = progress_counts(project_id, project.data_version)
+        translated, total = progress_counts(project.id, project.data_version)
         for language in languages:
             done = translated.get(language["code"], 0)
             language["translated"] = done

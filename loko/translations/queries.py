@@ -17,8 +17,8 @@ from sqlalchemy.orm import aliased
 from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
-from loko.files.service import list_files
-from loko.languages.service import active_translation_count, language_stats, list_languages
+from loko.files.service import file_records
+from loko.languages.service import active_translation_count, language_stats, project_languages
 from loko.projects.models import Project
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
@@ -299,7 +299,12 @@ def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict
 
 def file_summaries(actor, project_id: str) -> list[dict]:
     """Each file with its languages and its number of active keys, sorted by name."""
-    records = list_files(actor, project_id)
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    return _file_summaries(project_id)
+
+
+def _file_summaries(project_id: str) -> list[dict]:
+    records = file_records(project_id)
     counts = dict(
         db.session.execute(
             select(Translation.file_name, func.count())
@@ -320,8 +325,8 @@ def project_context(actor, project_id: str) -> dict:
     """What an agent needs before translating: the project, its languages with progress,
     files, source language, link and counts."""
     project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
-    languages = list_languages(actor, project_id, stats=True)
-    files = file_summaries(actor, project_id)
+    languages = project_languages(project, stats=True)
+    files = _file_summaries(project_id)
     link = link_of(project)
     filled = 0
     if link is not None:
