@@ -23,6 +23,15 @@ def new_id() -> str:
     return str(uuid.UUID(int=value | (random_bits & (2**62 - 1))))
 
 
+IN_CHUNK = 5000
+
+
+def in_chunks(items: list, size: int = IN_CHUNK):
+    """Slices of ``items`` small enough for one ``IN (...)`` list on every database."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 

@@ -12,6 +12,7 @@ from loko.languages.service import ensure_languages
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.purge import purge_translations
 
 
 def file_records(project_id: str, file_name=None, language=None, ids=None) -> list[dict]:
@@ -143,8 +144,7 @@ def delete_file(actor, project_id: str, file_name: str, language_code: str | Non
             FileRecord.project_id == project_id, FileRecord.file_name == file_name
         )
         if language_code is None:
-            history.record_translation_event(actor, project_id, in_file, "purged")
-            db.session.execute(db.delete(Translation).where(Translation.id.in_(in_file)))
+            purge_translations(actor, project_id, in_file)
             db.session.execute(records)
             return
         deleted = db.session.execute(records.where(FileRecord.language_code == language_code)).rowcount

@@ -11,28 +11,23 @@ from datetime import timedelta
 from sqlalchemy import bindparam, func, select, update
 
 from loko.auth import policy
-from loko.database import driver_timestamp, execute_rows, insert_rows, new_id, unit_of_work, utcnow
+from loko.database import driver_timestamp, execute_rows, in_chunks, insert_rows, new_id, unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
 
-IN_CHUNK = 5000
 translations_table = Translation.__table__
 values_table = TranslationValue.__table__
 
 
-def _chunks(items: list, size: int = IN_CHUNK):
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
 def values_of(translation_ids: list[str]) -> dict[str, dict[str, str]]:
     values = defaultdict(dict)
-    for chunk in _chunks(translation_ids):
+    for chunk in in_chunks(translation_ids):
         rows = db.session.execute(
             select(TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value)
             .where(TranslationValue.translation_id.in_(chunk))
@@ -250,7 +245,7 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         ids = []
-        for chunk in _chunks(keys):
+        for chunk in in_chunks(keys):
             ids += db.session.execute(
                 select(Translation.id).where(
                     Translation.project_id == project_id,
@@ -263,20 +258,12 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
             purge_translations(actor, project_id, ids)
             return {"deleted": len(ids)}
         now = utcnow()
-        for chunk in _chunks(ids):
+        for chunk in in_chunks(ids):
             history.record_translation_event(actor, project_id, chunk, "deleted")
             db.session.execute(
                 update(Translation).where(Translation.id.in_(chunk)).values(deleted_at=now, updated_at=now)
             )
         return {"deleted": len(ids)}
-
-
-def purge_translations(actor, project_id: str, ids: list[str]) -> None:
-    """Delete translations for good, one ``purged`` history entry each (inside the
-    caller's transaction)."""
-    for chunk in _chunks(ids):
-        history.record_translation_event(actor, project_id, chunk, "purged")
-        db.session.execute(db.delete(Translation).where(Translation.id.in_(chunk)))
 
 
 def _apply(actor, translation: Translation, event: Event) -> State:
