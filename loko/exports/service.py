@@ -1,7 +1,7 @@
-"""Export: read a project's selection one language at a time (a few set-based queries, all
-in one snapshot) and stream what the writers make of it, so memory stays flat however big
-the project is. The ETag names the data version: an unchanged project answers 304, and a
-small export is served again from the per-process cache.
+"""Export: read a project's selection one file of one language at a time (one index-driven
+query each, all in one snapshot) and stream what the writers make of it, so memory stays
+flat however big the project is. The ETag names the data version: an unchanged project
+answers 304, and a small export is served again from the per-process cache.
 """
 
 import hashlib
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, select
 
 from loko.auth import policy
 from loko.database import read_snapshot
@@ -122,77 +122,62 @@ def files_by_language(project: Project, query: ExportQuery, link: Link | None) -
     return {language: sorted(pairs[language]) for language in sorted(pairs)}
 
 
-def _values_in(project_id: str, language: str, query: ExportQuery):
-    statement = (
-        select(Translation.file_name, Translation.key, TranslationValue.value)
-        .join(Translation, Translation.id == TranslationValue.translation_id)
-        .where(
-            TranslationValue.project_id == project_id,
-            TranslationValue.language_code == language,
-            Translation.deleted_at.is_(None),
-        )
+# Built once: an export runs it for every file of every language. The value's project_id
+# lets PostgreSQL read a language through ix_translation_values_project_language when a
+# file is a large part of the table, rather than scan the whole table.
+FILE_ROWS = (
+    select(Translation.key, TranslationValue.value)
+    .outerjoin(
+        TranslationValue,
+        and_(
+            TranslationValue.translation_id == Translation.id,
+            TranslationValue.project_id == bindparam("project_id"),
+            TranslationValue.language_code == bindparam("language"),
+        ),
     )
+    .where(
+        Translation.project_id == bindparam("project_id"),
+        Translation.file_name == bindparam("file_name"),
+        Translation.deleted_at.is_(None),
+    )
+)
+
+
+def _file_rows(project_id: str, language: str, file_name: str):
+    """``(key, value)`` of every active key of one file; ``value`` is None where ``language``
+    has none."""
     # Through the connection, not the ORM session, which would buffer every row first;
     # fetched in batches, which costs far less than row by row.
-    result = db.session.connection().execute(_in_files(statement, Translation.file_name, query))
+    result = db.session.connection().execute(
+        FILE_ROWS, {"project_id": project_id, "language": language, "file_name": file_name}
+    )
     return itertools.chain.from_iterable(result.partitions(ROWS_PER_FETCH))
 
 
-def language_values(project: Project, language: str, query: ExportQuery, link: Link | None):
-    """``{file: {key: value}}`` of one language; inherited values fill only the gaps."""
-    by_file = defaultdict(dict)
-    for file_name, key, value in _values_in(project.id, language, query):
-        by_file[file_name][key] = value
+def file_values(project_id: str, language: str, file_name: str, link: Link | None) -> dict[str, str | None]:
+    """``{key: value or None}`` of one file in one language; in the link's target language,
+    the linked project's values fill the gaps."""
+    values = dict(_file_rows(project_id, language, file_name))
     if link is not None and language == link.target:
-        for file_name, key, value in _values_in(link.project_id, link.source, query):
-            by_file[file_name].setdefault(key, value)
-    return by_file
+        for key, value in _file_rows(link.project_id, link.source, file_name):
+            if value is not None and values.get(key) is None:
+                values[key] = value
+    return values
 
 
-def keys_by_file(project: Project, query: ExportQuery) -> dict[str, set[str]]:
-    """Every active key of each selected file: a PO catalog lists untranslated keys too."""
-    statement = _in_files(
-        select(Translation.file_name, Translation.key).where(
-            Translation.project_id == project.id, Translation.deleted_at.is_(None)
-        ),
-        Translation.file_name,
-        query,
-    )
-    keys = defaultdict(set)
-    for file_name, key in db.session.connection().execute(statement):
-        keys[file_name].add(key)
-    return keys
+def _json_writer(project: Project, link: Link | None):
+    """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys."""
+
+    def json_file(language: str, file_name: str) -> bytes:
+        values = file_values(project.id, language, file_name, link)
+        return writers.json_bytes({key: value for key, value in values.items() if value is not None})
+
+    return json_file
 
 
-def _json_document(project, query, link, layout) -> Iterator[bytes]:
-    """The spec's ``{language: {file: {key: value}}}``, keys sorted, one language at a time."""
-    yield b"{"
-    for index, (language, files) in enumerate(layout.items()):
-        values = language_values(project, language, query, link)
-        yield (b"," if index else b"") + orjson.dumps(language) + b":{"
-        yield b",".join(
-            orjson.dumps(name) + b":" + writers.json_bytes(values.get(name, {})) for name in files
-        )
-        yield b"}"
-    yield b"}"
-
-
-def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
-    if query.format == "json":
-        for language, files in layout.items():
-            values = language_values(project, language, query, link)
-            for name in files:
-                yield writers.entry_name(language, name, "json"), writers.json_bytes(values.get(name, {}))
-        return
-    po = _po_writer(project, query)
-    for language, files in layout.items():
-        values = language_values(project, language, query, link)
-        for name in files:
-            yield writers.entry_name(language, name, "po"), po(language, name, values.get(name, {}))
-
-
-def _po_writer(project: Project, query: ExportQuery):
-    keys = keys_by_file(project, query)
+def _po_writer(project: Project, link: Link | None):
+    """``(language, file_name) -> bytes``: one file's PO catalog, which lists untranslated keys
+    too, with an empty msgstr."""
     names = dict(
         db.session.execute(
             select(ProjectLanguage.code, ProjectLanguage.name).where(ProjectLanguage.project_id == project.id)
@@ -200,11 +185,31 @@ def _po_writer(project: Project, query: ExportQuery):
     )
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
 
-    def po(language: str, file_name: str, values: dict) -> bytes:
-        entries = [(key, values.get(key)) for key in sorted(keys.get(file_name, set()) | values.keys())]
+    def po_file(language: str, file_name: str) -> bytes:
+        values = file_values(project.id, language, file_name, link)
+        entries = [(key, values[key]) for key in sorted(values)]
         return writers.po_bytes(language, names.get(language, language), project.name, revision, entries)
 
-    return po
+    return po_file
+
+
+def _json_document(project, link, layout) -> Iterator[bytes]:
+    """The spec's ``{language: {file: {key: value}}}``, keys sorted, one file at a time."""
+    json_file = _json_writer(project, link)
+    yield b"{"
+    for index, (language, files) in enumerate(layout.items()):
+        yield (b"," if index else b"") + orjson.dumps(language) + b":{"
+        for position, name in enumerate(files):
+            yield (b"," if position else b"") + orjson.dumps(name) + b":" + json_file(language, name)
+        yield b"}"
+    yield b"}"
+
+
+def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
+    write = _json_writer(project, link) if query.format == "json" else _po_writer(project, link)
+    for language, files in layout.items():
+        for name in files:
+            yield writers.entry_name(language, name, query.format), write(language, name)
 
 
 def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
@@ -226,7 +231,7 @@ def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportC
     if query.zip:
         chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
     else:
-        chunks = _json_document(project, query, link, layout)
+        chunks = _json_document(project, link, layout)
     return Export(cache.keep(etag, (project.id, query), chunks), mimetype, filename)
 
 
@@ -238,8 +243,7 @@ def _single_po(project: Project, query: ExportQuery) -> Export:
             "`fileName`, or set zip=true for all of them."
         )
     language, file_name = languages[0], file_names[0]
-    values = language_values(project, language, query, _link(project, query))
-    body = _po_writer(project, query)(language, file_name, values.get(file_name, {}))
+    body = _po_writer(project, _link(project, query))(language, file_name)
     return Export(body, PO_MIMETYPE, writers.entry_name(language, file_name, "po").replace("/", "-"))
 
 

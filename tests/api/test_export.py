@@ -399,6 +399,28 @@ def test_inheritance_reaches_the_po_export(api, main):
     assert [(e.msgid, e.msgstr) for e in catalog] == [("color", "Color")]
 
 
+def test_inherited_values_fill_keys_the_target_language_has_not_translated(api, main):
+    main.upsert("en", {"color": "Color"}, file_name="home")
+    api.upsert("fr", {"color": "Couleur"}, file_name="home")
+    assert api.export(language="en-GB") == {"en-GB": {"home": {"color": "Color"}}}
+
+
+def test_po_export_of_an_inheriting_language_lists_its_own_untranslated_keys(api, main):
+    main.upsert("en", {"color": "Color"}, file_name="home")
+    api.upsert("fr", {"title": "Titre"}, file_name="home")
+    response = api.export_response(format="po", language="en-GB", fileName="home")
+    catalog = polib.pofile(response.data.decode())
+    assert [(e.msgid, e.msgstr) for e in catalog] == [("color", "Color"), ("title", "")]
+
+
+def test_po_export_of_an_inheriting_language_leaves_out_linked_keys_without_a_source_value(api, main):
+    main.upsert("en", {"color": "Color"}, file_name="home")
+    main.upsert("de", {"title": "Titel"}, file_name="home")
+    response = api.export_response(format="po", language="en-GB", fileName="home")
+    catalog = polib.pofile(response.data.decode())
+    assert [e.msgid for e in catalog] == ["color"]
+
+
 def test_a_write_to_the_linked_project_changes_the_etag(api, main):
     main.upsert("en", {"color": "Color"}, file_name="home")
     etag = api.export_response().headers["ETag"]

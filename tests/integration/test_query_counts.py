@@ -1,5 +1,6 @@
-"""Hot paths are set-based: the number of SQL statements of an export or a bulk upsert
-does not grow with the number of keys."""
+"""Hot paths are set-based: the number of SQL statements of a bulk upsert does not grow with
+the number of keys, and an export runs one statement per file of each language, whatever
+the number of keys."""
 
 from contextlib import contextmanager
 
@@ -7,7 +8,7 @@ import pytest
 from sqlalchemy import event
 
 from loko.extensions import db
-from tests.translation_factories import ProjectApi, project_api
+from tests.translation_factories import ProjectApi, create_project, link_projects, project_api
 
 SMALL, LARGE = 50, 500
 
@@ -61,27 +62,64 @@ def test_bulk_upsert_updating_keys_uses_a_constant_number_of_statements(app, api
 
 
 def _export_statements(app, api, **params):
+    """Statements of one export, including those that run while its streamed body is read."""
+
     def export():
-        assert api.export_response(**params).status_code == 200
+        response = api.export_response(**params)
+        assert response.status_code == 200
+        assert response.get_data()
 
     return _statements_for(app, export)
 
 
-@pytest.mark.parametrize(
+def _project(app, languages, files, size=SMALL) -> ProjectApi:
+    api = project_api(app)
+    for language in languages:
+        for file_name in files:
+            api.upsert(language, _items(size), file_name=file_name)
+    api.languages()
+    return api
+
+
+def _inheriting_project(app, files) -> ProjectApi:
+    """A project whose en-GB inherits en of a linked project holding ``files``."""
+    api = project_api(app)
+    source_id = create_project(api.owner, api.organization_id, "Main", languages=["en"])
+    api.add_language("en-GB")
+    link_projects(api.owner, api.project_id, source_id, "en", "en-GB")
+    source = ProjectApi(api.owner, source_id)
+    for file_name in files:
+        source.upsert("en", _items(SMALL), file_name=file_name)
+    api.languages()
+    return api
+
+
+EXPORTS = pytest.mark.parametrize(
     "params",
     [{}, {"zip": "true"}, {"zip": "true", "format": "po"}],
     ids=["json", "json-zip", "po-zip"],
 )
-def test_export_uses_a_constant_number_of_statements(app, params):
-    small_project, large_project = project_api(app), project_api(app)
-    for api, size in ((small_project, SMALL), (large_project, LARGE)):
-        for language in ("en", "de"):
-            api.upsert(language, _items(size), file_name="one")
-            api.upsert(language, _items(size), file_name="two")
-        api.languages()
-    assert _export_statements(app, large_project, **params) == _export_statements(
-        app, small_project, **params
-    )
+
+
+@EXPORTS
+def test_export_statements_do_not_grow_with_keys(app, params):
+    small = _project(app, ("en", "de"), ("one", "two"), size=SMALL)
+    large = _project(app, ("en", "de"), ("one", "two"), size=LARGE)
+    assert _export_statements(app, large, **params) == _export_statements(app, small, **params)
+
+
+@EXPORTS
+def test_export_runs_one_statement_per_file_of_each_language(app, params):
+    one_file = _project(app, ("en",), ("one",))
+    six_files = _project(app, ("en", "de"), ("one", "two", "three"))
+    assert _export_statements(app, six_files, **params) == _export_statements(app, one_file, **params) + 5
+
+
+@EXPORTS
+def test_export_of_an_inheriting_language_runs_two_statements_per_file(app, params):
+    one_file = _inheriting_project(app, ("one",))
+    three_files = _inheriting_project(app, ("one", "two", "three"))
+    assert _export_statements(app, three_files, **params) == _export_statements(app, one_file, **params) + 4
 
 
 def test_export_is_a_handful_of_statements(app, api):
