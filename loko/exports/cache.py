@@ -36,9 +36,11 @@ class ExportCache:
         """Pass ``chunks`` through, keeping the whole body if it ends up small enough."""
         kept, size = [], 0
         for chunk in chunks:
+            size += len(chunk)
             if size <= self.max_entry_bytes:
                 kept.append(chunk)
-                size += len(chunk)
+            else:
+                kept.clear()
             yield chunk
         if size <= self.max_entry_bytes:
             self._store(etag, owner, b"".join(kept))
