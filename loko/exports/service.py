@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import Row, and_, bindparam, select
+from sqlalchemy.orm import aliased
 
 from loko.auth import policy
 from loko.database import read_snapshot
@@ -22,6 +23,7 @@ from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
+from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
 
 PO_MIMETYPE = "text/x-gettext-translation"
@@ -46,27 +48,35 @@ class Export:
     filename: str | None
 
 
-@dataclass(frozen=True)
-class Link:
-    """The inheritance in force for this export: ``target`` inherits ``source`` of ``project_id``."""
+LINKED = aliased(Project)
+# What an export needs of its project, with the linked project's data version: one
+# small query, as the 304 path runs it on every request.
+EXPORTED_PROJECT = (
+    select(
+        Project.id,
+        Project.name,
+        Project.data_version,
+        Project.data_updated_at,
+        Project.linked_project_id,
+        Project.linked_language_code,
+        Project.linked_language_target_code,
+        LINKED.data_version.label("linked_data_version"),
+    )
+    .outerjoin(LINKED, LINKED.id == Project.linked_project_id)
+    .where(Project.id == bindparam("project_id"))
+)
 
-    project_id: str
-    source: str
-    target: str
 
-
-def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Project, str]:
-    """Check access and compute the strong ETag of this export (without reading the data).
+def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Row, str]:
+    """Check access and compute the strong ETag of this export (without reading the data);
+    returns the project's ``EXPORTED_PROJECT`` row and the ETag.
 
     The export's reads share one snapshot with this check, so the body matches the ETag.
     """
     read_snapshot()
-    project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
-    linked_version = None
-    if project.linked_project_id and query.inherit:
-        linked_version = db.session.execute(
-            select(Project.data_version).where(Project.id == project.linked_project_id)
-        ).scalar_one_or_none()
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    project = db.session.connection().execute(EXPORTED_PROJECT, {"project_id": project_id}).one()
+    linked_version = project.linked_data_version if query.inherit else None
     fingerprint = repr(
         (
             project.id,
@@ -83,12 +93,12 @@ def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Projec
     return project, hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
 
 
-def _link(project: Project, query: ExportQuery) -> Link | None:
-    if not (project.linked_project_id and query.inherit):
+def _link(project: Row, query: ExportQuery) -> Link | None:
+    """The inheritance in force for this export."""
+    link = link_of(project) if query.inherit else None
+    if link is None or (query.languages is not None and link.target not in query.languages):
         return None
-    if query.languages is not None and project.linked_language_target_code not in query.languages:
-        return None
-    return Link(project.linked_project_id, project.linked_language_code, project.linked_language_target_code)
+    return link
 
 
 def _in_files(statement, column, query: ExportQuery):
@@ -97,7 +107,7 @@ def _in_files(statement, column, query: ExportQuery):
     return statement.where(column.in_(query.file_names))
 
 
-def files_by_language(project: Project, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
+def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
     """The ``(language, file)`` pairs of the selection: the file records (a file in a language
     exists even before it has values), plus the linked project's files under the target."""
     records = _in_files(
@@ -165,7 +175,7 @@ def file_values(project_id: str, language: str, file_name: str, link: Link | Non
     return values
 
 
-def _json_writer(project: Project, link: Link | None):
+def _json_writer(project: Row, link: Link | None):
     """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys."""
 
     def json_file(language: str, file_name: str) -> bytes:
@@ -175,7 +185,7 @@ def _json_writer(project: Project, link: Link | None):
     return json_file
 
 
-def _po_writer(project: Project, link: Link | None):
+def _po_writer(project: Row, link: Link | None):
     """``(language, file_name) -> bytes``: one file's PO catalog, which lists untranslated keys
     too, with an empty msgstr."""
     names = dict(
@@ -212,7 +222,7 @@ def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
             yield writers.entry_name(language, name, query.format), write(language, name)
 
 
-def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
+def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
     """The export for ``query``: from the cache when this ETag was served before, otherwise
     streamed (and kept when small). BadRequest for a PO catalog that is not one file in one
     language."""
@@ -235,7 +245,7 @@ def build_export(project: Project, query: ExportQuery, etag: str, cache: ExportC
     return Export(cache.keep(etag, (project.id, query), chunks), mimetype, filename)
 
 
-def _single_po(project: Project, query: ExportQuery) -> Export:
+def _single_po(project: Row, query: ExportQuery) -> Export:
     languages, file_names = query.languages or (), query.file_names or ()
     if len(languages) != 1 or len(file_names) != 1:
         raise BadRequest(

@@ -19,6 +19,24 @@ SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
 
 
 @dataclass(frozen=True)
+class Link:
+    """A linked project: this project's language ``target`` inherits ``source`` of the
+    project ``project_id``."""
+
+    project_id: str
+    source: str
+    target: str
+
+
+def link_of(project) -> Link | None:
+    """The project's link, if it has one (``project`` is a Project or a row with its
+    ``linked_*`` columns)."""
+    if not project.linked_project_id:
+        return None
+    return Link(project.linked_project_id, project.linked_language_code, project.linked_language_target_code)
+
+
+@dataclass(frozen=True)
 class ProjectView:
     """A project as one caller sees it: its record plus that caller's permission flags."""
 

@@ -8,7 +8,6 @@ an opaque cursor. Values a linked project lends this one (decisions §9) count a
 
 import base64
 import binascii
-from dataclasses import dataclass
 
 import orjson
 from sqlalchemy import and_, exists, func, or_, select, true
@@ -20,6 +19,7 @@ from loko.extensions import db
 from loko.files.service import file_records
 from loko.languages.service import active_translation_count, language_stats, project_languages
 from loko.projects.models import Project
+from loko.projects.service import Link, link_of
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
 from loko.translations.service import describe, values_of
@@ -31,15 +31,6 @@ SOURCE_LANGUAGE_RULE = (
     "The language with the most values in active translations; a tie goes to the "
     "alphabetically first code. None while the project has no values."
 )
-
-
-@dataclass(frozen=True)
-class Link:
-    """This project's language ``target`` inherits ``source`` of ``project``."""
-
-    project: Project
-    source: str
-    target: str
 
 
 def encode_cursor(file_name: str, key: str) -> str:
@@ -80,15 +71,6 @@ def _page(query, limit: int) -> tuple[list, str | None]:
     return rows[:limit], next_cursor
 
 
-def link_of(project: Project) -> Link | None:
-    if not project.linked_project_id:
-        return None
-    linked = db.session.get(Project, project.linked_project_id)
-    if linked is None:
-        return None
-    return Link(linked, project.linked_language_code, project.linked_language_target_code)
-
-
 def _inherited(link: Link):
     """True for a translation of this project whose (file, key) has a value in the linked
     project's source language."""
@@ -96,7 +78,7 @@ def _inherited(link: Link):
     return (
         exists()
         .where(
-            theirs.project_id == link.project.id,
+            theirs.project_id == link.project_id,
             theirs.deleted_at.is_(None),
             theirs.file_name == Translation.file_name,
             theirs.key == Translation.key,
@@ -144,7 +126,7 @@ def _lent_values(link: Link, project_id: str) -> int:
             their_value,
             and_(their_value.translation_id == theirs.id, their_value.language_code == link.source),
         )
-        .where(theirs.project_id == link.project.id, theirs.deleted_at.is_(None), ~overridden)
+        .where(theirs.project_id == link.project_id, theirs.deleted_at.is_(None), ~overridden)
     ).scalar_one()
 
 
@@ -156,7 +138,7 @@ def _inherited_values(link: Link, translation_ids: list[str]) -> dict[str, str]:
         .join(
             theirs,
             and_(
-                theirs.project_id == link.project.id,
+                theirs.project_id == link.project_id,
                 theirs.deleted_at.is_(None),
                 theirs.file_name == Translation.file_name,
                 theirs.key == Translation.key,
@@ -358,8 +340,8 @@ def project_context(actor, project_id: str) -> dict:
         "link": None
         if link is None
         else {
-            "project_id": link.project.id,
-            "project_name": link.project.name,
+            "project_id": link.project_id,
+            "project_name": db.session.get(Project, link.project_id).name,
             "source_language": link.source,
             "target_language": link.target,
             "inherited_values": _lent_values(link, project_id),
