@@ -231,13 +231,22 @@ def request(port, method, path, body=None, headers=None, connection=None):
     return result
 
 
+def summary_of(samples: list[float]) -> dict:
+    return {
+        "median": statistics.median(samples),
+        "min": min(samples),
+        "max": max(samples),
+        "runs": len(samples),
+    }
+
+
 def timed(function, runs: int) -> dict:
     samples = []
     for _ in range(runs):
         started = time.perf_counter()
         function()
         samples.append(time.perf_counter() - started)
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples), "runs": runs}
+    return summary_of(samples)
 
 
 def concurrent(port, clients: int, per_client: int, make_request) -> dict:
@@ -288,7 +297,6 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
     auth = {"Authorization": f"Bearer {key}"}
     base = f"/api/projects/{project}"
     result = {"values": values, "seed_s": seeded["seed_s"]}
-    result["floor"] = timed(lambda: floor_once(database_url, project), runs)
 
     server = Server(database_url)
     try:
@@ -310,6 +318,8 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
 
             return run
 
+        # Each floor run goes right before an export run, so both see the machine alike.
+        floor_samples = []
         for name, query in (
             ("export_json", ""),
             ("export_json_zip", "?zip=true"),
@@ -317,16 +327,14 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
         ):
             samples = []
             for _ in range(runs):
+                if name == "export_json":
+                    floor_samples.append(floor_once(database_url, project))
                 touch()
                 started = time.perf_counter()
                 export_only(query)()
                 samples.append(time.perf_counter() - started)
-            result[name] = {
-                "median": statistics.median(samples),
-                "min": min(samples),
-                "max": max(samples),
-                "runs": runs,
-            }
+            result[name] = summary_of(samples)
+        result["floor"] = summary_of(floor_samples)
         if values <= CACHEABLE_VALUES:
             result["export_json_cached"] = timed(export_only(""), runs)
         result["server_rss_before_mb"] = rss_before
@@ -374,12 +382,7 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
             status, _, _ = request(server.port, "PUT", base + "/translations", body, auth)
             bulk_samples.append(time.perf_counter() - started)
             assert status == 200, status
-        result["bulk_upsert_10k"] = {
-            "median": statistics.median(bulk_samples),
-            "min": min(bulk_samples),
-            "max": max(bulk_samples),
-            "runs": runs,
-        }
+        result["bulk_upsert_10k"] = summary_of(bulk_samples)
         if values == SMALLEST:
             result["import_100k_s"] = import_100k(server.port, base, auth)
     finally:
