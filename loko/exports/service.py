@@ -164,7 +164,7 @@ def _file_rows(project_id: str, language: str, file_name: str):
     return itertools.chain.from_iterable(result.partitions(ROWS_PER_FETCH))
 
 
-def file_values(project_id: str, language: str, file_name: str, link: Link | None) -> dict[str, str | None]:
+def _file_values(project_id: str, language: str, file_name: str, link: Link | None) -> dict[str, str | None]:
     """``{key: value or None}`` of one file in one language; in the link's target language,
     the linked project's values fill the gaps."""
     values = dict(_file_rows(project_id, language, file_name))
@@ -179,7 +179,7 @@ def _json_writer(project: Row, link: Link | None):
     """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys."""
 
     def json_file(language: str, file_name: str) -> bytes:
-        values = file_values(project.id, language, file_name, link)
+        values = _file_values(project.id, language, file_name, link)
         return writers.json_bytes({key: value for key, value in values.items() if value is not None})
 
     return json_file
@@ -196,7 +196,7 @@ def _po_writer(project: Row, link: Link | None):
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
 
     def po_file(language: str, file_name: str) -> bytes:
-        values = file_values(project.id, language, file_name, link)
+        values = _file_values(project.id, language, file_name, link)
         entries = [(key, values[key]) for key in sorted(values)]
         return writers.po_bytes(language, names.get(language, language), project.name, revision, entries)
 
