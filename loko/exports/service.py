@@ -132,16 +132,17 @@ def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> di
     return {language: sorted(pairs[language]) for language in sorted(pairs)}
 
 
-# Built once: an export runs it for every file of every language. The value's project_id
-# lets PostgreSQL read a language through ix_translation_values_project_language when a
-# file is a large part of the table, rather than scan the whole table.
+# Built once: an export runs it for every file of every language. The value is joined on
+# its primary key (translation_id, language_code) alone: with the value's project_id in the
+# join too, a PostgreSQL planner without fresh statistics (a project just seeded or
+# imported) chose ix_translation_values_project_language and read the whole language once
+# per key of the file.
 FILE_ROWS = (
     select(Translation.key, TranslationValue.value)
     .outerjoin(
         TranslationValue,
         and_(
             TranslationValue.translation_id == Translation.id,
-            TranslationValue.project_id == bindparam("project_id"),
             TranslationValue.language_code == bindparam("language"),
         ),
     )

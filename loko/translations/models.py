@@ -20,7 +20,15 @@ class Translation(db.Model):
             sqlite_where=text("deleted_at IS NULL"),
             postgresql_where=text("deleted_at IS NULL"),
         ),
-        Index("ix_translations_trash", "project_id", "deleted_at"),
+        # Trashed rows only: over every row, a planner without fresh statistics takes it to
+        # find a file's active keys and reads the whole project for each file.
+        Index(
+            "ix_translations_trash",
+            "project_id",
+            "deleted_at",
+            sqlite_where=text("deleted_at IS NOT NULL"),
+            postgresql_where=text("deleted_at IS NOT NULL"),
+        ),
     )
 
     id = id_column()

@@ -11,7 +11,16 @@ from datetime import timedelta
 from sqlalchemy import bindparam, func, select, update
 
 from loko.auth import policy
-from loko.database import driver_timestamp, execute_rows, in_chunks, insert_rows, new_id, unit_of_work, utcnow
+from loko.database import (
+    driver_timestamp,
+    execute_rows,
+    in_chunks,
+    insert_rows,
+    new_id,
+    refresh_statistics,
+    unit_of_work,
+    utcnow,
+)
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
@@ -235,7 +244,14 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         created_ids = {row[0] for row in new_translations}
         _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
         history.record_rows(actor, project_id, entries, now)
-        return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
+    refresh_statistics(
+        {
+            "translations": len(new_translations),
+            "translation_values": len(new_values) + len(changed_values),
+            "translation_history": len(entries),
+        }
+    )
+    return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
 
 
 def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permanent: bool) -> dict:
