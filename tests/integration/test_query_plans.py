@@ -36,7 +36,9 @@ def _forget_statistics():
     """Make the tables look freshly loaded: no statistics, an estimated size of zero rows."""
     for table in ("translations", "translation_values"):
         db.session.execute(text(f"DELETE FROM pg_statistic WHERE starelid = '{table}'::regclass"))
-        db.session.execute(text(f"UPDATE pg_class SET reltuples = -1, relpages = 0 WHERE relname = '{table}'"))
+        db.session.execute(
+            text(f"UPDATE pg_class SET reltuples = -1, relpages = 0 WHERE relname = '{table}'")
+        )
     db.session.commit()
 
 
