@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run migrate test lint format system-deps bench bench-deps bench-pg clean
+.PHONY: install run migrate test lint format system-deps browser-deps bench bench-deps bench-pg clean
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -20,16 +20,34 @@ migrate: install
 run: migrate
 	$(BIN)/loko serve
 
-# Debian packages the tests use: GNU gettext's msgfmt checks the PO output.
+# Debian packages the tests use: GNU gettext's msgfmt checks the PO output; Chromium runs
+# the browser tests. Installed when missing and running as root; otherwise the tests that
+# need them say so and skip.
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 system-deps:
-	@command -v msgfmt >/dev/null 2>&1 || { \
+	@missing=""; \
+	command -v msgfmt >/dev/null 2>&1 || missing="$$missing gettext"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+			echo "Installing Debian packages:$$missing"; \
+			apt-get update -qq && $(APT_INSTALL) $$missing >/dev/null; \
 		else \
-			echo "msgfmt is missing: install GNU gettext (Debian: apt-get install gettext)"; \
+			echo "Missing Debian packages:$$missing (apt-get install$$missing); the tests that need them skip"; \
+		fi; \
+	fi
+
+# axe-core, from the npm registry, checks the pages' accessibility in the browser tests.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+browser-deps:
+	@[ -f $(AXE) ] || { \
+		if command -v npm >/dev/null 2>&1; then \
+			npm install --prefix tests/browser --no-save --no-package-lock --no-audit --no-fund --silent axe-core@~4.14.1; \
+		else \
+			echo "npm is missing: the browser tests skip (they need axe-core from the npm registry)"; \
 		fi; }
 
-test: install system-deps
+test: install system-deps browser-deps
 	$(BIN)/pytest
 
 # Benchmarks: seeds 10k / 100k / 1M values and prints the table (bench/results.json).

@@ -15,6 +15,15 @@ def loko_version() -> str:
     return version("loko")
 
 
+def page_blueprints() -> list:
+    """Each feature's pages (its ``views.py``)."""
+    from loko.auth.views import auth_ui
+    from loko.organizations.views import organizations_ui
+    from loko.projects.views import projects_ui
+
+    return [auth_ui, organizations_ui, projects_ui]
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
     from loko.apikeys.api import apikeys_api
@@ -34,8 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
     from loko.translations.api import translations_api
+    from loko.web import web_ui
 
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_relative_config=True, static_folder=None)
     load_config(app, config)
     configure_logging(app.config["LOKO_LOG_FORMAT"])
 
@@ -62,6 +72,9 @@ def create_app(config: dict | None = None) -> Flask:
         openapi_api,
     ):
         app.register_blueprint(blueprint, url_prefix="/api")
+    app.register_blueprint(web_ui)
+    for blueprint in page_blueprints():
+        app.register_blueprint(blueprint)
 
     from loko.cli import register_commands
 

@@ -81,20 +81,27 @@ def _json_error(status: int, message: str, details=None, headers=None):
 
 def register_error_handlers(app) -> None:
     from loko.extensions import db
+    from loko.web.pages import error_page
 
     @app.errorhandler(LokoError)
     def handle_loko_error(error: LokoError):
+        if not _is_api_request():
+            return error_page(error.status, error.message)
         return _json_error(error.status, error.message, error.details)
 
     @app.errorhandler(ValidationError)
     def handle_validation_error(error: ValidationError):
         message = describe_validation(error.messages) or "Invalid request."
+        if not _is_api_request():
+            return error_page(400, message)
         return _json_error(400, message, error.messages)
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(error: HTTPException):
         if not _is_api_request():
-            return error
+            if error.code is None or error.code < 400 or request.path.startswith("/static/"):
+                return error
+            return error_page(error.code, error.description or error.name)
         headers = {}
         if error.code == 405 and error.valid_methods:
             headers["Allow"] = ", ".join(error.valid_methods)
@@ -119,4 +126,11 @@ def register_error_handlers(app) -> None:
         request_id = uuid.uuid4().hex[:12]
         db.session.rollback()
         log.exception("unhandled error (request %s) on %s %s", request_id, request.method, request.path)
-        return _json_error(500, f"Internal server error (request {request_id}).")
+        message = f"Internal server error (request {request_id})."
+        if not _is_api_request():
+            try:
+                return error_page(500, message)
+            except Exception:  # noqa: BLE001 - the error page itself failed: plain text, no traceback
+                log.exception("error page failed (request %s)", request_id)
+                return message, 500, {"Content-Type": "text/plain; charset=utf-8"}
+        return _json_error(500, message)

@@ -10,19 +10,34 @@ from loko.openapi import documented
 auth_api = Blueprint("auth_api", __name__)
 
 
-def _login_rate_key() -> str:
-    email = json_body().get("email")
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+SIGN_IN_ENDPOINTS = frozenset({"auth_api.login", "auth_ui.login"})
+
+
+def login_rate_key() -> str:
+    """One address and one email: the API and the sign-in page count together."""
+    email = request.form.get("email") if request.mimetype in FORM_TYPES else json_body().get("email")
     email = service.normalize_email(email) if isinstance(email, str) else ""
     return f"{request.remote_addr}|{email}"
+
+
+# Failed sign-ins (401) through the API or the page: ten a minute, then 429.
+sign_in_limit = limiter.shared_limit(
+    "10/minute",
+    scope="sign-in",
+    key_func=login_rate_key,
+    deduct_when=lambda response: response.status_code == 401,
+    methods=["POST"],
+)
 
 
 @limiter.request_filter
 def _not_sign_in() -> bool:
     """Only sign-in is rate limited: every other request skips the limiter's work."""
-    return request.endpoint != "auth_api.login"
+    return request.endpoint not in SIGN_IN_ENDPOINTS
 
 
-def _with_session_cookie(response, token: str):
+def with_session_cookie(response, token: str):
     response.set_cookie(
         SESSION_COOKIE,
         token,
@@ -54,15 +69,11 @@ def signup():
     )
     response = current_app.json.response(UserEnvelope().dump({"user": user}))
     response.status_code = 201
-    return _with_session_cookie(response, token)
+    return with_session_cookie(response, token)
 
 
 @auth_api.post("/auth/login")
-@limiter.limit(
-    "10/minute",
-    key_func=_login_rate_key,
-    deduct_when=lambda response: response.status_code == 401,
-)
+@sign_in_limit
 @documented(
     "Sign in and receive the sb-access-token session cookie",
     tags=("auth",),
@@ -78,7 +89,7 @@ def login():
         data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
     )
     response = current_app.json.response(UserEnvelope().dump({"user": user}))
-    return _with_session_cookie(response, token)
+    return with_session_cookie(response, token)
 
 
 @auth_api.post("/auth/logout")

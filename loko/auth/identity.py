@@ -36,10 +36,18 @@ def bearer_token() -> str | None:
 def resolve_identity() -> None:
     g.actor = None
     g.credentials_error = None
+    if request.path.startswith("/static/"):
+        return
+    cookie = request.cookies.get(SESSION_COOKIE)
     if not request.path.startswith("/api/"):
+        # Pages know only the session cookie; an expired one is a signed-out visitor.
+        if cookie:
+            try:
+                g.actor = service.actor_for_session(cookie)
+            except Unauthorized:
+                g.actor = None
         return
     token = bearer_token()
-    cookie = request.cookies.get(SESSION_COOKIE)
     # A browser never attaches a Bearer key on its own, so only cookie-carrying and
     # anonymous (sign-in) writes can be forged cross-site.
     if token is None:

@@ -79,11 +79,15 @@ def _default_organization_name(user_name: str) -> str:
     return user_name[: MAX_NAME - len(suffix)] + suffix
 
 
+def signup_open(allow_signup: bool) -> bool:
+    """Whether a visitor may create an account: when sign-up is open, or nobody has yet."""
+    return allow_signup or db.session.execute(db.select(User.id).limit(1)).first() is None
+
+
 def signup(email, password, name=None, organization=None, *, allow_signup: bool, session_days: int):
     """Register a user and sign them in; Forbidden when sign-up is closed, Conflict on a taken email."""
     with unit_of_work():
-        has_users = db.session.execute(db.select(User.id).limit(1)).first() is not None
-        if has_users and not allow_signup:
+        if not signup_open(allow_signup):
             raise Forbidden("Sign-up is closed on this installation; ask an administrator for an account.")
         user, _org = create_user(email, password, name, organization)
         token = open_session(user.id, session_days)

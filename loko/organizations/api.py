@@ -9,6 +9,7 @@ from loko.organizations.schemas import (
     MemberAdd,
     MemberEnvelope,
     MemberList,
+    MemberRole,
     OrganizationCreate,
     OrganizationEnvelope,
     OrganizationList,
@@ -71,6 +72,22 @@ def add_member(organization_id):
     data = load_body(MemberAdd)
     member = service.add_member(current_actor(), str(organization_id), data["email"], data["role"])
     return MemberEnvelope().dump({"member": member}), 201
+
+
+@organizations_api.put("/organizations/<uuid:organization_id>/members/<uuid:user_id>")
+@documented(
+    "Change a member's organization role (owner or admin; only an owner touches owners)",
+    tags=TAGS,
+    auth=("session",),
+    body=MemberRole,
+    responses={200: MemberEnvelope},
+    errors=(400, 401, 403, 404, 409),
+    description="The last owner cannot stop being an owner (409).",
+)
+def change_member_role(organization_id, user_id):
+    role = load_body(MemberRole)["role"]
+    member = service.change_member_role(current_actor(), str(organization_id), str(user_id), role)
+    return MemberEnvelope().dump({"member": member})
 
 
 @organizations_api.delete("/organizations/<uuid:organization_id>/members/<uuid:user_id>")

@@ -29,6 +29,10 @@ class MemberAdd(ApiSchema):
     role = fields.String(required=True, validate=validate.OneOf(ORGANIZATION_ROLES))
 
 
+class MemberRole(ApiSchema):
+    role = fields.String(required=True, validate=validate.OneOf(ORGANIZATION_ROLES))
+
+
 class MemberOut(ApiSchema):
     user = fields.Nested(UserBriefOut, required=True)
     role = fields.String(required=True)

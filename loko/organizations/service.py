@@ -29,6 +29,18 @@ def create_organization(actor, name: str) -> dict:
     return {"id": org.id, "name": org.name, "role": "owner", "created_at": org.created_at}
 
 
+def get_organization(actor, organization_id: str) -> dict:
+    """The organization with the caller's role; NotFound for non-members."""
+    role = policy.require_organization_role(actor, organization_id)
+    organization = db.session.get(Organization, organization_id)
+    return {
+        "id": organization.id,
+        "name": organization.name,
+        "role": role,
+        "created_at": organization.created_at,
+    }
+
+
 def list_members(actor, organization_id: str) -> list[dict]:
     """Members of an organization; NotFound for non-members."""
     policy.require_organization_role(actor, organization_id)
@@ -61,6 +73,32 @@ def add_member(actor, organization_id: str, email: str, role: str) -> dict:
     return {"user": user, "role": role}
 
 
+def change_member_role(actor, organization_id: str, user_id: str, role: str) -> dict:
+    """Give a member another organization role; Forbidden when an admin touches an owner's
+    role, Conflict when the last owner would be left with none."""
+    with unit_of_work():
+        caller_role = policy.require_organization_role(actor, organization_id, "owner", "admin")
+        member = db.session.get(OrganizationMember, (organization_id, user_id))
+        if member is None:
+            raise NotFound("This user is not a member of the organization.")
+        if "owner" in (role, member.role) and caller_role != "owner":
+            raise Forbidden("Only an owner can make someone an owner or change an owner's role.")
+        if member.role == "owner" and role != "owner" and _owner_count(organization_id) <= 1:
+            raise Conflict("The last owner of an organization cannot stop being an owner.")
+        member.role = role
+        user = db.session.get(User, user_id)
+    return {"user": user, "role": role}
+
+
+def _owner_count(organization_id: str) -> int:
+    return db.session.execute(
+        db.select(func.count()).where(
+            OrganizationMember.organization_id == organization_id,
+            OrganizationMember.role == "owner",
+        )
+    ).scalar_one()
+
+
 def remove_member(actor, organization_id: str, user_id: str) -> None:
     """Remove a member; Conflict for the last owner, Forbidden when an admin removes an owner."""
     with unit_of_work():
@@ -71,13 +109,7 @@ def remove_member(actor, organization_id: str, user_id: str) -> None:
         if member.role == "owner":
             if caller_role != "owner":
                 raise Forbidden("Only an owner can remove an owner.")
-            owners = db.session.execute(
-                db.select(func.count()).where(
-                    OrganizationMember.organization_id == organization_id,
-                    OrganizationMember.role == "owner",
-                )
-            ).scalar_one()
-            if owners <= 1:
+            if _owner_count(organization_id) <= 1:
                 raise Conflict("The last owner of an organization cannot be removed.")
         db.session.delete(member)
         _drop_project_roles(organization_id, user_id)

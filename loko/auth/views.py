@@ -1,0 +1,94 @@
+"""Pages: sign up, sign in, sign out and the account page."""
+
+from flask import Blueprint, current_app, g, redirect, request, url_for
+
+from loko.auth import service
+from loko.auth.actors import UserActor
+from loko.auth.api import sign_in_limit, with_session_cookie
+from loko.auth.identity import SESSION_COOKIE
+from loko.auth.schemas import LoginIn, SignupIn
+from loko.organizations.schemas import OrganizationCreate
+from loko.organizations.service import create_organization
+from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit
+
+auth_ui = Blueprint("auth_ui", __name__)
+
+
+def _next_page() -> str:
+    """Where to go after signing in: a path on this site only (never another host)."""
+    target = request.values.get("next", "")
+    if target.startswith("/") and not target.startswith(("//", "/\\")):
+        return request.script_root + target
+    return url_for("organizations_ui.home")
+
+
+@auth_ui.route("/signup", methods=["GET", "POST"])
+def signup():
+    allow = current_app.config["LOKO_ALLOW_SIGNUP"]
+    if request.method == "POST":
+        created = {}
+
+        def sign_up():
+            data = form_input(SignupIn, drop_empty=("name", "organization"))
+            created["user"], created["token"] = service.signup(
+                **data, allow_signup=allow, session_days=current_app.config["LOKO_SESSION_DAYS"]
+            )
+
+        done = submit(sign_up, then=url_for("organizations_ui.home"), notice="Welcome to Loko.")
+        if done is not None:
+            return with_session_cookie(done, created["token"])
+    return render_page(
+        "auth/signup.html", open=service.signup_open(allow), form=request.form, title="Create your account"
+    )
+
+
+@auth_ui.route("/login", methods=["GET", "POST"])
+@sign_in_limit
+def login():
+    if request.method == "POST":
+        opened = {}
+
+        def sign_in():
+            data = form_input(LoginIn)
+            _user, opened["token"] = service.login(
+                data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
+            )
+
+        done = submit(sign_in, then=_next_page(), notice="Signed in.")
+        if done is not None:
+            return with_session_cookie(done, opened["token"])
+    elif isinstance(g.get("actor"), UserActor):
+        return redirect(_next_page())
+    return render_page(
+        "auth/login.html",
+        form=request.form,
+        next=request.values.get("next", ""),
+        signup_open=service.signup_open(current_app.config["LOKO_ALLOW_SIGNUP"]),
+    )
+
+
+@auth_ui.post("/logout")
+def logout():
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if isinstance(g.get("actor"), UserActor):
+        service.logout(g.actor, cookie)
+    response = redirect_with_notice(url_for("auth_ui.login"), "Signed out.")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@auth_ui.route("/account", methods=["GET", "POST"])
+def account():
+    actor = page_user()
+    if request.method == "POST":
+        done = submit(
+            lambda: create_organization(actor, form_input(OrganizationCreate)["name"]),
+            then=lambda organization: url_for(
+                "organizations_ui.organization", organization_id=organization["id"]
+            ),
+            notice="Organization created.",
+        )
+        if done is not None:
+            return done
+    user, organizations = service.profile(actor)
+    return render_page("auth/account.html", account=user, organizations=organizations)

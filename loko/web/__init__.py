@@ -1,0 +1,51 @@
+"""The web app's shell: the layout, static assets, CSRF tokens, security headers, page errors
+and the signed-in-or-redirect helper. Each feature's pages are its own ``views.py``."""
+
+from flask import Blueprint, request
+
+from loko.web.csrf import check_api_token, csrf_token, protect_page_write
+
+web_ui = Blueprint(
+    "web_ui", __name__, static_folder="static", static_url_path="/static", template_folder="../templates"
+)
+
+web_ui.add_app_template_global(csrf_token)
+
+# Pages run no inline script or style and are never framed; every asset is Loko's own.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def is_page_request() -> bool:
+    """A request for the web app (not the JSON API, not a static asset)."""
+    path = request.path
+    return not (path == "/api" or path.startswith(("/api/", "/static/")))
+
+
+@web_ui.after_app_request
+def page_headers(response):
+    if is_page_request() or request.path.startswith("/static/"):
+        for name, value in PAGE_HEADERS.items():
+            response.headers.setdefault(name, value)
+    if is_page_request() and response.mimetype == "text/html":
+        # Pages show the caller's own data: never kept by a shared cache.
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+@web_ui.before_app_request
+def check_csrf_token():
+    if is_page_request():
+        protect_page_write()
+    elif request.path.startswith("/api/"):
+        check_api_token()

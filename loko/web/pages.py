@@ -1,0 +1,137 @@
+"""What every page view uses: the signed-in user or a redirect to sign in, rendering with the
+layout's context, form input through the API's own schemas, refusals shown on the page, and
+the one-time notice after a successful form."""
+
+from collections.abc import Callable
+from urllib.parse import quote, unquote
+
+from flask import current_app, g, redirect, render_template, request, url_for
+from marshmallow import Schema, ValidationError
+
+from loko.auth.actors import UserActor
+from loko.errors import LokoError, Unauthorized, describe_validation
+from loko.http import schema_instance
+from loko.projects.service import ProjectView, get_project
+from loko.web.csrf import set_csrf_cookie
+
+NOTICE_COOKIE = "loko-notice"
+MAX_NOTICE = 300
+
+
+class SignInRequired(Unauthorized):
+    """A page that needs a signed-in user was opened without one."""
+
+    def __init__(self):
+        super().__init__("Sign in to continue.")
+
+
+def page_user() -> UserActor:
+    """The signed-in user; SignInRequired (a redirect to the sign-in page) otherwise."""
+    actor = g.get("actor")
+    if not isinstance(actor, UserActor):
+        raise SignInRequired()
+    return actor
+
+
+def project_page(project_id: str) -> ProjectView:
+    """The project and the caller's permissions; NotFound where the caller may not see it."""
+    return get_project(page_user(), project_id)
+
+
+# The project's sections, in the order of its tab bar, with the permission each needs.
+PROJECT_TABS = (
+    ("Overview", "projects_ui.overview", "can_view_translations"),
+    ("Editor", "translations_ui.editor", "can_view_translations"),
+    ("Languages", "languages_ui.languages", "can_view_translations"),
+    ("Files", "files_ui.files", "can_view_translations"),
+    ("Trash", "translations_ui.trash", "can_view_translations"),
+    ("History", "translations_ui.history", "can_view_translations"),
+    ("API keys", "apikeys_ui.keys", "can_edit_projects"),
+    ("Settings", "projects_ui.settings", "can_edit_projects"),
+)
+
+
+def project_tabs(view: ProjectView) -> list[dict]:
+    """The tabs this caller may open, the current one marked."""
+    return [
+        {
+            "label": label,
+            "url": url_for(endpoint, project_id=view.project.id),
+            "current": request.endpoint == endpoint,
+        }
+        for label, endpoint, permission in PROJECT_TABS
+        if endpoint in current_app.view_functions and getattr(view.permissions, permission)
+    ]
+
+
+def form_input(schema: type[Schema], *, drop_empty: tuple[str, ...] = (), extra: dict | None = None) -> dict:
+    """The posted form's fields that ``schema`` declares, loaded by that API schema (the same
+    rules as the JSON API), with ``extra`` values from the page itself. Fields in
+    ``drop_empty`` are left out when blank, as an API client would leave them out."""
+    loader = schema_instance(schema)
+    names = {field.data_key or name for name, field in loader.load_fields.items()}
+    data = {name: value for name, value in request.form.items() if name in names}
+    for name in drop_empty:
+        if not data.get(name, "").strip():
+            data.pop(name, None)
+    return loader.load(data | (extra or {}))
+
+
+def submit(action: Callable[[], object], *, then: str | Callable[[object], str], notice: str):
+    """Run a form's use case. On success, a 303 redirect to ``then`` (or to ``then(result)``)
+    with ``notice``; on a refusal, None, and the page rendered next shows the error with its
+    status."""
+    try:
+        result = action()
+    except ValidationError as error:
+        g.form_error, g.form_status = describe_validation(error.messages) or "Invalid input.", 400
+        return None
+    except LokoError as error:
+        if isinstance(error, SignInRequired):
+            raise
+        g.form_error, g.form_status = error.message, error.status
+        return None
+    return redirect_with_notice(then(result) if callable(then) else then, notice)
+
+
+def redirect_with_notice(location: str, notice: str):
+    response = redirect(location, code=303)
+    response.set_cookie(
+        NOTICE_COOKIE,
+        quote(notice[:MAX_NOTICE]),
+        max_age=60,
+        httponly=True,
+        samesite="Lax",
+        secure=current_app.config["LOKO_COOKIE_SECURE"],
+        path=request.script_root or "/",
+    )
+    return response
+
+
+def render_page(template: str, status: int | None = None, **context):
+    """Render a page inside the layout, with its form error (and that error's status) and the
+    notice left by the previous form."""
+    notice = request.cookies.get(NOTICE_COOKIE)
+    view = context.get("view")
+    if isinstance(view, ProjectView):
+        context.setdefault("tabs", project_tabs(view))
+    body = render_template(
+        template,
+        user=g.get("actor") if isinstance(g.get("actor"), UserActor) else None,
+        form_error=g.get("form_error"),
+        notice=unquote(notice) if notice else None,
+        **context,
+    )
+    response = current_app.make_response((body, status or g.get("form_status") or 200))
+    if notice:
+        response.delete_cookie(NOTICE_COOKIE, path=request.script_root or "/")
+    return set_csrf_cookie(response)
+
+
+def error_page(status: int, message: str):
+    """An error as a page (the API answers the same errors as JSON)."""
+    if status == 401 and request.method == "GET":
+        return redirect(url_for("auth_ui.login", next=request.full_path.rstrip("?")))
+    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 409: "Conflict"}
+    title = titles.get(status, "Something went wrong" if status >= 500 else "Error")
+    return render_page("errors/error.html", status, title=title, message=message, code=status)

@@ -1,0 +1,75 @@
+// Loko's page enhancements: dates in the viewer's locale, copy buttons, confirmations, and
+// a fetch helper that sends the page's CSRF token. Every page works without it.
+(function () {
+  "use strict";
+
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
+  async function api(method, url, body) {
+    const options = { method, credentials: "same-origin", headers: { "X-CSRF-Token": csrfToken() } };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, options);
+    let data = null;
+    try { data = await response.json(); } catch (error) { data = null; }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  function localDates(root) {
+    root.querySelectorAll("time[datetime]").forEach((element) => {
+      const value = new Date(element.getAttribute("datetime"));
+      if (!Number.isNaN(value.getTime())) {
+        element.title = element.getAttribute("datetime");
+        element.textContent = dateFormat.format(value);
+      }
+    });
+  }
+
+  function announce(text) {
+    let region = document.getElementById("loko-live");
+    if (!region) {
+      region = document.createElement("p");
+      region.id = "loko-live";
+      region.className = "sr-only";
+      region.setAttribute("role", "status");
+      document.body.appendChild(region);
+    }
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 30);
+  }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-copy]");
+    if (!button) return;
+    const source = document.getElementById(button.dataset.copy);
+    if (!source) return;
+    const text = source.value !== undefined ? source.value : source.textContent;
+    try {
+      await navigator.clipboard.writeText(text.trim());
+      button.textContent = "Copied";
+      announce("Copied to the clipboard");
+    } catch (error) {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      announce("Selected: press Ctrl+C to copy");
+    }
+  });
+
+  document.addEventListener("submit", (event) => {
+    const message = event.target.dataset.confirm;
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+
+  document.addEventListener("DOMContentLoaded", () => localDates(document));
+
+  window.Loko = { api, csrfToken, localDates, announce };
+})();
