@@ -130,7 +130,7 @@ def register_error_handlers(app) -> None:
         if not _is_api_request():
             try:
                 return error_page(500, message)
-            except Exception:  # noqa: BLE001 - the error page itself failed: plain text, no traceback
+            except Exception:
                 log.exception("error page failed (request %s)", request_id)
                 return message, 500, {"Content-Type": "text/plain; charset=utf-8"}
         return _json_error(500, message)

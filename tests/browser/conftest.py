@@ -76,12 +76,12 @@ def server_url(tmp_path_factory):
         "LOKO_RATELIMIT_STORAGE_URI": "memory://",
     }
     log = (folder / "server.log").open("wb")
-    process = subprocess.Popen([loko, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+    process = subprocess.Popen([loko, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:  # noqa: S310
+            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:
                 if response.status == 200:
                     break
         except OSError:
