@@ -17,11 +17,15 @@ def loko_version() -> str:
 
 def page_blueprints() -> list:
     """Each feature's pages (its ``views.py``)."""
+    from loko.apikeys.views import apikeys_ui
     from loko.auth.views import auth_ui
+    from loko.files.views import files_ui
+    from loko.languages.views import languages_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
+    from loko.translations.views import translations_ui
 
-    return [auth_ui, organizations_ui, projects_ui]
+    return [auth_ui, organizations_ui, projects_ui, translations_ui, languages_ui, files_ui, apikeys_ui]
 
 
 def create_app(config: dict | None = None) -> Flask:

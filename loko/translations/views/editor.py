@@ -1,0 +1,3 @@
+"""Pages: the editor."""
+
+from loko.translations.views import translations_ui  # noqa: F401

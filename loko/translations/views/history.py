@@ -1,0 +1,3 @@
+"""Pages: the history."""
+
+from loko.translations.views import translations_ui  # noqa: F401
