@@ -201,3 +201,64 @@ def test_admin_may_remove_themselves(as_caller, owner, world):
     response = as_caller("org_admin").delete(f"{members_path(world)}/{user_id(world.users['org_admin'])}")
     assert response.status_code == 200
     assert "org_admin@example.test" not in roles(owner, world)
+
+
+# --- member roles ------------------------------------------------------------------------
+
+
+def set_role(caller, world, name, role):
+    return caller.put(f"{members_path(world)}/{user_id(world.users[name])}", json={"role": role})
+
+
+def test_change_role_answers_the_member_with_the_new_role(owner, world):
+    response = set_role(owner, world, "viewer", "admin")
+    assert response.status_code == 200
+    assert response.json["member"]["role"] == "admin"
+    assert roles(owner, world)["viewer@example.test"] == "admin"
+
+
+def test_change_role_requires_a_known_role(owner, world):
+    response = set_role(owner, world, "viewer", "boss")
+    assert response.status_code == 400
+    assert response.json["error"].startswith("role:")
+
+
+def test_change_role_of_a_non_member_is_not_found(owner, world):
+    response = owner.put(f"{members_path(world)}/{uuid.uuid4()}", json={"role": "admin"})
+    assert response.status_code == 404
+
+
+def test_admin_cannot_make_an_owner(as_caller, owner, world):
+    response = set_role(as_caller("org_admin"), world, "viewer", "owner")
+    assert response.status_code == 403
+    assert roles(owner, world)["viewer@example.test"] == "member"
+
+
+def test_admin_cannot_demote_an_owner(as_caller, owner, world):
+    response = set_role(as_caller("org_admin"), world, "org_owner", "member")
+    assert response.status_code == 403
+
+
+def test_the_last_owner_cannot_stop_being_an_owner(owner, world):
+    response = set_role(owner, world, "org_owner", "admin")
+    assert response.status_code == 409
+    assert roles(owner, world)["owner@example.test"] == "owner"
+
+
+def test_an_owner_steps_down_once_another_owner_exists(owner, world):
+    set_role(owner, world, "org_admin", "owner")
+    assert set_role(owner, world, "org_owner", "admin").status_code == 200
+
+
+@pytest.mark.parametrize("caller", ["viewer", "editor", "project_admin"])
+def test_plain_members_cannot_change_roles(as_caller, world, caller):
+    assert set_role(as_caller(caller), world, "viewer", "admin").status_code == 403
+
+
+@pytest.mark.parametrize("caller", ["write_key", "read_key"])
+def test_api_keys_cannot_change_roles(as_caller, world, caller):
+    assert set_role(as_caller(caller), world, "viewer", "admin").status_code == 403
+
+
+def test_outsiders_cannot_see_the_organization_to_change_roles(as_caller, world):
+    assert set_role(as_caller("outsider"), world, "viewer", "admin").status_code == 404

@@ -22,10 +22,10 @@ class PageClient(CallerClient):
     def __init__(self, app, credentials: dict):
         super().__init__(app, credentials)
         self.app = app
-        self.cookie = credentials.get("cookie")
 
     def csrf_token(self) -> str:
-        basis = f"session:{self.cookie}" if self.cookie else f"browser:{self.browser_cookie()}"
+        session = self.client.get_cookie("sb-access-token")
+        basis = f"session:{session.value}" if session else f"browser:{self.browser_cookie()}"
         with self.app.test_request_context():
             return token_for(basis)
 
