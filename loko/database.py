@@ -107,7 +107,7 @@ def refresh_statistics(written: dict[str, int]) -> list[str]:
     """After a bulk write has committed: ANALYZE (on PostgreSQL) each table of ``written``
     (``{table: rows written}``) whose changes since its last ANALYZE exceed PostgreSQL's
     autoanalyze threshold. Returns the tables analyzed."""
-    if db.engine.dialect.name != "postgresql" or sum(written.values()) < ANALYZE_BASE_ROWS:
+    if db.engine.dialect.name != "postgresql" or max(written.values(), default=0) < ANALYZE_BASE_ROWS:
         return []
     session = db.session()
     stale = []
@@ -174,6 +174,22 @@ def execute_rows(sql: str, rows: list[tuple]) -> None:
     if connection.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
     connection.exec_driver_sql(sql, rows)
+
+
+def stream_tuples(statement, parameters: dict, batch: int = 10_000):
+    """Rows of a Core SELECT as plain tuples, fetched ``batch`` at a time from the DBAPI cursor
+    of the session's connection (its transaction and snapshot). For exports of a million
+    rows: SQLAlchemy's row objects cost about as much as the database's own work."""
+    connection = db.session.connection()
+    expanded = statement.compile(dialect=connection.dialect).construct_expanded_state(parameters)
+    arguments = expanded.positional_parameters if expanded.positiontup is not None else expanded.parameters
+    cursor = connection.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(expanded.statement, arguments)
+        while rows := cursor.fetchmany(batch):
+            yield from rows
+    finally:
+        cursor.close()
 
 
 def insert_rows(table, columns: tuple[str, ...], rows: list[tuple]) -> None:

@@ -5,23 +5,23 @@ answers 304, and a small export is served again from the per-process cache.
 """
 
 import hashlib
-import itertools
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import Row, and_, bindparam, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
-from loko.database import read_snapshot
+from loko.database import read_snapshot, stream_tuples
 from loko.errors import BadRequest
 from loko.exports import writers
 from loko.exports.cache import ExportCache
 from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.languages.models import ProjectLanguage
+from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
@@ -132,61 +132,113 @@ def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> di
     return {language: sorted(pairs[language]) for language in sorted(pairs)}
 
 
-# Built once: an export runs it for every file of every language. The value is joined on
-# its primary key (translation_id, language_code) alone: with the value's project_id in the
-# join too, a PostgreSQL planner without fresh statistics (a project just seeded or
-# imported) chose ix_translation_values_project_language and read the whole language once
-# per key of the file.
-FILE_ROWS = (
-    select(Translation.key, TranslationValue.value)
-    .outerjoin(
+# Read a few languages a query: each active key of the selection (through
+# uq_translations_active_key) and its values in those languages by the values' primary key
+# (translation_id, language_code), a plan no planner estimate can make slow. A value's own
+# project_id is left out on purpose: given it, a PostgreSQL planner without fresh statistics
+# (a project just seeded or imported) read every value of the project once per key. One
+# query a file cost ~0.5 ms a file on PostgreSQL; one query for the whole project would hold
+# it all in memory at once (PostgreSQL's client keeps a whole result).
+ROWS_PER_QUERY = 100_000
+VALUE_ROWS = (
+    select(TranslationValue.language_code, Translation.file_name, Translation.key, TranslationValue.value)
+    .select_from(Translation)
+    .join(
         TranslationValue,
-        and_(
-            TranslationValue.translation_id == Translation.id,
-            TranslationValue.language_code == bindparam("language"),
-        ),
+        (TranslationValue.translation_id == Translation.id)
+        & TranslationValue.language_code.in_(bindparam("languages", expanding=True)),
     )
-    .where(
-        Translation.project_id == bindparam("project_id"),
-        Translation.file_name == bindparam("file_name"),
-        Translation.deleted_at.is_(None),
-    )
+    .where(Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None))
 )
+VALUE_ROWS_IN_FILES = VALUE_ROWS.where(Translation.file_name.in_(bindparam("file_names", expanding=True)))
+KEY_ROWS = select(Translation.file_name, Translation.key).where(
+    Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None)
+)
+KEY_ROWS_IN_FILES = KEY_ROWS.where(Translation.file_name.in_(bindparam("file_names", expanding=True)))
 
 
-def _file_rows(project_id: str, language: str, file_name: str):
-    """``(key, value)`` of every active key of one file; ``value`` is None where ``language``
-    has none."""
-    # Through the connection, not the ORM session, which would buffer every row first;
-    # fetched in batches, which costs far less than row by row.
-    result = db.session.connection().execute(
-        FILE_ROWS, {"project_id": project_id, "language": language, "file_name": file_name}
-    )
-    return itertools.chain.from_iterable(result.partitions(ROWS_PER_FETCH))
+def _rows(statement, in_files, parameters: dict, file_names: tuple[str, ...] | None):
+    """Tuples of ``statement`` (or of its ``in_files`` variant for a file selection)."""
+    if file_names is not None:
+        statement, parameters = in_files, {**parameters, "file_names": list(file_names)}
+    return stream_tuples(statement, parameters, ROWS_PER_FETCH)
 
 
-def _file_values(project_id: str, language: str, file_name: str, link: Link | None) -> dict[str, str | None]:
-    """``{key: value or None}`` of one file in one language; in the link's target language,
-    the linked project's values fill the gaps."""
-    values = dict(_file_rows(project_id, language, file_name))
-    if link is not None and language == link.target:
-        for key, value in _file_rows(link.project_id, link.source, file_name):
-            if value is not None and values.get(key) is None:
-                values[key] = value
-    return values
+def _language_batches(project: Row, languages: list[str]) -> list[list[str]]:
+    """``languages`` in order, grouped so that one query reads about ROWS_PER_QUERY values."""
+    translated, _ = progress_counts(project.id, project.data_version)
+    batches, rows = [[]], 0
+    for language in languages:
+        count = translated.get(language, 0)
+        if batches[-1] and rows + count > ROWS_PER_QUERY:
+            batches.append([])
+            rows = 0
+        batches[-1].append(language)
+        rows += count
+    return batches
 
 
-def _json_writer(project: Row, link: Link | None):
+class _Values:
+    """``values(language, file_name) -> {key: value or None}``, for the languages of the
+    export in their order: reads a batch of languages at a time, so memory holds a few
+    languages, never the whole project. ``untranslated`` lists every active key (a PO
+    catalog shows them with an empty msgstr); in the link's target language, the linked
+    project's values fill the gaps."""
+
+    def __init__(self, project: Row, query: ExportQuery, link: Link | None, languages, untranslated: bool):
+        self.project, self.file_names, self.link = project, query.file_names, link
+        self.batches = iter(_language_batches(project, list(languages)))
+        self.keys = self._keys() if untranslated else None
+        self.loaded: dict[str, dict[str, dict]] = {}
+
+    def _keys(self) -> dict[str, list[str]]:
+        keys = defaultdict(list)
+        for file_name, key in _rows(
+            KEY_ROWS, KEY_ROWS_IN_FILES, {"project_id": self.project.id}, self.file_names
+        ):
+            keys[file_name].append(key)
+        return keys
+
+    def _read(self, project_id: str, languages: list[str]) -> dict[str, dict[str, dict]]:
+        loaded = {language: defaultdict(dict) for language in languages}
+        parameters = {"project_id": project_id, "languages": languages}
+        for language, file_name, key, value in _rows(
+            VALUE_ROWS, VALUE_ROWS_IN_FILES, parameters, self.file_names
+        ):
+            loaded[language][file_name][key] = value
+        return loaded
+
+    def _load_next_batch(self) -> None:
+        languages = next(self.batches)
+        self.loaded = self._read(self.project.id, languages)
+        if self.link is not None and self.link.target in self.loaded:
+            own = self.loaded[self.link.target]
+            for file_name, inherited in self._read(self.link.project_id, [self.link.source])[
+                self.link.source
+            ].items():
+                own[file_name] = inherited | own[file_name]
+
+    def __call__(self, language: str, file_name: str) -> dict[str, str | None]:
+        if language not in self.loaded:
+            self._load_next_batch()
+        values = self.loaded[language].get(file_name, {})
+        if self.keys is None:
+            return values
+        return dict.fromkeys(self.keys.get(file_name, ()), None) | values
+
+
+def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages):
     """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys."""
+    file_values = _Values(project, query, link, languages, untranslated=False)
 
     def json_file(language: str, file_name: str) -> bytes:
-        values = _file_values(project.id, language, file_name, link)
-        return writers.json_bytes({key: value for key, value in values.items() if value is not None})
+        # Read without untranslated keys, so every value is a string.
+        return writers.json_bytes(file_values(language, file_name))
 
     return json_file
 
 
-def _po_writer(project: Row, link: Link | None):
+def _po_writer(project: Row, query: ExportQuery, link: Link | None, languages):
     """``(language, file_name) -> bytes``: one file's PO catalog, which lists untranslated keys
     too, with an empty msgstr."""
     names = dict(
@@ -195,18 +247,19 @@ def _po_writer(project: Row, link: Link | None):
         ).all()
     )
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
+    file_values = _Values(project, query, link, languages, untranslated=True)
 
     def po_file(language: str, file_name: str) -> bytes:
-        values = _file_values(project.id, language, file_name, link)
+        values = file_values(language, file_name)
         entries = [(key, values[key]) for key in sorted(values)]
         return writers.po_bytes(language, names.get(language, language), project.name, revision, entries)
 
     return po_file
 
 
-def _json_document(project, link, layout) -> Iterator[bytes]:
+def _json_document(project, query, link, layout) -> Iterator[bytes]:
     """The spec's ``{language: {file: {key: value}}}``, keys sorted, one file at a time."""
-    json_file = _json_writer(project, link)
+    json_file = _json_writer(project, query, link, layout)
     yield b"{"
     for index, (language, files) in enumerate(layout.items()):
         yield (b"," if index else b"") + orjson.dumps(language) + b":{"
@@ -217,7 +270,8 @@ def _json_document(project, link, layout) -> Iterator[bytes]:
 
 
 def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
-    write = _json_writer(project, link) if query.format == "json" else _po_writer(project, link)
+    writer = _json_writer if query.format == "json" else _po_writer
+    write = writer(project, query, link, layout)
     for language, files in layout.items():
         for name in files:
             yield writers.entry_name(language, name, query.format), write(language, name)
@@ -242,7 +296,7 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
     if query.zip:
         chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
     else:
-        chunks = _json_document(project, link, layout)
+        chunks = _json_document(project, query, link, layout)
     return Export(cache.keep(etag, (project.id, query), chunks), mimetype, filename)
 
 
@@ -254,7 +308,7 @@ def _single_po(project: Row, query: ExportQuery) -> Export:
             "`fileName`, or set zip=true for all of them."
         )
     language, file_name = languages[0], file_names[0]
-    body = _po_writer(project, _link(project, query))(language, file_name)
+    body = _po_writer(project, query, _link(project, query), [language])(language, file_name)
     return Export(body, PO_MIMETYPE, writers.entry_name(language, file_name, "po").replace("/", "-"))
 
 

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from loko.database import ANALYZE_BASE_ROWS
-from loko.exports.service import FILE_ROWS
+from loko.exports.service import VALUE_ROWS_IN_FILES
 from loko.extensions import db
 from tests.translation_factories import project_api
 
@@ -61,14 +61,16 @@ def test_a_small_bulk_upsert_leaves_statistics_to_autovacuum(postgres):
         assert not _analyzed("translation_values")
 
 
-def test_file_export_query_reads_values_by_primary_key_without_statistics(postgres):
+def test_export_query_reads_values_by_primary_key_without_statistics(postgres):
     api = project_api(postgres)
     for file_name in ("a", "b", "c"):
         for language in ("en", "de"):
             api.upsert(language, _items(300), file_name=file_name)
     with postgres.app_context():
         _forget_statistics()
-        query = FILE_ROWS.params(project_id=api.project_id, language="de", file_name="b")
+        query = VALUE_ROWS_IN_FILES.params(
+            project_id=api.project_id, languages=["de", "en"], file_names=["b"]
+        )
         compiled = query.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True})
         plan = "\n".join(row[0] for row in db.session.connection().exec_driver_sql(f"EXPLAIN {compiled}"))
     assert "pk_translation_values" in plan
