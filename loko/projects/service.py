@@ -13,6 +13,7 @@ from loko.extensions import db
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import Project, ProjectMember
+from loko.translations import history
 
 LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
 SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
@@ -147,10 +148,17 @@ def _has_language(project_id: str, code: str) -> bool:
     return db.session.get(ProjectLanguage, (project_id, code)) is not None
 
 
-def delete_project(actor, project_id: str) -> None:
-    """Delete a project and everything in it; projects linking to it are unlinked."""
+def delete_project(actor, project_id: str, confirm_name: str | None = None) -> str:
+    """Delete a project and everything in it; projects linking to it are unlinked. Returns
+    its organization's id. With ``confirm_name`` (a typed confirmation), BadRequest unless
+    it is the project's name."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.DELETE_PROJECT)
+        project, _ = policy.authorize(actor, project_id, policy.DELETE_PROJECT)
+        organization_id = project.organization_id
+        if confirm_name is not None and confirm_name.strip() != project.name.strip():
+            raise BadRequest(
+                "confirm_name: type the project's name exactly as shown to delete it; nothing was deleted."
+            )
         db.session.execute(
             update(Project)
             .where(Project.linked_project_id == project_id)
@@ -162,6 +170,7 @@ def delete_project(actor, project_id: str) -> None:
             )
         )
         db.session.execute(db.delete(Project).where(Project.id == project_id))
+    return organization_id
 
 
 def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> dict:
@@ -180,3 +189,93 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> d
         else:
             member.role = role
     return {"user": user, "role": role}
+
+
+@dataclass(frozen=True)
+class ProjectSettings:
+    """What the settings of a project offer to change: the project, the projects it may be
+    linked to (each with its languages), its own languages and the organization's members
+    with their project roles."""
+
+    view: ProjectView
+    languages: list[dict]
+    link_candidates: list[dict]
+    members: list[dict]
+
+
+def project_settings(actor, project_id: str) -> ProjectSettings:
+    """The settings of a project, for a caller with canEditProjects (Forbidden otherwise)."""
+    project, permissions = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
+    candidates = _link_candidates(actor, project)
+    languages = _languages_of([project.id, *(candidate["id"] for candidate in candidates)])
+    for candidate in candidates:
+        candidate["languages"] = languages.get(candidate["id"], [])
+    return ProjectSettings(
+        view=ProjectView(project, permissions),
+        languages=languages.get(project.id, []),
+        link_candidates=candidates,
+        members=_members_with_roles(project),
+    )
+
+
+def _link_candidates(actor, project: Project) -> list[dict]:
+    """The organization's other projects the caller can view (the link rules allow no other)."""
+    rows = db.session.execute(
+        db.select(Project.id, Project.name, Project.emoji, ProjectMember.role)
+        .outerjoin(
+            ProjectMember, (ProjectMember.project_id == Project.id) & (ProjectMember.user_id == actor.id)
+        )
+        .where(Project.organization_id == project.organization_id, Project.id != project.id)
+    ).all()
+    org_role = policy.organization_role(actor.id, project.organization_id)
+    visible = [
+        {"id": row.id, "name": row.name, "emoji": row.emoji}
+        for row in rows
+        if policy.permissions_from_roles(org_role, row.role).can_view_translations
+    ]
+    return sorted(visible, key=lambda candidate: (candidate["name"].lower(), candidate["id"]))
+
+
+def _languages_of(project_ids: list[str]) -> dict[str, list[dict]]:
+    """``{project id: [{code, name}]}`` sorted by code, in one query."""
+    rows = db.session.execute(
+        db.select(ProjectLanguage.project_id, ProjectLanguage.code, ProjectLanguage.name).where(
+            ProjectLanguage.project_id.in_(project_ids)
+        )
+    ).all()
+    languages: dict[str, list[dict]] = {}
+    for project_id, code, name in sorted(rows):
+        languages.setdefault(project_id, []).append({"code": code, "name": name})
+    return languages
+
+
+def _members_with_roles(project: Project) -> list[dict]:
+    """The organization's members, each with their organization role and project role."""
+    rows = db.session.execute(
+        db.select(User, OrganizationMember.role, ProjectMember.role)
+        .join(OrganizationMember, OrganizationMember.user_id == User.id)
+        .outerjoin(
+            ProjectMember, (ProjectMember.user_id == User.id) & (ProjectMember.project_id == project.id)
+        )
+        .where(OrganizationMember.organization_id == project.organization_id)
+        .order_by(func.lower(User.email), User.id)
+    ).all()
+    return [
+        {
+            "user": user,
+            "org_role": org_role,
+            "project_role": project_role,
+            "full_access": policy.permissions_from_roles(org_role, None).can_edit_projects,
+        }
+        for user, org_role, project_role in rows
+    ]
+
+
+RECENT_ACTIVITY = 10
+
+
+def recent_activity(actor, project_id: str, limit: int = RECENT_ACTIVITY) -> list[dict]:
+    """The project's latest history entries, newest first (canViewTranslations)."""
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    entries, _ = history.list_history(project_id, {}, limit, None)
+    return entries

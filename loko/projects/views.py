@@ -1,16 +1,98 @@
-"""Pages: a project's overview."""
+"""Pages: a project's overview (languages, files, recent activity, export) and its settings
+(details, linked project, member roles, deletion)."""
 
-from flask import Blueprint
+from flask import Blueprint, request, url_for
 
+from loko.errors import BadRequest
 from loko.languages.service import project_languages
-from loko.web.pages import project_page, render_page
+from loko.projects import service
+from loko.projects.models import PROJECT_ROLES
+from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
+from loko.translations.queries import file_summaries
+from loko.web.pages import form_input, page_user, project_page, render_page, submit
 
 projects_ui = Blueprint("projects_ui", __name__)
 
 
 @projects_ui.get("/projects/<uuid:project_id>")
 def overview(project_id):
-    view = project_page(str(project_id))
+    actor, project_id = page_user(), str(project_id)
+    view = project_page(project_id)
     return render_page(
-        "projects/overview.html", view=view, languages=project_languages(view.project, stats=True)
+        "projects/overview.html",
+        view=view,
+        languages=project_languages(view.project, stats=True),
+        files=file_summaries(actor, project_id),
+        activity=service.recent_activity(actor, project_id),
+    )
+
+
+@projects_ui.route("/projects/<uuid:project_id>/settings", methods=["GET", "POST"])
+def settings(project_id):
+    actor, project_id = page_user(), str(project_id)
+    if request.method == "POST":
+        done = settings_form(request.form.get("form", ""))(actor, project_id)
+        if done is not None:
+            return done
+    offered = service.project_settings(actor, project_id)
+    return render_page(
+        "projects/settings.html",
+        view=offered.view,
+        settings=offered,
+        roles=PROJECT_ROLES,
+        form=request.form,
+    )
+
+
+def settings_form(name: str):
+    """The use case behind one of the settings page's forms (its hidden ``form`` field)."""
+    forms = {"details": save_details, "link": save_link, "member": save_member_role, "delete": delete}
+    if name not in forms:
+        raise BadRequest(f"form: unknown settings form {name!r}.")
+    return forms[name]
+
+
+def settings_url(project_id: str) -> str:
+    return url_for("projects_ui.settings", project_id=project_id)
+
+
+def save_details(actor, project_id: str):
+    return submit(
+        lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
+        then=settings_url(project_id),
+        notice="Settings saved.",
+    )
+
+
+def save_link(actor, project_id: str):
+    return submit(
+        lambda: service.update_project(actor, project_id, form_input(ProjectUpdate, extra=link_input())),
+        then=settings_url(project_id),
+        notice="Linked project saved.",
+    )
+
+
+def link_input() -> dict:
+    """The link form's three selects; "No link" unlinks whatever the language selects say."""
+    if not request.form.get("linked_project_id"):
+        return dict.fromkeys(service.LINK_FIELDS)
+    return {field: request.form.get(field) or None for field in service.LINK_FIELDS}
+
+
+def save_member_role(actor, project_id: str):
+    def change_role():
+        role = form_input(ProjectMemberSet, extra={"role": request.form.get("role") or None})["role"]
+        return service.set_member_role(actor, project_id, request.form.get("user_id", ""), role)
+
+    return submit(change_role, then=settings_url(project_id), notice="Project role changed.")
+
+
+def delete(actor, project_id: str):
+    typed = request.form.get("confirm_name", "")
+    return submit(
+        lambda: service.delete_project(actor, project_id, confirm_name=typed),
+        then=lambda organization_id: url_for(
+            "organizations_ui.organization", organization_id=organization_id
+        ),
+        notice=f"Project “{typed.strip()}” deleted.",
     )

@@ -77,19 +77,29 @@ def form_input(schema: type[Schema], *, drop_empty: tuple[str, ...] = (), extra:
     return loader.load(data | (extra or {}))
 
 
-def submit(action: Callable[[], object], *, then: str | Callable[[object], str], notice: str):
-    """Run a form's use case. On success, a 303 redirect to ``then`` (or to ``then(result)``)
-    with ``notice``; on a refusal, None, and the page rendered next shows the error with its
-    status."""
+REFUSED = object()
+
+
+def attempt(action: Callable[[], object]):
+    """Run a form's use case and return its result; on a refusal, REFUSED, and the page
+    rendered next shows the error with its status."""
     try:
-        result = action()
+        return action()
     except ValidationError as error:
         g.form_error, g.form_status = describe_validation(error.messages) or "Invalid input.", 400
-        return None
     except LokoError as error:
         if isinstance(error, SignInRequired):
             raise
         g.form_error, g.form_status = error.message, error.status
+    return REFUSED
+
+
+def submit(action: Callable[[], object], *, then: str | Callable[[object], str], notice: str):
+    """Run a form's use case. On success, a 303 redirect to ``then`` (or to ``then(result)``)
+    with ``notice``; on a refusal, None, and the page rendered next shows the error with its
+    status."""
+    result = attempt(action)
+    if result is REFUSED:
         return None
     return redirect_with_notice(then(result) if callable(then) else then, notice)
 
