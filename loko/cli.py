@@ -105,9 +105,9 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
 
 
 def _serve_socket(app, listener, threads) -> None:
-    import waitress
+    from loko.serving import make_server
 
-    waitress.serve(app, sockets=[listener], threads=threads, ident="loko", backlog=1024)
+    make_server(app, sockets=[listener], threads=threads, ident="loko", backlog=1024).run()
 
 
 def _serve_forked(app, listener, threads, processes) -> None:

@@ -1,0 +1,49 @@
+"""waitress, as ``loko serve`` runs it: HTTP/1.1 connections stay open after a 304.
+
+waitress 3 closes the connection after every HTTP/1.1 response that has no Content-Length,
+and it drops Content-Length from 1xx, 204 and 304 responses (RFC 9110 forbids it there), so
+no header a WSGI application sends can keep such a connection open: every revalidation
+(If-None-Match answered 304) paid for a new TCP connection. A response that can have no
+body needs no length to end it (RFC 9112 section 6.3), so Loko's task keeps the connection
+open for those, unless the client asked to close it.
+"""
+
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
+from waitress.task import WSGITask
+
+
+class KeepAliveTask(WSGITask):
+    _no_body_keep_alive = False
+
+    def build_response_header(self):
+        self._no_body_keep_alive = (
+            not self.has_body
+            and self.version == "1.1"
+            and not self.close_on_finish
+            and self.request.headers.get("CONNECTION", "").lower() != "close"
+        )
+        try:
+            return super().build_response_header()
+        finally:
+            self._no_body_keep_alive = False
+
+    def set_close_on_finish(self) -> None:
+        # While the header of a body-less response is built, the only reason waitress
+        # closes is the missing Content-Length.
+        if not self._no_body_keep_alive:
+            super().set_close_on_finish()
+
+
+class KeepAliveChannel(HTTPChannel):
+    task_class = KeepAliveTask
+
+
+def make_server(app, **settings):
+    """A waitress server for ``app`` (settings as for ``waitress.serve``); ``run()`` serves."""
+    sockets = {}
+    server = create_server(app, map=sockets, **settings)
+    for listener in list(sockets.values()):
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = KeepAliveChannel
+    return server

@@ -1,0 +1,70 @@
+"""``loko serve``'s waitress keeps an HTTP/1.1 connection open after a 304, as after a 200."""
+
+import threading
+from http.client import HTTPConnection
+
+import pytest
+from waitress import wasyncore
+
+from loko.serving import make_server
+
+
+def app(environ, start_response):
+    if environ.get("HTTP_IF_NONE_MATCH") == '"v1"':
+        start_response("304 Not Modified", [("ETag", '"v1"')])
+        return []
+    start_response("200 OK", [("ETag", '"v1"'), ("Content-Type", "text/plain"), ("Content-Length", "2")])
+    return [b"ok"]
+
+
+@pytest.fixture
+def port():
+    server = make_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield server.effective_port
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout=10)
+    server.task_dispatcher.shutdown()
+
+
+def exchange(connection, headers):
+    connection.request("GET", "/", headers=headers)
+    response = connection.getresponse()
+    response.read()
+    return response
+
+
+def test_a_304_keeps_the_connection_open(port):
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    first = exchange(connection, {"If-None-Match": '"v1"'})
+    socket_before = connection.sock
+    second = exchange(connection, {"If-None-Match": '"v1"'})
+    assert (first.status, second.status) == (304, 304)
+    assert first.getheader("Connection") is None
+    assert connection.sock is socket_before
+    connection.close()
+
+
+def test_a_304_carries_no_body_length(port):
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    response = exchange(connection, {"If-None-Match": '"v1"'})
+    assert response.getheader("Content-Length") is None
+    assert response.getheader("Transfer-Encoding") is None
+    connection.close()
+
+
+def test_a_client_that_asks_to_close_gets_a_closed_connection(port):
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    response = exchange(connection, {"If-None-Match": '"v1"', "Connection": "close"})
+    assert response.getheader("Connection") == "close"
+    connection.close()
+
+
+def test_a_200_with_a_length_keeps_the_connection_open_too(port):
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    exchange(connection, {})
+    socket_before = connection.sock
+    assert exchange(connection, {}).status == 200
+    assert connection.sock is socket_before
+    connection.close()
