@@ -19,6 +19,7 @@ from loko.translations.schemas import (
     HistoryQuery,
     KeysOut,
     KeysQuery,
+    PatchConflict,
     PatchResults,
     RestoreOut,
     TranslationCreate,
@@ -141,13 +142,20 @@ def bulk_translations(project_id):
     "Set values by key and file in one or more languages (creates what is missing)",
     tags=TAGS,
     body=TranslationPatch,
-    responses={200: PatchResults},
+    responses={
+        200: PatchResults,
+        409: {
+            "description": "A language's `expected` value is not the stored one; nothing was written.",
+            "content": {"application/json": {"schema": PatchConflict}},
+        },
+    },
 )
 def patch_translation(project_id):
     data = load_body(TranslationPatch)
     updates = {code: item["value"] for code, item in data["updates"].items()}
+    expected = {code: item["expected"] for code, item in data["updates"].items() if "expected" in item}
     results = service.patch_translation(
-        current_actor(), str(project_id), data["key"], data["fileName"], updates
+        current_actor(), str(project_id), data["key"], data["fileName"], updates, expected
     )
     return PatchResults().dump({"results": results})
 

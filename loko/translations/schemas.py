@@ -2,6 +2,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from loko.fields import (
     MAX_BULK_ITEMS,
+    MAX_VALUE,
     ApiSchema,
     CommaList,
     FileName,
@@ -29,6 +30,17 @@ class TranslationCreate(ApiSchema):
 
 class ValueUpdate(ApiSchema):
     value = TranslationValue(required=True)
+    expected = fields.String(
+        allow_none=True,
+        validate=validate.Length(max=MAX_VALUE),
+        metadata={
+            "description": "Optional precondition: the value this update was made from. Absent: no "
+            "check. null: the language must have no value of its own yet. A string: the stored "
+            "value must equal it. If any language's stored value differs, the answer is 409 with "
+            "`details.conflicts` and no language is written. Values inherited from a linked "
+            "project do not count as stored values."
+        },
+    )
 
 
 class TranslationPatch(ApiSchema):
@@ -142,6 +154,27 @@ class PatchResults(ApiSchema):
         required=True,
         metadata={"description": "One entry per language code of `updates`."},
     )
+
+
+class ValueConflict(ApiSchema):
+    expected = fields.String(required=True, allow_none=True, metadata={"description": "As sent."})
+    current = fields.String(
+        required=True, allow_none=True, metadata={"description": "The stored value; null when there is none."}
+    )
+
+
+class PatchConflictDetails(ApiSchema):
+    conflicts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(ValueConflict),
+        required=True,
+        metadata={"description": "One entry per language whose precondition failed."},
+    )
+
+
+class PatchConflict(ApiSchema):
+    error = fields.String(required=True)
+    details = fields.Nested(PatchConflictDetails, required=True)
 
 
 class BulkUpsertResult(ApiSchema):

@@ -143,18 +143,21 @@ ACTIVE_WITH_VALUES = (
 )
 
 
-def patch_translation(actor, project_id: str, key: str, file_name: str, updates: dict) -> dict:
+def patch_translation(
+    actor, project_id: str, key: str, file_name: str, updates: dict, expected: dict | None = None
+) -> dict:
     """Set values in several languages, creating the translation and file records as needed.
 
-    Returns ``{code: {id, id_file, updated}}``; ``updated`` is false where the stored value
-    already equalled the new one. The hot single-value path: a handful of statements, no
-    ORM objects.
+    ``expected`` (``{code: value or None}``) makes the write conditional: each named
+    language's stored value must equal its expected value (None: no value yet), checked
+    in the write's own transaction; otherwise Conflict, with ``{conflicts: {code:
+    {expected, current}}}`` as details, and nothing is written. Returns ``{code: {id,
+    id_file, updated}}``; ``updated`` is false where the stored value already equalled the
+    new one. The hot single-value path: a handful of statements, no ORM objects.
     """
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
-        record_ids, _ = ensure_file_records(project_id, file_name, updates)
-        now = utcnow()
         rows = db.session.connection().execute(
             ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
         )
@@ -162,6 +165,9 @@ def patch_translation(actor, project_id: str, key: str, file_name: str, updates:
         for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
             if code is not None:
                 stored[code] = value
+        _check_expected(expected or {}, stored)
+        record_ids, _ = ensure_file_records(project_id, file_name, updates)
+        now = utcnow()
         if translation_id is None:
             translation_id = new_id()
             stamp = driver_timestamp(now)
@@ -190,6 +196,23 @@ def patch_translation(actor, project_id: str, key: str, file_name: str, updates:
             _touch([translation_id], now)
         history.record_rows(actor, project_id, entries, now)
         return results
+
+
+def _check_expected(expected: dict, stored: dict) -> None:
+    """Conflict naming every language whose stored value is not the one the caller started
+    from (None: no value)."""
+    conflicts = {
+        code: {"expected": value, "current": stored.get(code)}
+        for code, value in expected.items()
+        if stored.get(code) != value
+    }
+    if conflicts:
+        fields = "; ".join(f"updates.{code}.expected" for code in sorted(conflicts))
+        raise Conflict(
+            f"{fields}: not the stored value (it changed since it was read); nothing was written. "
+            "details.conflicts holds the current values: send one as expected to overwrite it.",
+            details={"conflicts": conflicts},
+        )
 
 
 def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, items: list[dict]) -> dict:
