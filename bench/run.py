@@ -33,6 +33,8 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from bench import editor
+
 ROOT = Path(__file__).resolve().parent.parent
 NAN = float("nan")
 SMALLEST = 10_000
@@ -387,6 +389,7 @@ def measure_size(database_url: str, values: int, runs: int, full: bool, processe
             result["import_100k_s"] = import_100k(server.port, base, auth)
     finally:
         server.stop()
+    result["editor"] = editor.measure_editor(database_url, project, seeded["session"])
 
     if processes_lever:
         for processes in (1, 2):
@@ -556,6 +559,7 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
             "live 2-language export, 2 processes (req/s)",
             lambda r: r.get("export_live_2proc", {}).get("requests_per_s", float("nan")),
         ),
+        *editor.table_rows(),
     ]
     for label, get in rows:
         print(f"{label:42}" + "".join(f"{get(r):>14.3f}" for r in results))
@@ -565,6 +569,7 @@ def print_table(results: list[dict], summary: dict, machine: str) -> None:
         ratio = value / target if target else float(value)
         verdict = "met" if met(name, value, target) else "MISSED"
         print(f"  {label:46} {value:>10.3f}  target {target:>8}  ratio {ratio:>6.2f}  {verdict}")
+    print("\n".join(editor.target_lines(results[-1]["editor"])))
     ceiling = summary["bare_waitress_304_rps"]
     print(
         f"\n  Ceiling of the 304 path: a bare WSGI function under waitress answers {ceiling:,.0f} req/s;"

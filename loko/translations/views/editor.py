@@ -1,3 +1,110 @@
-"""Pages: the editor."""
+"""Pages: the editor, its rows as an HTML fragment (the next page, or one new key) and one
+key's values in every language. Editing goes through the JSON API from editor.js."""
 
-from loko.translations.views import translations_ui  # noqa: F401
+from flask import request, url_for
+from markupsafe import Markup, escape
+from marshmallow import fields, validate
+
+from loko.errors import BadRequest
+from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
+from loko.http import schema_instance
+from loko.projects.service import ProjectView
+from loko.translations.editor import EditorFilters, editor_page, key_details
+from loko.translations.schemas import TRANSLATION_ID
+from loko.translations.views import translations_ui
+from loko.web.pages import page_user, render_page
+
+CURSOR = [validate.Length(min=1, max=2000), no_control_characters]
+
+
+class EditorQuery(ApiSchema):
+    """The editor's query parameters (blank form fields are left out before loading)."""
+
+    file = FileName()
+    q = fields.String(validate=[validate.Length(min=1, max=256), no_control_characters])
+    missing = LanguageCode()
+    since = fields.Date()
+    inherited = fields.Boolean()
+    source = LanguageCode()
+    lang = CommaList(LanguageCode())
+    after = fields.String(validate=CURSOR)
+    before = fields.String(validate=CURSOR)
+    id = fields.String(validate=TRANSLATION_ID)
+
+
+def _editor_arguments() -> dict:
+    """The page's query loaded by EditorQuery, as editor_page's arguments."""
+    data = {}
+    for name in request.args:
+        values = [value for value in request.args.getlist(name) if value.strip()]
+        if any("\x00" in value for value in values):
+            raise BadRequest(f"{name}: must not contain the NUL character.")
+        if values:
+            data[name] = values if len(values) > 1 else values[0]
+    query = schema_instance(EditorQuery).load(data)
+    filters = EditorFilters(
+        file_name=query.get("file"),
+        search=query.get("q"),
+        missing=query.get("missing"),
+        changed_since=query.get("since"),
+        inherited=query.get("inherited", False),
+        translation_id=query.get("id"),
+    )
+    return {
+        "filters": filters,
+        "languages": query.get("lang", ()),
+        "source": query.get("source"),
+        "after": query.get("after"),
+        "before": query.get("before"),
+    }
+
+
+def _links(filters: EditorFilters, page) -> dict:
+    """The query of this view (filters and the columns shown), for the pager and the
+    fragment URLs, so every page shows the same columns."""
+    params = {
+        "file": filters.file_name,
+        "q": filters.search,
+        "missing": filters.missing,
+        "since": filters.changed_since.isoformat() if filters.changed_since else None,
+        "inherited": "true" if filters.inherited else None,
+        "source": page.source,
+        "lang": page.shown[1:],
+    }
+    return {name: value for name, value in params.items() if value}
+
+
+@translations_ui.app_template_filter("cell_text")
+def cell_text(value: str) -> Markup:
+    """A value escaped for a cell, its carriage returns kept (an HTML parser turns a raw
+    one into a line feed, and the editor compares values exactly)."""
+    return Markup(str(escape(value)).replace("\r", "&#13;"))  # noqa: S704 - escaped above
+
+
+@translations_ui.get("/projects/<uuid:project_id>/editor")
+def editor(project_id):
+    arguments = _editor_arguments()
+    page = editor_page(page_user(), str(project_id), **arguments)
+    params = _links(arguments["filters"], page)
+    return render_page(
+        "translations/editor.html",
+        view=ProjectView(page.project, page.permissions),
+        page=page,
+        filters=arguments["filters"],
+        params=params,
+        rows_url=url_for("translations_ui.editor_rows", project_id=project_id, **params),
+    )
+
+
+@translations_ui.get("/projects/<uuid:project_id>/editor/rows")
+def editor_rows(project_id):
+    """The rows of a page (or of one key, with ``id``) in a table, for the editor's script."""
+    page = editor_page(page_user(), str(project_id), **_editor_arguments())
+    return render_page("translations/_editor_fragment.html", page=page)
+
+
+@translations_ui.get("/projects/<uuid:project_id>/editor/keys/<translation_id>")
+def editor_key(project_id, translation_id):
+    """One key's values in every language, for the editor's details dialog."""
+    details = key_details(page_user(), str(project_id), translation_id)
+    return render_page("translations/_editor_details.html", details=details)

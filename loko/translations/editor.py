@@ -1,0 +1,285 @@
+"""The translation editor's read side: one page of active keys with their values in the
+languages shown, filtered, and keyset-paginated on (fileName, key) in both directions.
+
+A page costs the same few statements whatever the project's size or the page's position:
+the keys of the page (walking the active-key index from the cursor), their values in the
+languages shown (by primary key), and the values the linked project lends them.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+
+from sqlalchemy import and_, exists, or_, select, tuple_
+
+from loko.auth import policy
+from loko.errors import BadRequest, NotFound
+from loko.extensions import db
+from loko.languages.service import file_names, language_rows, progress_counts
+from loko.projects.models import Project
+from loko.projects.service import Link, link_of
+from loko.translations.models import Translation, TranslationValue
+from loko.translations.queries import (
+    _has_value,
+    _inherited,
+    _inherited_values,
+    _missing,
+    _most_values,
+    decode_cursor,
+    encode_cursor,
+)
+from loko.translations.service import values_of
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+# Languages shown when the viewer has not chosen: the source and the next ones by code,
+# as many as fit side by side on a phone.
+DEFAULT_LANGUAGES = 3
+
+
+@dataclass(frozen=True)
+class EditorFilters:
+    """What narrows the keys; every filter given must hold (they combine with AND)."""
+
+    file_name: str | None = None
+    search: str | None = None
+    missing: str | None = None
+    changed_since: date | None = None
+    inherited: bool = False
+    translation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class EditorRow:
+    id: str
+    file_name: str
+    key: str
+    values: dict[str, str]
+    inherited: dict[str, str]
+
+
+@dataclass(frozen=True)
+class EditorPage:
+    """A page of the editor: the project as the caller sees it, the languages (all of the
+    project's, and those shown with the source first), the files, and the rows with the
+    positions of the pages before and after (None at either end)."""
+
+    project: Project
+    permissions: policy.Permissions
+    languages: list[dict]
+    shown: list[str]
+    source: str | None
+    files: list[str]
+    link: Link | None
+    rows: list[EditorRow]
+    next_cursor: str | None
+    previous_cursor: str | None
+
+    @property
+    def language_names(self) -> dict[str, dict]:
+        return {language["code"]: language for language in self.languages}
+
+
+def editor_page(
+    actor,
+    project_id: str,
+    filters: EditorFilters,
+    languages: tuple[str, ...] = (),
+    source: str | None = None,
+    after: str | None = None,
+    before: str | None = None,
+    limit: int = PAGE_SIZE,
+) -> EditorPage:
+    """One page of the editor for a caller with canViewTranslations.
+
+    ``languages`` and ``source`` choose the columns (default: the language with the most
+    values, then the next ones by code); ``after`` and ``before`` are the cursors of the
+    neighbouring pages. BadRequest names the parameter for a language the project does not
+    have, the inherited filter without a project link, a foreign cursor, or both cursors.
+    """
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    all_languages = language_rows(project_id)
+    codes = [language["code"] for language in all_languages]
+    for name, code in (("missing", filters.missing), ("source", source), *(("lang", c) for c in languages)):
+        if code is not None and code not in codes:
+            raise BadRequest(f"{name}: the project has no language {code!r}.")
+    link = link_of(project)
+    if filters.inherited and link is None:
+        raise BadRequest("inherited: this project has no linked project to inherit values from.")
+    if after is not None and before is not None:
+        raise BadRequest("before: give either after or before, not both.")
+    source = source or _default_source(project, codes)
+    shown = _shown(codes, source, languages, filters.missing)
+    condition = _condition(project_id, filters, link)
+    rows, next_cursor, previous_cursor = _keys(condition, after, before, min(limit, MAX_PAGE_SIZE))
+    return EditorPage(
+        project,
+        permissions,
+        all_languages,
+        shown,
+        source,
+        file_names(project_id),
+        link,
+        _with_values(rows, shown, link),
+        next_cursor,
+        previous_cursor,
+    )
+
+
+def _default_source(project: Project, codes: list[str]) -> str | None:
+    """The language with the most values (counts cached per data version), else the first."""
+    translated, _ = progress_counts(project.id, project.data_version)
+    return _most_values({code: translated.get(code, 0) for code in codes}) or (codes[0] if codes else None)
+
+
+def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missing: str | None) -> list[str]:
+    """The columns: the source first, then the chosen languages (by default the next ones by
+    code), and the language a "missing in" filter names."""
+    if not chosen:
+        chosen = tuple(code for code in codes if code != source)[: DEFAULT_LANGUAGES - 1]
+    shown = [source] if source else []
+    shown += [code for code in dict.fromkeys(chosen) if code != source]
+    if missing is not None and missing not in shown:
+        shown.append(missing)
+    return shown
+
+
+def _condition(project_id: str, filters: EditorFilters, link: Link | None):
+    conditions = [Translation.project_id == project_id, Translation.deleted_at.is_(None)]
+    if filters.translation_id is not None:
+        conditions.append(Translation.id == filters.translation_id)
+    if filters.file_name is not None:
+        conditions.append(Translation.file_name == filters.file_name)
+    if filters.search:
+        value_match = exists().where(
+            TranslationValue.translation_id == Translation.id,
+            contains_text(TranslationValue.value, filters.search),
+        )
+        conditions.append(
+            or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
+        )
+    if filters.missing is not None:
+        conditions.append(_missing(filters.missing, link))
+    if filters.changed_since is not None:
+        conditions.append(Translation.updated_at >= datetime.combine(filters.changed_since, time.min, UTC))
+    if filters.inherited:
+        conditions.append(and_(~_has_value(link.target), _inherited(link)))
+    return and_(*conditions)
+
+
+def contains_text(column, text: str):
+    """Case-insensitive substring match. SQLite's LIKE already ignores the case of ASCII
+    letters (and matches other letters in their exact case), so it needs no lower() on
+    every row; PostgreSQL's ILIKE folds every letter."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return column.contains(text, autoescape=True)
+    return column.icontains(text, autoescape=True)
+
+
+def _beyond(cursor: str, name: str):
+    """Keys after the ``after`` cursor, or before the ``before`` one, as one row-value
+    comparison that both databases answer with a range of the active-key index."""
+    try:
+        file_name, key = decode_cursor(cursor)
+    except BadRequest:
+        raise BadRequest(
+            f"{name}: not a page position of this editor; start again from the first page."
+        ) from None
+    position = tuple_(Translation.file_name, Translation.key)
+    return position < tuple_(file_name, key) if name == "before" else position > tuple_(file_name, key)
+
+
+def _keys(condition, after: str | None, before: str | None, limit: int):
+    """``(rows, next_cursor, previous_cursor)``: up to ``limit`` keys in (fileName, key)
+    order after ``after``, or before ``before``; one statement (two when going back
+    reaches the start, which then shows a full first page)."""
+    keys = select(Translation.id, Translation.file_name, Translation.key)
+    if before is not None:
+        found = db.session.execute(
+            keys.where(condition, _beyond(before, "before"))
+            .order_by(Translation.file_name.desc(), Translation.key.desc())
+            .limit(limit + 1)
+        ).all()
+        if len(found) > limit:
+            rows = found[:limit][::-1]
+            return rows, encode_cursor(rows[-1].file_name, rows[-1].key), _cursor_of(rows[0])
+        after = None
+    if after is not None:
+        condition = and_(condition, _beyond(after, "after"))
+    found = db.session.execute(
+        keys.where(condition).order_by(Translation.file_name, Translation.key).limit(limit + 1)
+    ).all()
+    rows = found[:limit]
+    next_cursor = _cursor_of(rows[-1]) if len(found) > limit else None
+    previous_cursor = _cursor_of(rows[0]) if after is not None and rows else None
+    return rows, next_cursor, previous_cursor
+
+
+def _cursor_of(row) -> str:
+    return encode_cursor(row.file_name, row.key)
+
+
+def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
+    """The rows with their values in the shown languages (one statement for the page) and
+    the linked project's values where the inheriting language has none of its own."""
+    ids = [row.id for row in rows]
+    values: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
+    if ids and shown:
+        for translation_id, code, value in db.session.execute(
+            select(
+                TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value
+            ).where(TranslationValue.translation_id.in_(ids), TranslationValue.language_code.in_(shown))
+        ):
+            values[translation_id][code] = value
+    inherited: dict[str, str] = {}
+    if link is not None and link.target in shown:
+        lacking = [row_id for row_id in ids if link.target not in values[row_id]]
+        if lacking:
+            inherited = _inherited_values(link, lacking)
+    return [
+        EditorRow(
+            row.id,
+            row.file_name,
+            row.key,
+            values[row.id],
+            {link.target: inherited[row.id]} if row.id in inherited else {},
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class KeyDetails:
+    """One active key with its values in every language of the project."""
+
+    project_id: str
+    id: str
+    key: str
+    file_name: str
+    languages: list[dict]
+    values: dict[str, str]
+    inherited: dict[str, str]
+
+
+def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
+    """An active key's values in all languages, with what the linked project lends it;
+    NotFound when the key is not active in this project."""
+    project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    row = db.session.execute(
+        select(Translation.id, Translation.key, Translation.file_name).where(
+            Translation.id == translation_id,
+            Translation.project_id == project_id,
+            Translation.deleted_at.is_(None),
+        )
+    ).first()
+    if row is None:
+        raise NotFound("id: no active translation with this id in this project.")
+    values = values_of([row.id]).get(row.id, {})
+    link = link_of(project)
+    inherited = {}
+    if link is not None and link.target not in values:
+        lent = _inherited_values(link, [row.id]).get(row.id)
+        if lent is not None:
+            inherited[link.target] = lent
+    return KeyDetails(
+        project_id, row.id, row.key, row.file_name, language_rows(project_id), values, inherited
+    )

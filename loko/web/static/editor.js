@@ -1,0 +1,659 @@
+// The translation editor: values edited in place and saved through the JSON API (never a
+// page reload), keyboard moves, placeholder checks, edit conflicts, new keys, the trash,
+// key details and more rows. Values only ever reach the page as text (textContent), never
+// as markup. Without this script the editor is a read-only paged table.
+(function () {
+  "use strict";
+
+  const root = document.getElementById("editor");
+  if (!root || !window.Loko) return;
+  const Loko = window.Loko;
+  const api = root.dataset.api;
+  const canEdit = root.dataset.canEdit === "true";
+  const source = root.dataset.source;
+  const tbody = document.getElementById("editor-rows");
+  const grid = document.getElementById("editor-grid");
+  const status = root.querySelector("[data-status]");
+  const stored = new WeakMap(); // cell -> {value: string|null, inherited: string|null}
+  const edits = new WeakMap(); // cell -> {textarea, note, start, confirmed}
+  let pendingSaves = 0;
+
+  // -- Placeholders ------------------------------------------------------------------------
+
+  const PLACEHOLDER = new RegExp(
+    [
+      "%%", // an escaped percent sign, not a placeholder
+      "\\{\\{\\s*[^{}\\s]+?\\s*\\}\\}", // {{name}}
+      "\\{\\s*[A-Za-z_][\\w.-]*\\s*,\\s*(?:plural|selectordinal|select)\\s*,", // ICU {count, plural,
+      "\\{\\s*[A-Za-z_][\\w.-]*\\s*,\\s*(?:number|date|time)\\s*(?:,[^{}]*)?\\}", // ICU {n, number}
+      "\\{\\s*[A-Za-z0-9_][\\w.-]*\\s*\\}", // {name}, {0}
+      "%(?:\\(\\w+\\)|\\d+\\$)?[-+0#]*\\d*(?:\\.\\d+)?[sdifuxXeEgGc@]", // %s %d %(name)s %1$s %.2f
+    ].join("|"),
+    "g"
+  );
+
+  function placeholders(text) {
+    const found = [];
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      if (match[0] === "%%") continue;
+      let key = match[0].replace(/\s+/g, "");
+      if (key.endsWith(",")) key = key.slice(0, -1) + "}";
+      found.push({ index: match.index, text: match[0], key });
+    }
+    return found;
+  }
+
+  function highlight(element, text) {
+    element.textContent = "";
+    let at = 0;
+    for (const token of placeholders(text)) {
+      if (token.index > at) element.append(document.createTextNode(text.slice(at, token.index)));
+      const mark = document.createElement("span");
+      mark.className = "ph";
+      mark.textContent = token.text;
+      element.append(mark);
+      at = token.index + token.text.length;
+    }
+    if (at < text.length) element.append(document.createTextNode(text.slice(at)));
+  }
+
+  // What differs between a value's placeholders and the source's, or null.
+  function placeholderProblem(cell, text) {
+    if (!source || cell.dataset.l === source) return null;
+    const sourceCell = cell.parentElement.querySelector(`td.v[data-l="${CSS.escape(source)}"]`);
+    const sourceValue = sourceCell && stored.get(sourceCell) && stored.get(sourceCell).value;
+    if (!sourceValue) return null;
+    const wanted = new Set(placeholders(sourceValue).map((p) => p.key));
+    const given = new Set(placeholders(text).map((p) => p.key));
+    const missing = [...wanted].filter((key) => !given.has(key));
+    const extra = [...given].filter((key) => !wanted.has(key));
+    return missing.length || extra.length ? { missing, extra } : null;
+  }
+
+  function describeProblem(problem) {
+    const parts = [];
+    if (problem.missing.length) parts.push(`missing ${problem.missing.join(" ")}`);
+    if (problem.extra.length) parts.push(`not in the source ${problem.extra.join(" ")}`);
+    return `Placeholders differ from the source: ${parts.join("; ")}.`;
+  }
+
+  // -- Cells and moves ---------------------------------------------------------------------
+
+  function valueCells(row) {
+    return Array.from(row.querySelectorAll("td.v"));
+  }
+
+  function showValue(cell, state) {
+    const text = cell.querySelector(".t");
+    const shown = state.value !== null ? state.value : state.inherited || "";
+    highlight(text, shown);
+    cell.toggleAttribute("data-missing", state.value === null);
+    cell.toggleAttribute("data-inherited", state.value === null && state.inherited !== null);
+    const badge = cell.querySelector(".badge");
+    if (badge && state.value !== null) badge.remove();
+    const none = cell.querySelector(".sr-only");
+    if (none && state.value !== null) none.remove();
+  }
+
+  function initRow(row) {
+    for (const cell of valueCells(row)) {
+      const text = cell.querySelector(".t").textContent;
+      const missing = cell.hasAttribute("data-missing");
+      const state = { value: missing ? null : text, inherited: cell.hasAttribute("data-inherited") ? text : null };
+      stored.set(cell, state);
+      cell.tabIndex = 0;
+      highlight(cell.querySelector(".t"), text);
+    }
+    row.querySelectorAll("[data-select], [data-details-of]").forEach((element) => (element.hidden = false));
+  }
+
+  function languageName(code) {
+    const header = grid.querySelector(`thead th[data-l="${CSS.escape(code)}"]`);
+    return header ? header.textContent.replace(/\s+/g, " ").replace(" source", "").trim() : code;
+  }
+
+  function neighbour(cell, rows, columns) {
+    const row = cell.parentElement;
+    const column = valueCells(row).indexOf(cell);
+    if (rows) {
+      let next = rows > 0 ? row.nextElementSibling : row.previousElementSibling;
+      while (next && !next.querySelector("td.v")) next = rows > 0 ? next.nextElementSibling : next.previousElementSibling;
+      return next ? valueCells(next)[column] || null : null;
+    }
+    return valueCells(row)[column + columns] || null;
+  }
+
+  // The next (step 1) or previous (step -1) value in reading order, across rows.
+  function following(cell, step) {
+    const all = Array.from(tbody.querySelectorAll("td.v"));
+    return all[all.indexOf(cell) + step] || null;
+  }
+
+  // -- Editing -----------------------------------------------------------------------------
+
+  function sameText(a, b) {
+    return a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
+  }
+
+  function startEdit(cell, focus = true) {
+    if (!canEdit || edits.has(cell) || cell.querySelector(".conflict")) {
+      const open = edits.get(cell);
+      if (open && focus) open.textarea.focus();
+      return;
+    }
+    const state = stored.get(cell);
+    const row = cell.parentElement;
+    const start = state.value !== null ? state.value : state.inherited || "";
+    const box = document.createElement("div");
+    box.className = "cell-editor";
+    const textarea = document.createElement("textarea");
+    textarea.value = start;
+    textarea.rows = Math.min(8, Math.max(2, start.split("\n").length + 1));
+    textarea.setAttribute("aria-label", `${languageName(cell.dataset.l)} value of ${row.dataset.key}`);
+    const note = document.createElement("p");
+    note.className = "cell-note info";
+    note.id = `note-${Math.random().toString(36).slice(2)}`;
+    note.textContent = "Enter saves, Shift+Enter adds a line, Esc cancels.";
+    textarea.setAttribute("aria-describedby", note.id);
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    const save = button("Save", "small primary", () => commit(cell, () => cell.focus()));
+    const cancel = button("Cancel", "small", () => cancelEdit(cell));
+    actions.append(save, cancel);
+    box.append(textarea, note, actions);
+    cell.querySelector(".t").hidden = true;
+    cell.append(box);
+    cell.classList.add("editing");
+    cell.classList.remove("saved", "failed");
+    edits.set(cell, { textarea, note, start, confirmed: false, box });
+    textarea.addEventListener("input", () => checkPlaceholders(cell, false));
+    checkPlaceholders(cell, false);
+    if (focus) {
+      textarea.focus();
+      textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+    }
+  }
+
+  function button(label, className, action) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = className;
+    element.textContent = label;
+    element.addEventListener("click", (event) => {
+      event.stopPropagation();
+      action();
+    });
+    return element;
+  }
+
+  function checkPlaceholders(cell, confirming) {
+    const edit = edits.get(cell);
+    const problem = placeholderProblem(cell, edit.textarea.value);
+    if (!confirming) edit.confirmed = false;
+    if (problem) {
+      edit.note.className = "cell-note warn";
+      edit.note.textContent =
+        describeProblem(problem) + (confirming ? " Press Enter again to save anyway." : "");
+    } else {
+      edit.note.className = "cell-note info";
+      edit.note.textContent = "Enter saves, Shift+Enter adds a line, Esc cancels.";
+    }
+    return problem;
+  }
+
+  function closeEdit(cell) {
+    const edit = edits.get(cell);
+    if (!edit) return;
+    edits.delete(cell); // first: removing the focused textarea fires focusout
+    edit.box.remove();
+    cell.querySelector(".t").hidden = false;
+    cell.classList.remove("editing");
+  }
+
+  function cancelEdit(cell) {
+    closeEdit(cell);
+    cell.focus();
+  }
+
+  // Save the cell's edit (unless unchanged), then ``then()`` moves on without waiting for
+  // the answer. A placeholder mismatch first warns; the next commit saves anyway.
+  function commit(cell, then) {
+    const edit = edits.get(cell);
+    if (!edit) return;
+    const text = edit.textarea.value;
+    if (sameText(text, edit.start)) {
+      closeEdit(cell);
+      then();
+      return;
+    }
+    if (!edit.confirmed && checkPlaceholders(cell, true)) {
+      edit.confirmed = true;
+      Loko.announce(edit.note.textContent);
+      edit.textarea.focus();
+      return;
+    }
+    const expected = stored.get(cell).value;
+    closeEdit(cell);
+    then();
+    save(cell, text, expected);
+  }
+
+  async function save(cell, text, expected) {
+    const row = cell.parentElement;
+    const code = cell.dataset.l;
+    const before = stored.get(cell);
+    showValue(cell, { value: text, inherited: null });
+    cell.classList.add("saving");
+    cell.classList.remove("saved", "failed", "conflicted");
+    pendingSaves += 1;
+    const result = await call("PATCH", api, {
+      key: row.dataset.key,
+      fileName: row.dataset.file,
+      updates: { [code]: { value: text, expected } },
+    });
+    pendingSaves -= 1;
+    cell.classList.remove("saving");
+    const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
+    if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
+      stored.set(cell, { value: text, inherited: null });
+      cell.classList.add("saved");
+      Loko.announce(`Saved ${row.dataset.key}`);
+    } else if (conflict && conflict[code]) {
+      stored.set(cell, { value: conflict[code].current, inherited: before.inherited });
+      showValue(cell, stored.get(cell));
+      showConflict(cell, text, conflict[code].current);
+    } else {
+      showValue(cell, before);
+      cell.classList.add("failed");
+      const message = (result.data && result.data.error) || `error ${result.status}`;
+      startEdit(cell, false); // the text stays in an editor; the cursor stays where the user is
+      const edit = edits.get(cell);
+      if (edit) {
+        edit.textarea.value = text;
+        edit.note.className = "cell-note bad";
+        edit.note.setAttribute("role", "alert");
+        edit.note.textContent = `Not saved: ${message}`;
+      }
+      Loko.announce(`${row.dataset.key} was not saved: ${message}`);
+    }
+  }
+
+  // Loko.api, with a failure to reach the server answered like an error response.
+  async function call(method, url, body) {
+    try {
+      return await Loko.api(method, url, body);
+    } catch (error) {
+      return { ok: false, status: 0, data: { error: "The server could not be reached." } };
+    }
+  }
+
+  function showConflict(cell, mine, theirs) {
+    cell.classList.add("conflicted");
+    const row = cell.parentElement;
+    const box = document.createElement("div");
+    box.className = "conflict";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", `Conflict on ${row.dataset.key}`);
+    const intro = document.createElement("p");
+    intro.textContent = "Someone else changed this value while you were editing it.";
+    box.append(intro, version("Theirs (saved now)", theirs), version("Yours (not saved)", mine));
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    actions.append(
+      button("Keep mine", "small primary", () => {
+        box.remove();
+        cell.classList.remove("conflicted");
+        save(cell, mine, theirs);
+        cell.focus();
+      }),
+      button("Take theirs", "small", () => {
+        box.remove();
+        cell.classList.remove("conflicted");
+        Loko.announce(`Kept the other version of ${row.dataset.key}`);
+        cell.focus();
+      })
+    );
+    box.append(actions);
+    cell.append(box);
+    Loko.announce(`Conflict on ${row.dataset.key}: someone else changed it. Choose Keep mine or Take theirs.`);
+  }
+
+  function version(label, value) {
+    const wrap = document.createElement("div");
+    const name = document.createElement("span");
+    name.className = "label";
+    name.textContent = label;
+    const text = document.createElement("div");
+    text.className = "version";
+    if (value === null) {
+      text.textContent = "No value";
+    } else {
+      highlight(text, value);
+    }
+    wrap.append(name, text);
+    return wrap;
+  }
+
+  // -- Keyboard ----------------------------------------------------------------------------
+
+  function isTyping(target) {
+    return target.closest("input, textarea, select, [contenteditable]") !== null;
+  }
+
+  tbody.addEventListener("keydown", (event) => {
+    const textarea = event.target.closest("textarea");
+    const cell = event.target.closest("td.v");
+    if (!cell) return;
+    if (textarea) {
+      editorKey(event, cell);
+      return;
+    }
+    if (event.target !== cell || event.altKey || event.ctrlKey || event.metaKey) return;
+    const moves = {
+      ArrowUp: () => neighbour(cell, -1, 0),
+      ArrowDown: () => neighbour(cell, 1, 0),
+      ArrowLeft: () => neighbour(cell, 0, -1),
+      ArrowRight: () => neighbour(cell, 0, 1),
+      Home: () => valueCells(cell.parentElement)[0],
+      End: () => valueCells(cell.parentElement).at(-1),
+    };
+    if (moves[event.key]) {
+      event.preventDefault();
+      const target = moves[event.key]();
+      if (target) target.focus();
+    } else if (event.key === "Enter" || event.key === "F2") {
+      event.preventDefault();
+      startEdit(cell);
+    } else if (event.key === "d" || event.key === "D") {
+      event.preventDefault();
+      openDetails(cell.parentElement);
+    }
+  });
+
+  function editorKey(event, cell) {
+    if (event.isComposing) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      cancelEdit(cell);
+      Loko.announce("Edit cancelled");
+    } else if (event.key === "Enter" && !event.shiftKey && !event.altKey) {
+      event.preventDefault();
+      commit(cell, () => {
+        const next = neighbour(cell, 1, 0);
+        if (next) startEdit(next);
+        else cell.focus();
+      });
+    } else if (event.key === "Tab") {
+      const next = following(cell, event.shiftKey ? -1 : 1);
+      if (!next) return;
+      event.preventDefault();
+      commit(cell, () => startEdit(next));
+    }
+  }
+
+  tbody.addEventListener("click", (event) => {
+    const cell = event.target.closest("td.v");
+    if (cell && canEdit && !event.target.closest("button, .conflict")) startEdit(cell);
+  });
+
+  // Leaving an untouched editor closes it; an edited one stays open until saved or cancelled.
+  tbody.addEventListener("focusout", (event) => {
+    const cell = event.target.closest("td.v");
+    if (!cell || cell.contains(event.relatedTarget)) return;
+    const edit = edits.get(cell);
+    if (edit && sameText(edit.textarea.value, edit.start)) closeEdit(cell);
+  });
+
+  const help = document.getElementById("editor-help");
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || isTyping(event.target) || document.querySelector("dialog[open]")) return;
+    if (event.key === "?") {
+      event.preventDefault();
+      help.showModal();
+    } else if (event.key === "/") {
+      event.preventDefault();
+      document.getElementById("f-q").focus();
+    }
+  });
+  root.querySelector("[data-open-help]").addEventListener("click", () => help.showModal());
+
+  window.addEventListener("beforeunload", (event) => {
+    const unsaved = Array.from(tbody.querySelectorAll("td.v.editing")).some((cell) => {
+      const edit = edits.get(cell);
+      return edit && !sameText(edit.textarea.value, edit.start);
+    });
+    if (unsaved || pendingSaves > 0) event.preventDefault();
+  });
+
+  // -- Rows: more of them, one new key -----------------------------------------------------
+
+  async function fetchRows(url) {
+    const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
+    const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
+    const body = fragment.querySelector("tbody[data-next]");
+    if (!body) throw new Error("reload the page: the session may have ended");
+    return { rows: Array.from(body.querySelectorAll("tr")), next: body.dataset.next || "" };
+  }
+
+  function withParams(url, params) {
+    const target = new URL(url, window.location.href);
+    for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+    return target.toString();
+  }
+
+  const more = root.querySelector("[data-more]");
+  const nextLink = root.querySelector("[data-next-link]");
+  more.hidden = !more.dataset.cursor;
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const page = await fetchRows(withParams(root.dataset.rows, { after: more.dataset.cursor }));
+      for (const row of page.rows) {
+        tbody.append(row);
+        initRow(row);
+      }
+      more.dataset.cursor = page.next;
+      more.hidden = !page.next;
+      if (nextLink) {
+        if (page.next) nextLink.href = withParams(nextLink.href, { after: page.next });
+        else nextLink.remove();
+      }
+      Loko.announce(`${page.rows.length} more keys shown`);
+      if (page.rows.length) valueCells(page.rows[0])[0]?.focus();
+    } catch (error) {
+      say(`Could not load more keys (${error.message}).`);
+    } finally {
+      more.disabled = false;
+    }
+  });
+
+  function say(text) {
+    status.textContent = text;
+  }
+
+  const create = root.querySelector("[data-create]");
+  if (create) {
+    create.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const form = new FormData(create);
+      const values = {};
+      const value = form.get("value");
+      if (source && value) values[source] = value;
+      const result = await call("POST", api, { key: form.get("key"), fileName: form.get("fileName"), values });
+      if (!result.ok) {
+        say((result.data && result.data.error) || `The key was not added (error ${result.status}).`);
+        return;
+      }
+      const translation = result.data.translation;
+      try {
+        const page = await fetchRows(withParams(root.dataset.row, { id: translation.id }));
+        for (const row of page.rows) {
+          row.classList.add("added");
+          tbody.prepend(row);
+          initRow(row);
+        }
+        root.querySelector("[data-empty]").hidden = true;
+        const cells = page.rows.length ? valueCells(page.rows[0]) : [];
+        const first = cells.find((cell) => cell.dataset.l !== source) || cells[0];
+        if (first) first.focus();
+      } catch (error) {
+        /* The key exists; it shows once the page is reloaded. */
+      }
+      create.elements.key.value = "";
+      if (create.elements.value) create.elements.value.value = "";
+      say(`Added ${translation.key} to ${translation.fileName}.`);
+    });
+  }
+
+  // -- Selection and the trash -------------------------------------------------------------
+
+  const selectAll = root.querySelector("[data-select-all]");
+  const trash = root.querySelector("[data-trash]");
+  const count = root.querySelector("[data-selected-count]");
+
+  function selectedRows() {
+    return Array.from(tbody.querySelectorAll("[data-select]:checked")).map((box) => box.closest("tr"));
+  }
+
+  function selectionChanged() {
+    const rows = selectedRows();
+    tbody.querySelectorAll("tr").forEach((row) => row.classList.toggle("selected", rows.includes(row)));
+    count.textContent = rows.length === 0 ? "No key selected" : rows.length === 1 ? "1 key selected" : `${rows.length} keys selected`;
+    trash.disabled = rows.length === 0;
+    const all = tbody.querySelectorAll("[data-select]").length;
+    selectAll.checked = all > 0 && rows.length === all;
+    selectAll.indeterminate = rows.length > 0 && rows.length < all;
+  }
+
+  if (canEdit) {
+    tbody.addEventListener("change", (event) => {
+      if (event.target.matches("[data-select]")) selectionChanged();
+    });
+    selectAll.addEventListener("change", () => {
+      tbody.querySelectorAll("[data-select]").forEach((box) => (box.checked = selectAll.checked));
+      selectionChanged();
+    });
+    trash.addEventListener("click", async () => {
+      const byFile = new Map();
+      for (const row of selectedRows()) {
+        if (!byFile.has(row.dataset.file)) byFile.set(row.dataset.file, []);
+        byFile.get(row.dataset.file).push(row);
+      }
+      let moved = 0;
+      for (const [fileName, rows] of byFile) {
+        const keys = rows.map((row) => row.dataset.key);
+        const result = await call("PUT", api, { operation: "bulk-delete", fileName, keys });
+        if (!result.ok) {
+          say((result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
+          break;
+        }
+        moved += result.data.deleted;
+        rows.forEach((row) => row.remove());
+      }
+      selectionChanged();
+      if (moved) {
+        status.textContent = "";
+        status.append(`${moved === 1 ? "1 key" : `${moved} keys`} moved to the trash. `);
+        const link = document.createElement("a");
+        link.href = root.dataset.trashUrl;
+        link.textContent = "Open the trash";
+        status.append(link);
+      }
+      if (!tbody.querySelector("tr")) root.querySelector("[data-empty]").hidden = false;
+    });
+  }
+
+  // -- Details: every language and the history ---------------------------------------------
+
+  const details = document.getElementById("editor-details");
+  const detailsBody = details.querySelector("[data-details-body]");
+  const historyList = details.querySelector("[data-history-list]");
+  const historyStatus = details.querySelector("[data-history-status]");
+  const historyMore = details.querySelector("[data-history-more]");
+  let historyQuery = null;
+  let detailsOpener = null;
+
+  async function openDetails(row) {
+    detailsOpener = document.activeElement;
+    details.querySelector("h2").textContent = row.dataset.key;
+    detailsBody.textContent = "Loading…";
+    historyList.textContent = "";
+    historyStatus.textContent = "";
+    historyMore.hidden = true;
+    details.showModal();
+    try {
+      const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
+        credentials: "same-origin",
+      });
+      if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
+      const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
+      detailsBody.replaceChildren(...fragment.body.childNodes);
+    } catch (error) {
+      detailsBody.textContent = `Could not load the values (${error.message}).`;
+    }
+    historyQuery = { translationId: row.dataset.id, limit: "20" };
+    loadHistory();
+  }
+
+  async function loadHistory() {
+    const url = withParams(root.dataset.history, historyQuery);
+    historyStatus.textContent = "Loading the history…";
+    const result = await call("GET", url);
+    if (!result.ok) {
+      historyStatus.textContent = (result.data && result.data.error) || "Could not load the history.";
+      return;
+    }
+    for (const entry of result.data.history) historyList.append(historyItem(entry));
+    Loko.localDates(historyList);
+    historyStatus.textContent = historyList.children.length ? "" : "No changes recorded yet.";
+    historyQuery.cursor = result.data.next_cursor;
+    historyMore.hidden = !result.data.next_cursor;
+  }
+
+  function historyItem(entry) {
+    const item = document.createElement("li");
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    const time = document.createElement("time");
+    time.setAttribute("datetime", entry.created_at);
+    time.textContent = entry.created_at;
+    const who = entry.actor.name || (entry.actor.type === "api_key" ? "API key" : "Loko");
+    meta.append(time, ` · ${who} · ${entry.action}${entry.language ? ` ${entry.language}` : ""}`);
+    item.append(meta);
+    if (entry.old_value !== null || entry.new_value !== null) {
+      const change = document.createElement("dl");
+      change.className = "history-change";
+      for (const [label, value, className] of [
+        ["Before", entry.old_value, "old"],
+        ["After", entry.new_value, "new"],
+      ]) {
+        if (value === null) continue;
+        const term = document.createElement("dt");
+        term.textContent = label;
+        const text = document.createElement("dd");
+        text.className = className;
+        text.textContent = value;
+        change.append(term, text);
+      }
+      item.append(change);
+    }
+    return item;
+  }
+
+  historyMore.addEventListener("click", loadHistory);
+  details.addEventListener("close", () => {
+    if (detailsOpener && detailsOpener.isConnected) detailsOpener.focus();
+  });
+  tbody.addEventListener("click", (event) => {
+    const opener = event.target.closest("[data-details-of]");
+    if (opener) openDetails(opener.closest("tr"));
+  });
+
+  // -- Start -------------------------------------------------------------------------------
+
+  root.querySelectorAll("[data-open-help], [data-create], [data-bulk], [data-hint], [data-select-all]").forEach(
+    (element) => (element.hidden = false)
+  );
+  tbody.querySelectorAll("tr").forEach(initRow);
+})();
