@@ -1,6 +1,6 @@
 """Files: a file exists in a project once it has a record for at least one language."""
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 
 from loko.auth import policy
 from loko.database import new_id, unit_of_work, utcnow
@@ -157,3 +157,33 @@ def delete_file(actor, project_id: str, file_name: str, language_code: str | Non
         removed = db.session.execute(values).rowcount
         if not deleted and not removed:
             raise NotFound(f"languageCode: the file {file_name!r} has no {language_code!r} version.")
+
+
+def file_removal(actor, project_id: str, file_name: str, language_code: str | None = None) -> dict:
+    """What ``delete_file`` would remove: the file's keys and values (those in the trash
+    counted apart), or with ``language_code`` that language's values only. NotFound for an
+    unknown file or language version."""
+    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    if not _file_exists(project_id, file_name):
+        raise NotFound(f"fileName: no file {file_name!r} in this project.")
+    in_file = (Translation.project_id == project_id, Translation.file_name == file_name)
+    trashed = Translation.deleted_at.is_not(None)
+    keys = dict(db.session.execute(select(trashed, func.count()).where(*in_file).group_by(trashed)).all())
+    values = select(trashed, func.count()).join(
+        TranslationValue, TranslationValue.translation_id == Translation.id
+    )
+    if language_code is not None:
+        values = values.where(TranslationValue.language_code == language_code)
+    values = dict(db.session.execute(values.where(*in_file).group_by(trashed)).all())
+    languages = [record["language"] for record in file_records(project_id, file_name=file_name)]
+    if language_code is not None and language_code not in languages and not any(values.values()):
+        raise NotFound(f"languageCode: the file {file_name!r} has no {language_code!r} version.")
+    return {
+        "fileName": file_name,
+        "language": language_code,
+        "languages": languages,
+        "keys": keys.get(False, 0),
+        "trashed_keys": keys.get(True, 0),
+        "values": values.get(False, 0),
+        "trashed_values": values.get(True, 0),
+    }

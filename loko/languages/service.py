@@ -214,3 +214,35 @@ def delete_language(actor, project_id: str, code: str) -> list[dict]:
         )
         db.session.expire_all()
         return language_rows(project_id)
+
+
+def language_removal(actor, project_id: str, code: str) -> dict:
+    """What deleting a language would remove: its values per file (those of trashed
+    translations counted apart) and its file records. NotFound for an unknown code."""
+    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    language = db.session.get(ProjectLanguage, (project_id, code))
+    if language is None:
+        raise NotFound(f"code: the project has no language {code!r}.")
+    rows = db.session.execute(
+        select(Translation.file_name, Translation.deleted_at.is_not(None), func.count())
+        .join(TranslationValue, TranslationValue.translation_id == Translation.id)
+        .where(TranslationValue.project_id == project_id, TranslationValue.language_code == code)
+        .group_by(Translation.file_name, Translation.deleted_at.is_not(None))
+    ).all()
+    records = db.session.execute(
+        select(FileRecord.file_name).where(
+            FileRecord.project_id == project_id, FileRecord.language_code == code
+        )
+    ).scalars()
+    files = {name: {"fileName": name, "values": 0, "trashed": 0} for name in records}
+    for file_name, trashed, count in rows:
+        entry = files.setdefault(file_name, {"fileName": file_name, "values": 0, "trashed": 0})
+        entry["trashed" if trashed else "values"] += count
+    return {
+        "code": language.code,
+        "name": language.name,
+        "emoji": language.emoji,
+        "values": sum(entry["values"] for entry in files.values()),
+        "trashed": sum(entry["trashed"] for entry in files.values()),
+        "files": [files[name] for name in sorted(files)],
+    }

@@ -1,5 +1,73 @@
-"""Pages: a project's languages."""
+"""Pages: a project's languages: the list with progress, adding one, editing its code, name
+or emoji, and deleting it after a confirmation that says what is lost."""
 
-from flask import Blueprint
+from flask import Blueprint, request, url_for
+
+from loko.languages import service
+from loko.languages.schemas import LanguageCreate, LanguageDelete, LanguageUpdate
+from loko.web.pages import form_input, page_user, project_page, render_page, submit
 
 languages_ui = Blueprint("languages_ui", __name__)
+PATH = "/projects/<uuid:project_id>/languages"
+
+
+@languages_ui.get(PATH)
+def languages(project_id):
+    """``?edit=<code>`` opens a language's edit form, ``?delete=<code>`` its confirmation."""
+    view = project_page(str(project_id))
+    code = request.args.get("delete")
+    removal = service.language_removal(page_user(), view.project.id, code) if code else None
+    return _page(view, editing=request.args.get("edit"), removal=removal)
+
+
+@languages_ui.post(PATH)
+def add_language(project_id):
+    view = project_page(str(project_id))
+    done = submit(lambda: _add(view.project.id), then=_here(view), notice="Language added.")
+    return done or _page(view, failed="add")
+
+
+@languages_ui.post(PATH + "/edit")
+def edit_language(project_id):
+    view = project_page(str(project_id))
+    done = submit(lambda: _edit(view.project.id), then=_here(view), notice="Language saved.")
+    return done or _page(view, editing=request.form.get("currentCode"), failed="edit")
+
+
+@languages_ui.post(PATH + "/delete")
+def delete_language(project_id):
+    view = project_page(str(project_id))
+    done = submit(
+        lambda: service.delete_language(page_user(), view.project.id, form_input(LanguageDelete)["code"]),
+        then=_here(view),
+        notice=f"Language {request.form.get('code', '')} deleted.",
+    )
+    return done or _page(view)
+
+
+def _add(project_id: str) -> list[dict]:
+    data = form_input(LanguageCreate, drop_empty=("name", "emoji"))
+    return service.add_language(page_user(), project_id, data["code"], data.get("name"), data.get("emoji"))
+
+
+def _edit(project_id: str) -> list[dict]:
+    # An emptied emoji field clears the emoji; an emptied name or code keeps the current one.
+    data = form_input(LanguageUpdate, drop_empty=("code", "name"))
+    return service.update_language(page_user(), project_id, data.pop("currentCode"), data)
+
+
+def _here(view) -> str:
+    return url_for("languages_ui.languages", project_id=view.project.id)
+
+
+def _page(view, editing=None, removal=None, failed=None):
+    languages = service.project_languages(view.project, stats=True)
+    return render_page(
+        "languages/languages.html",
+        view=view,
+        languages=languages,
+        editing=next((language for language in languages if language["code"] == editing), None),
+        removal=removal,
+        failed=failed,
+        form=request.form,
+    )

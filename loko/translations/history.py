@@ -1,8 +1,9 @@
 """The change history: every write records who changed which value, in the same transaction.
 Entries keep key and file name so they outlive a purged translation."""
 
-from sqlalchemy import insert, literal, null, select
+from sqlalchemy import func, insert, literal, null, select
 
+from loko.auth import policy
 from loko.auth.actors import actor_summary
 from loko.database import driver_timestamp, insert_rows, utcnow
 from loko.extensions import db
@@ -96,24 +97,58 @@ def record_value_removals(actor, project_id: str, translation_ids, language_code
     _record_selected(actor, project_id, "purged", entries)
 
 
-def list_history(project_id: str, filters: dict, limit: int, cursor: int | None) -> tuple[list, int | None]:
-    """Newest first; ``cursor`` is the id of the last entry of the previous page."""
-    query = select(HistoryEntry).where(HistoryEntry.project_id == project_id)
-    columns = {
-        "translationId": HistoryEntry.translation_id,
-        "key": HistoryEntry.key,
-        "fileName": HistoryEntry.file_name,
-        "language": HistoryEntry.language,
-        "action": HistoryEntry.action,
-    }
-    for name, column in columns.items():
+FILTER_COLUMNS = {
+    "translationId": HistoryEntry.translation_id,
+    "key": HistoryEntry.key,
+    "fileName": HistoryEntry.file_name,
+    "language": HistoryEntry.language,
+    "action": HistoryEntry.action,
+    "actorType": HistoryEntry.actor_type,
+    "actorId": HistoryEntry.actor_id,
+}
+
+
+def _filtered(query, project_id: str, filters: dict):
+    query = query.where(HistoryEntry.project_id == project_id)
+    for name, column in FILTER_COLUMNS.items():
         if filters.get(name) is not None:
             query = query.where(column == filters[name])
+    return query
+
+
+def list_history(project_id: str, filters: dict, limit: int, cursor: int | None) -> tuple[list, int | None]:
+    """Newest first; ``cursor`` is the id of the last entry of the previous page. ``filters``
+    holds any of the FILTER_COLUMNS names (``actorType`` and ``actorId`` name the actor)."""
+    query = _filtered(select(HistoryEntry), project_id, filters)
     if cursor is not None:
         query = query.where(HistoryEntry.id < cursor)
     rows = list(db.session.execute(query.order_by(HistoryEntry.id.desc()).limit(limit + 1)).scalars())
     next_cursor = str(rows[limit - 1].id) if len(rows) > limit else None
     return [_describe(entry) for entry in rows[:limit]], next_cursor
+
+
+def newer_cursor(actor, project_id: str, filters: dict, limit: int, cursor: int) -> str | None:
+    """The cursor of the page before (newer than) the one ``cursor`` opens, with the same
+    filters; None when that page is the first. Forbidden or NotFound as
+    ``policy.require_permission`` decides."""
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    query = _filtered(select(HistoryEntry.id), project_id, filters).where(HistoryEntry.id >= cursor)
+    ids = list(db.session.execute(query.order_by(HistoryEntry.id).limit(limit + 1)).scalars())
+    return str(ids[limit - 1] + 1) if len(ids) > limit else None
+
+
+def history_actors(actor, project_id: str) -> list[dict]:
+    """Everyone who has changed the project's translations, ``{type, id, name}`` sorted by
+    name; Forbidden or NotFound as ``policy.require_permission`` decides."""
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    # One row per actor, also for a user who has been renamed since.
+    rows = db.session.execute(
+        select(HistoryEntry.actor_type, HistoryEntry.actor_id, func.max(HistoryEntry.actor_name))
+        .where(HistoryEntry.project_id == project_id)
+        .group_by(HistoryEntry.actor_type, HistoryEntry.actor_id)
+    ).all()
+    actors = [{"type": kind, "id": actor_id, "name": name} for kind, actor_id, name in rows]
+    return sorted(actors, key=lambda item: ((item["name"] or "").casefold(), item["type"], item["id"] or ""))
 
 
 def _describe(entry: HistoryEntry) -> dict:

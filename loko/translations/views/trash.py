@@ -1,3 +1,79 @@
-"""Pages: the trash."""
+"""Pages: the trash: trashed translations searched by key and file, 50 a page; restoring one,
+and deleting one permanently after a confirmation."""
 
-from loko.translations.views import translations_ui  # noqa: F401
+from flask import request, url_for
+from marshmallow import Schema
+
+from loko.http import schema_instance
+from loko.translations import service
+from loko.translations.queries import file_summaries
+from loko.translations.schemas import TranslationId, TrashQuery
+from loko.translations.views import translations_ui
+from loko.web.pages import REFUSED, attempt, form_input, page_user, project_page, render_page, submit
+
+PATH = "/projects/<uuid:project_id>/trash"
+PAGE_SIZE = 50
+SEARCH = ("q", "fileName")
+
+
+def page_query(schema: type[Schema], source, names: tuple[str, ...], **fixed) -> dict:
+    """The page's filters from ``source`` (the query string, or a form that carried them),
+    loaded by the API's ``schema``; blank ones are left out. Bad input is shown on the page
+    (with status 400) and the filters are dropped."""
+    data = {name: source.get(name) for name in names if source.get(name)}
+    loaded = attempt(lambda: schema_instance(schema).load(data | fixed))
+    return schema_instance(schema).load(fixed) if loaded is REFUSED else loaded
+
+
+@translations_ui.get(PATH)
+def trash(project_id):
+    """``?purge=<id>`` asks to confirm a permanent deletion."""
+    return _page(project_page(str(project_id)), request.args, purge=request.args.get("purge"))
+
+
+@translations_ui.post(PATH + "/restore")
+def restore_from_trash(project_id):
+    view = project_page(str(project_id))
+    done = submit(
+        lambda: service.restore_translation(page_user(), view.project.id, form_input(TranslationId)["id"]),
+        then=_trash_url(view, request.form),
+        notice="Translation restored.",
+    )
+    return done or _page(view, request.form)
+
+
+@translations_ui.post(PATH + "/purge")
+def purge_from_trash(project_id):
+    view = project_page(str(project_id))
+    done = submit(
+        lambda: service.purge_translation(page_user(), view.project.id, form_input(TranslationId)["id"]),
+        then=_trash_url(view, request.form),
+        notice="Translation deleted permanently.",
+    )
+    return done or _page(view, request.form)
+
+
+def _trash_url(view, source) -> str:
+    """The trash page with the search and position the form came from."""
+    kept = {name: source.get(name) for name in (*SEARCH, "offset") if source.get(name)}
+    return url_for("translations_ui.trash", project_id=view.project.id, **kept)
+
+
+def _page(view, source, purge=None):
+    query = page_query(TrashQuery, source, (*SEARCH, "offset"), limit=PAGE_SIZE)
+    search = {name: query[name] for name in SEARCH if name in query}
+    translations, total = service.list_trash(
+        page_user(), view.project.id, PAGE_SIZE, query["offset"], search.get("fileName"), search.get("q")
+    )
+    return render_page(
+        "translations/trash.html",
+        view=view,
+        translations=translations,
+        total=total,
+        offset=query["offset"],
+        size=PAGE_SIZE,
+        search=search,
+        purge=purge,
+        purging=next((item for item in translations if item["id"] == purge), None),
+        files=[item["fileName"] for item in file_summaries(page_user(), view.project.id)],
+    )
