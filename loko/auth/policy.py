@@ -165,6 +165,32 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
     return permissions
 
 
+@dataclass(frozen=True)
+class OrganizationPermissions:
+    can_create_projects: bool = False
+    can_manage_members: bool = False
+    can_manage_owners: bool = False
+
+
+ORGANIZATION_PERMISSIONS = {
+    "owner": OrganizationPermissions(True, True, True),
+    "admin": OrganizationPermissions(True, True, False),
+    "member": OrganizationPermissions(),
+}
+
+
+def organization_permissions(role: str | None) -> OrganizationPermissions:
+    """What a member with ``role`` may do in the organization itself: owners and admins create
+    projects and manage members; only owners make, unmake or remove owners."""
+    return ORGANIZATION_PERMISSIONS.get(role, OrganizationPermissions())
+
+
+def require_owner_rights(caller_role: str, *roles_touched: str) -> None:
+    """Forbidden when a caller who is not an owner makes, unmakes or removes an owner."""
+    if "owner" in roles_touched and not organization_permissions(caller_role).can_manage_owners:
+        raise Forbidden("Only an owner can make someone an owner, or change or remove an owner.")
+
+
 def require_organization_role(actor: Actor | None, organization_id: str, *roles: str) -> str:
     """Check the user's role in an organization.
 

@@ -1,5 +1,7 @@
 """Pages: sign up, sign in, sign out and the account page."""
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from loko.auth import service
@@ -17,9 +19,18 @@ auth_ui = Blueprint("auth_ui", __name__)
 def _next_page() -> str:
     """Where to go after signing in: a path on this site only (never another host)."""
     target = request.values.get("next", "")
-    if target.startswith("/") and not target.startswith(("//", "/\\")):
+    if _is_local_path(target):
         return request.script_root + target
     return url_for("organizations_ui.home")
+
+
+def _is_local_path(target: str) -> bool:
+    """A path of this site: no scheme, no host, no control character or backslash (browsers
+    and Werkzeug drop or rewrite those, which can turn a slash, a tab, a slash into "//")."""
+    if not target.startswith("/") or any(c <= " " or c in "\x7f\\" for c in target):
+        return False
+    parts = urlsplit(target)
+    return not parts.scheme and not parts.netloc and not target.startswith("//")
 
 
 @auth_ui.route("/signup", methods=["GET", "POST"])

@@ -7,7 +7,7 @@ from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.service import normalize_email, organizations_of
 from loko.database import unit_of_work
-from loko.errors import Conflict, Forbidden, NotFound
+from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import Project, ProjectMember
@@ -30,7 +30,7 @@ def create_organization(actor, name: str) -> dict:
 
 
 def get_organization(actor, organization_id: str) -> dict:
-    """The organization with the caller's role; NotFound for non-members."""
+    """The organization with the caller's role and what it allows; NotFound for non-members."""
     role = policy.require_organization_role(actor, organization_id)
     organization = db.session.get(Organization, organization_id)
     return {
@@ -38,6 +38,7 @@ def get_organization(actor, organization_id: str) -> dict:
         "name": organization.name,
         "role": role,
         "created_at": organization.created_at,
+        "permissions": policy.organization_permissions(role),
     }
 
 
@@ -58,8 +59,7 @@ def add_member(actor, organization_id: str, email: str, role: str) -> dict:
     Forbidden when an admin tries to add an owner."""
     with unit_of_work():
         caller_role = policy.require_organization_role(actor, organization_id, "owner", "admin")
-        if role == "owner" and caller_role != "owner":
-            raise Forbidden("Only an owner can add another owner.")
+        policy.require_owner_rights(caller_role, role)
         user = db.session.execute(
             db.select(User).where(User.email == normalize_email(email))
         ).scalar_one_or_none()
@@ -81,8 +81,7 @@ def change_member_role(actor, organization_id: str, user_id: str, role: str) -> 
         member = db.session.get(OrganizationMember, (organization_id, user_id))
         if member is None:
             raise NotFound("This user is not a member of the organization.")
-        if "owner" in (role, member.role) and caller_role != "owner":
-            raise Forbidden("Only an owner can make someone an owner or change an owner's role.")
+        policy.require_owner_rights(caller_role, role, member.role)
         if member.role == "owner" and role != "owner" and _owner_count(organization_id) <= 1:
             raise Conflict("The last owner of an organization cannot stop being an owner.")
         member.role = role
@@ -91,6 +90,9 @@ def change_member_role(actor, organization_id: str, user_id: str, role: str) -> 
 
 
 def _owner_count(organization_id: str) -> int:
+    """The organization's owners, counted under a lock of its row: two owners stepping down
+    at once (READ COMMITTED on PostgreSQL) must not both see the other one still there."""
+    db.session.execute(db.select(Organization.id).where(Organization.id == organization_id).with_for_update())
     return db.session.execute(
         db.select(func.count()).where(
             OrganizationMember.organization_id == organization_id,
@@ -107,8 +109,7 @@ def remove_member(actor, organization_id: str, user_id: str) -> None:
         if member is None:
             raise NotFound("This user is not a member of the organization.")
         if member.role == "owner":
-            if caller_role != "owner":
-                raise Forbidden("Only an owner can remove an owner.")
+            policy.require_owner_rights(caller_role, member.role)
             if _owner_count(organization_id) <= 1:
                 raise Conflict("The last owner of an organization cannot be removed.")
         db.session.delete(member)

@@ -52,7 +52,7 @@ def organization(organization_id):
         organization=organization,
         organizations=organizations_of(actor.id),
         projects=projects,
-        can_create=organization["role"] in ("owner", "admin"),
+        can_create=organization["permissions"].can_create_projects,
         form=request.form,
     )
 
@@ -86,11 +86,14 @@ def members(organization_id):
             )
         if done is not None:
             return done
+    roles = [r for r in ORGANIZATION_ROLES if r != "owner" or organization["permissions"].can_manage_owners]
     return render_page(
         "organizations/members.html",
         organization=organization,
         members=service.list_members(actor, organization_id),
-        roles=ORGANIZATION_ROLES,
-        can_manage=organization["role"] in ("owner", "admin"),
+        roles=roles,
+        role_options=[(role, role) for role in roles],
+        can_manage=organization["permissions"].can_manage_members,
+        can_manage_owners=organization["permissions"].can_manage_owners,
         form=request.form,
     )

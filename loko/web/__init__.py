@@ -3,6 +3,7 @@ and the signed-in-or-redirect helper. Each feature's pages are its own ``views.p
 
 from flask import Blueprint, request
 
+from loko.errors import BadRequest
 from loko.web.csrf import check_api_token, csrf_token, protect_page_write
 
 web_ui = Blueprint(
@@ -26,6 +27,20 @@ PAGE_HEADERS = {
 }
 
 
+def refuse_nul_input() -> None:
+    """A page's query, form and path hold no NUL (PostgreSQL text cannot): 400 naming the
+    field, before any view reads them (the API's loaders do the same)."""
+    sources = (
+        request.args.items(multi=True),
+        request.form.items(multi=True),
+        (request.view_args or {}).items(),
+    )
+    for source in sources:
+        for name, value in source:
+            if "\x00" in name or (isinstance(value, str) and "\x00" in value):
+                raise BadRequest(f"{name.replace(chr(0), '')}: must not contain the NUL character (U+0000).")
+
+
 def is_page_request() -> bool:
     """A request for the web app (not the JSON API, not a static asset)."""
     path = request.path
@@ -46,6 +61,7 @@ def page_headers(response):
 @web_ui.before_app_request
 def check_csrf_token():
     if is_page_request():
+        refuse_nul_input()
         protect_page_write()
     elif request.path.startswith("/api/"):
         check_api_token()

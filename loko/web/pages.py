@@ -142,6 +142,17 @@ def error_page(status: int, message: str):
     """An error as a page (the API answers the same errors as JSON)."""
     if status == 401 and request.method == "GET":
         return redirect(url_for("auth_ui.login", next=request.full_path.rstrip("?")))
-    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 409: "Conflict"}
+    titles = {
+        400: "Bad request",
+        401: "Signed out",
+        403: "Not allowed",
+        404: "Not found",
+        405: "Not allowed",
+        409: "Conflict",
+        429: "Too many attempts",
+    }
     title = titles.get(status, "Something went wrong" if status >= 500 else "Error")
-    return render_page("errors/error.html", status, title=title, message=message, code=status)
+    sign_in = url_for("auth_ui.login", next=request.path) if status == 401 else None
+    return render_page(
+        "errors/error.html", status, title=title, message=message, code=status, sign_in=sign_in
+    )

@@ -174,3 +174,25 @@ def test_account_page_refuses_an_empty_organization_name(page_as):
     response = page_as("viewer").submit("/account", {"name": ""})
     assert response.status_code == 400
     assert alert_of(response).startswith("name:")
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/\n/evil.example", "/\x7f/x", "/\\\\evil.example"])
+def test_sign_in_ignores_a_next_path_with_control_characters(browser, app, target):
+    sign_up(browser)
+    response = sign_in(PageClient(app, {}), next=target)
+    assert response.status_code == 303
+    assert response.location == "/"
+
+
+def test_a_signed_in_visit_with_a_crafted_next_stays_on_the_site(browser):
+    sign_up(browser)
+    response = browser.get("/login?next=/%09/evil.example")
+    assert response.location == "/"
+
+
+def test_a_form_posted_after_the_session_ended_offers_to_sign_in_again(browser):
+    sign_up(browser)
+    browser.client.set_cookie("sb-access-token", "expired-or-unknown")
+    response = browser.submit("/account", {"name": "Side project"})
+    assert response.status_code == 401
+    assert 'href="/login?next=/account"' in response.get_data(as_text=True)

@@ -157,3 +157,19 @@ def test_names_with_markup_render_as_text(app, page_as, world):
     text = page_as("org_owner").get(org_page(world)).get_data(as_text=True)
     assert "&lt;b&gt;bold&lt;/b&gt;" in text
     assert "<b>bold</b>" not in text
+
+
+def test_an_admin_is_not_offered_the_owner_role(page_as, world):
+    text = page_as("org_admin").get(members_page(world)).get_data(as_text=True)
+    assert '<option value="owner"' not in text
+
+
+def test_an_admin_is_offered_no_change_to_an_owners_membership(page_as, world):
+    text = page_as("org_admin").get(members_page(world)).get_data(as_text=True)
+    owner_id = user_id(world.users["org_owner"])
+    assert f'value="{owner_id}"' not in text
+    assert f'value="{user_id(world.users["viewer"])}"' in text
+
+
+def test_an_owner_is_offered_the_owner_role(page_as, world):
+    assert '<option value="owner"' in page_as("org_owner").get(members_page(world)).get_data(as_text=True)

@@ -139,3 +139,55 @@ def test_a_page_links_no_asset_of_another_origin(page_as):
     text = page_as("viewer").get("/account").get_data(as_text=True)
     assert "http://" not in text
     assert "https://" not in text
+
+
+def project_pages(world):
+    base = f"/projects/{world.project_id}"
+    return [
+        "/account",
+        f"/orgs/{world.organization_id}",
+        f"/orgs/{world.organization_id}/members",
+        base,
+        f"{base}/editor",
+        f"{base}/languages",
+        f"{base}/files",
+        f"{base}/trash",
+        f"{base}/history",
+        f"{base}/keys",
+        f"{base}/settings",
+    ]
+
+
+def test_every_page_holds_no_inline_script_or_style_and_every_form_its_token(page_as, world):
+    browser = page_as("org_owner")
+    for path in project_pages(world):
+        response = browser.get(path)
+        text = response.get_data(as_text=True)
+        assert response.status_code == 200, path
+        assert "<script>" not in text and "<style" not in text and " style=" not in text, path
+        assert text.count('<form method="post"') == text.count('name="csrf_token"'), path
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/projects/{project}/languages?delete=%00",
+        "/projects/{project}/files?delete=%00",
+        "/projects/{project}/files?delete=common&language=%00",
+        "/projects/{project}/history?key=%00",
+        "/projects/{project}/editor/keys/%00",
+    ],
+)
+def test_a_nul_character_in_a_page_address_is_a_400_naming_the_field(page_as, world, path):
+    response = page_as("org_owner").get(path.format(project=world.project_id))
+    assert response.status_code == 400
+    assert "must not contain the NUL character" in response.get_data(as_text=True)
+
+
+def test_a_nul_character_in_a_posted_form_is_a_400_and_changes_nothing(page_as, world):
+    browser = page_as("org_owner")
+    response = browser.submit(
+        f"/orgs/{world.organization_id}/members", {"action": "remove", "user_id": "\x00"}
+    )
+    assert response.status_code == 400
+    assert "user_id: must not contain" in response.get_data(as_text=True)
