@@ -6,9 +6,9 @@ from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from loko.auth import service
 from loko.auth.actors import UserActor
-from loko.auth.api import sign_in_limit, with_session_cookie
 from loko.auth.identity import SESSION_COOKIE
 from loko.auth.schemas import LoginIn, SignupIn
+from loko.auth.signin import sign_in_limit, with_session_cookie
 from loko.organizations.schemas import OrganizationCreate
 from loko.organizations.service import create_organization
 from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit

@@ -46,7 +46,7 @@ def organization(organization_id):
         )
         if done is not None:
             return done
-    projects = [view for view in list_projects(actor) if view.project.organization_id == organization_id]
+    projects = list_projects(actor, organization_id)
     return render_page(
         "organizations/projects.html",
         organization=organization,

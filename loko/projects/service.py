@@ -45,8 +45,9 @@ class ProjectView:
     permissions: policy.Permissions
 
 
-def list_projects(actor) -> list[ProjectView]:
-    """Projects the caller can view: an API key sees its own project."""
+def list_projects(actor, organization_id: str | None = None) -> list[ProjectView]:
+    """Projects the caller can view (of one organization, when given): an API key sees its
+    own project."""
     actor = policy.require_actor(actor)
     if isinstance(actor, ApiKeyActor):
         candidates = db.select(Project).where(Project.id == actor.project_id)
@@ -56,6 +57,8 @@ def list_projects(actor) -> list[ProjectView]:
             .join(OrganizationMember, OrganizationMember.organization_id == Project.organization_id)
             .where(OrganizationMember.user_id == actor.id)
         )
+    if organization_id is not None:
+        candidates = candidates.where(Project.organization_id == organization_id)
     projects = db.session.execute(candidates.order_by(func.lower(Project.name), Project.id)).scalars()
     views = [ProjectView(p, policy.permissions_for(actor, p)) for p in projects]
     return [view for view in views if view.permissions.can_view_translations]

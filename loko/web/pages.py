@@ -94,6 +94,15 @@ def attempt(action: Callable[[], object]):
     return REFUSED
 
 
+def page_query(schema: type[Schema], source, names: tuple[str, ...], **fixed) -> dict:
+    """The page's filters from ``source`` (the query string, or a form that carried them),
+    loaded by the API's ``schema``; blank ones are left out. Bad input is shown on the page
+    (with status 400) and the filters are dropped."""
+    data = {name: source.get(name) for name in names if source.get(name)}
+    loaded = attempt(lambda: schema_instance(schema).load(data | fixed))
+    return schema_instance(schema).load(fixed) if loaded is REFUSED else loaded
+
+
 def submit(action: Callable[[], object], *, then: str | Callable[[object], str], notice: str):
     """Run a form's use case. On success, a 303 redirect to ``then`` (or to ``then(result)``)
     with ``notice``; on a refusal, None, and the page rendered next shows the error with its

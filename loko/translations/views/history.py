@@ -4,15 +4,13 @@ and actor, 50 a page; reverting a value to what it was before a change."""
 from flask import request, url_for
 from marshmallow import fields, validate
 
-from loko.languages.service import project_languages
+from loko.languages.service import file_names, project_languages
 from loko.translations import revert
 from loko.translations.history import history_actors, newer_cursor
 from loko.translations.models import HISTORY_ACTIONS
-from loko.translations.queries import file_summaries
 from loko.translations.schemas import HistoryQuery
 from loko.translations.views import translations_ui
-from loko.translations.views.trash import page_query
-from loko.web.pages import page_user, project_page, render_page, submit
+from loko.web.pages import page_query, page_user, project_page, render_page, submit
 
 PATH = "/projects/<uuid:project_id>/history"
 PAGE_SIZE = 50
@@ -74,5 +72,5 @@ def _page(view, source):
         actions=HISTORY_ACTIONS,
         actors=history_actors(actor, project_id),
         languages=project_languages(view.project, stats=False),
-        files=[item["fileName"] for item in file_summaries(actor, project_id)],
+        files=file_names(project_id),
     )

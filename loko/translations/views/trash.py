@@ -2,27 +2,16 @@
 and deleting one permanently after a confirmation."""
 
 from flask import request, url_for
-from marshmallow import Schema
 
-from loko.http import schema_instance
+from loko.languages.service import file_names
 from loko.translations import service
-from loko.translations.queries import file_summaries
 from loko.translations.schemas import TranslationId, TrashQuery
 from loko.translations.views import translations_ui
-from loko.web.pages import REFUSED, attempt, form_input, page_user, project_page, render_page, submit
+from loko.web.pages import form_input, page_query, page_user, project_page, render_page, submit
 
 PATH = "/projects/<uuid:project_id>/trash"
 PAGE_SIZE = 50
 SEARCH = ("q", "fileName")
-
-
-def page_query(schema: type[Schema], source, names: tuple[str, ...], **fixed) -> dict:
-    """The page's filters from ``source`` (the query string, or a form that carried them),
-    loaded by the API's ``schema``; blank ones are left out. Bad input is shown on the page
-    (with status 400) and the filters are dropped."""
-    data = {name: source.get(name) for name in names if source.get(name)}
-    loaded = attempt(lambda: schema_instance(schema).load(data | fixed))
-    return schema_instance(schema).load(fixed) if loaded is REFUSED else loaded
 
 
 @translations_ui.get(PATH)
@@ -75,5 +64,5 @@ def _page(view, source, purge=None):
         search=search,
         purge=purge,
         purging=next((item for item in translations if item["id"] == purge), None),
-        files=[item["fileName"] for item in file_summaries(page_user(), view.project.id)],
+        files=file_names(view.project.id),
     )
