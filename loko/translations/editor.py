@@ -19,13 +19,13 @@ from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
 from loko.translations.queries import (
-    _has_value,
-    _inherited,
-    _inherited_values,
-    _missing,
-    _most_values,
     decode_cursor,
     encode_cursor,
+    has_inherited_value,
+    has_value,
+    inherited_values,
+    is_missing,
+    most_translated,
 )
 from loko.translations.service import values_of
 
@@ -128,7 +128,7 @@ def editor_page(
 def _default_source(project: Project, codes: list[str]) -> str | None:
     """The language with the most values (counts cached per data version), else the first."""
     translated, _ = progress_counts(project.id, project.data_version)
-    return _most_values({code: translated.get(code, 0) for code in codes}) or (codes[0] if codes else None)
+    return most_translated({code: translated.get(code, 0) for code in codes}) or (codes[0] if codes else None)
 
 
 def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missing: str | None) -> list[str]:
@@ -158,11 +158,11 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None):
             or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
         )
     if filters.missing is not None:
-        conditions.append(_missing(filters.missing, link))
+        conditions.append(is_missing(filters.missing, link))
     if filters.changed_since is not None:
         conditions.append(Translation.updated_at >= datetime.combine(filters.changed_since, time.min, UTC))
     if filters.inherited:
-        conditions.append(and_(~_has_value(link.target), _inherited(link)))
+        conditions.append(and_(~has_value(link.target), has_inherited_value(link)))
     return and_(*conditions)
 
 
@@ -234,7 +234,7 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
     if link is not None and link.target in shown:
         lacking = [row_id for row_id in ids if link.target not in values[row_id]]
         if lacking:
-            inherited = _inherited_values(link, lacking)
+            inherited = inherited_values(link, lacking)
     return [
         EditorRow(
             row.id,
@@ -277,7 +277,7 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
     link = link_of(project)
     inherited = {}
     if link is not None and link.target not in values:
-        lent = _inherited_values(link, [row.id]).get(row.id)
+        lent = inherited_values(link, [row.id]).get(row.id)
         if lent is not None:
             inherited[link.target] = lent
     return KeyDetails(

@@ -71,7 +71,7 @@ def _page(query, limit: int) -> tuple[list, str | None]:
     return rows[:limit], next_cursor
 
 
-def _inherited(link: Link):
+def has_inherited_value(link: Link):
     """True for a translation of this project whose (file, key) has a value in the linked
     project's source language."""
     theirs, their_value = aliased(Translation), aliased(TranslationValue)
@@ -89,7 +89,8 @@ def _inherited(link: Link):
     )
 
 
-def _has_value(language: str):
+def has_value(language: str):
+    """True for a translation with its own value in ``language``."""
     return (
         exists()
         .where(TranslationValue.translation_id == Translation.id, TranslationValue.language_code == language)
@@ -97,10 +98,12 @@ def _has_value(language: str):
     )
 
 
-def _missing(language: str, link: Link | None):
-    condition = ~_has_value(language)
+def is_missing(language: str, link: Link | None):
+    """True for a translation with no value in ``language``, neither its own nor one the
+    linked project lends it."""
+    condition = ~has_value(language)
     if link is not None and link.target == language:
-        condition = and_(condition, ~_inherited(link))
+        condition = and_(condition, ~has_inherited_value(link))
     return condition
 
 
@@ -115,7 +118,7 @@ def _lent_values(link: Link, project_id: str) -> int:
             _active(project_id),
             Translation.file_name == theirs.file_name,
             Translation.key == theirs.key,
-            _has_value(link.target),
+            has_value(link.target),
         )
         .correlate(theirs)
     )
@@ -130,7 +133,7 @@ def _lent_values(link: Link, project_id: str) -> int:
     ).scalar_one()
 
 
-def _inherited_values(link: Link, translation_ids: list[str]) -> dict[str, str]:
+def inherited_values(link: Link, translation_ids: list[str]) -> dict[str, str]:
     """The linked project's source value for each of these translations that has one."""
     theirs, their_value = aliased(Translation), aliased(TranslationValue)
     rows = db.session.execute(
@@ -201,10 +204,11 @@ def search_translations(
 
 def source_language(project_id: str) -> str | None:
     """See SOURCE_LANGUAGE_RULE."""
-    return _most_values(language_stats(project_id))
+    return most_translated(language_stats(project_id))
 
 
-def _most_values(counts: dict[str, int]) -> str | None:
+def most_translated(counts: dict[str, int]) -> str | None:
+    """The code with the highest count in ``{code: count}`` (see SOURCE_LANGUAGE_RULE)."""
     counted = [(code, count) for code, count in counts.items() if count]
     return min(counted, key=lambda item: (-item[1], item[0]))[0] if counted else None
 
@@ -228,7 +232,7 @@ def missing_translations(
     if source == language:
         source = None
     link = link_of(project)
-    condition = and_(_active(project_id), _missing(language, link))
+    condition = and_(_active(project_id), is_missing(language, link))
     if file_name is not None:
         condition = and_(condition, Translation.file_name == file_name)
     total = db.session.execute(select(func.count()).select_from(Translation).where(condition)).scalar_one()
@@ -272,7 +276,7 @@ def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict
     link = link_of(project)
     inherited = {}
     if link is not None and link.target not in found["values"]:
-        value = _inherited_values(link, [translation.id]).get(translation.id)
+        value = inherited_values(link, [translation.id]).get(translation.id)
         if value is not None:
             inherited[link.target] = value
     entries, _ = history.list_history(project_id, {"translationId": translation.id}, RECENT_HISTORY, None)
@@ -315,7 +319,7 @@ def project_context(actor, project_id: str) -> dict:
         filled = db.session.execute(
             select(func.count())
             .select_from(Translation)
-            .where(_active(project_id), ~_has_value(link.target), _inherited(link))
+            .where(_active(project_id), ~has_value(link.target), has_inherited_value(link))
         ).scalar_one()
     for language in languages:
         language["inherited"] = filled if link is not None and language["code"] == link.target else 0
@@ -333,7 +337,7 @@ def project_context(actor, project_id: str) -> dict:
             "description": project.desc,
             "emoji": project.emoji,
         },
-        "source_language": _most_values({row["code"]: row["translated"] for row in languages}),
+        "source_language": most_translated({row["code"]: row["translated"] for row in languages}),
         "source_language_rule": SOURCE_LANGUAGE_RULE,
         "languages": languages,
         "files": files,

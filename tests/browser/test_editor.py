@@ -1,6 +1,7 @@
 """The translation editor in a real browser: keys created and edited in place with the
-keyboard (never a page reload), the shortcut list, two people editing one value, the
-placeholder warning, the trash, more rows, details, and a viewer who cannot edit."""
+keyboard (never a page reload), the grid as one tab stop, the shortcut list, two people
+editing one value, a value edited while its save is on its way, the placeholder warning,
+the trash, more rows, details, a project without languages, and a viewer who cannot edit."""
 
 import re
 
@@ -54,6 +55,44 @@ def open_editor(page, project_id: str, query: str = "") -> None:
 
 def still_same_document(page) -> bool:
     return page.evaluate("() => window.sameDocument === true")
+
+
+# Notes the address of every response body the page reads, so that a test can wait until
+# the page has handled an answer meant to change nothing.
+BODIES_READ = """
+const readText = Response.prototype.text;
+Response.prototype.text = async function () {
+  try {
+    return await readText.call(this);
+  } finally {
+    (window.bodiesRead ||= []).push(this.url);
+  }
+};
+"""
+
+
+class Held:
+    """The requests to ``url`` (with ``method``, when given) that ``page.route`` keeps from
+    the server until the test answers them."""
+
+    def __init__(self, page, url: str, method: str | None = None):
+        self.page, self.method, self.routes = page, method, []
+        page.route(url, self._hold)
+
+    def _hold(self, route):
+        if self.method is not None and route.request.method != self.method:
+            route.fallback()
+        else:
+            self.routes.append(route)
+
+    def take(self):
+        """The first request held. Each round trip to the page lets Playwright hand over
+        the requests the page sent meanwhile."""
+        for _ in range(500):
+            if self.routes:
+                return self.routes.pop(0)
+            self.page.evaluate("() => null")
+        raise AssertionError("The page sent no request to hold.")
 
 
 def cell(page, key: str, language: str):
@@ -121,6 +160,43 @@ def test_keyboard_alone_edits_saves_moves_and_cancels(page):
     assert stored(page, project_id)["en"]["common"]["b.two"] == "Two!"
 
 
+def test_the_grid_is_one_tab_stop_that_arrows_move_through(page):
+    project_id = new_project(page)
+    add_keys(page, project_id, "en", {"a.one": "One", "b.two": "Two"})
+    open_editor(page, project_id)
+    tab_stops = page.locator('#editor-grid [tabindex="0"]')
+    expect(tab_stops).to_have_count(1)
+    expect(cell(page, "a.one", "en")).to_have_attribute("tabindex", "0")
+    cell(page, "a.one", "en").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_label("Select a.one")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_text("1 key selected")).to_be_visible()
+    page.keyboard.press("ArrowUp")
+    expect(page.get_by_label("Select every key on this page")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_label("Select b.two")).to_be_focused()
+    page.keyboard.press("End")
+    expect(cell(page, "b.two", "de")).to_be_focused()
+    expect(tab_stops).to_have_count(1)
+    page.keyboard.press("Tab")
+    expect(page.locator("#editor-grid :focus")).to_have_count(0)
+    page.keyboard.press("Shift+Tab")
+    expect(cell(page, "b.two", "de")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("button", name="Details of b.two")).to_be_focused()
+    page.keyboard.press("Enter")
+    details = page.get_by_role("dialog", name="b.two")
+    expect(details).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(details).to_be_hidden()
+    expect(page.get_by_role("button", name="Details of b.two")).to_be_focused()
+    page.keyboard.press("Home")
+    expect(cell(page, "b.two", "en")).to_be_focused()
+    expect(tab_stops).to_have_count(1)
+
+
 def test_question_mark_opens_the_list_of_shortcuts(page):
     project_id = new_project(page)
     add_keys(page, project_id, "en", {"greeting": "Hello"})
@@ -180,6 +256,59 @@ def test_a_conflicting_edit_can_take_their_value(new_page):
     assert stored(first, project_id)["de"]["common"]["greeting"] == "Servus"
 
 
+def _save_held(page, project_id: str) -> tuple[Held, object]:
+    """The German "Hallo" of greeting changed to "Servus", its save held on its way."""
+    add_keys(page, project_id, "de", {"greeting": "Hallo"})
+    open_editor(page, project_id)
+    saves = Held(page, f"**/api/projects/{project_id}/translations", "PATCH")
+    cell(page, "greeting", "de").click()
+    editor_of(page, "greeting", "de").fill("Servus")
+    editor_of(page, "greeting", "de").press("Enter")
+    first = saves.take()
+    assert first.request.post_data_json["updates"] == {"de": {"value": "Servus", "expected": "Hallo"}}
+    expect(cell(page, "greeting", "de")).to_have_class(re.compile(r"\bsaving\b"))
+    return saves, first
+
+
+def test_a_value_being_saved_opens_no_editor_and_a_failed_save_keeps_its_text(page):
+    project_id = new_project(page)
+    saves, first = _save_held(page, project_id)
+    cell(page, "greeting", "de").click()
+    expect(editor_of(page, "greeting", "de")).to_have_count(0)
+    page.keyboard.type("Moin")
+    expect(cell(page, "greeting", "de")).to_have_text("Servus")
+    first.fulfill(status=503, json={"error": "Try again in a moment."})
+    expect(editor_of(page, "greeting", "de")).to_have_value("Servus")
+    expect(editor_of(page, "greeting", "de")).to_be_focused()
+    note = cell(page, "greeting", "de").get_by_role("alert")
+    expect(note).to_have_text("Not saved: Try again in a moment.")
+    page.keyboard.type("!")
+    page.keyboard.press("Enter")
+    second = saves.take()
+    assert second.request.post_data_json["updates"] == {"de": {"value": "Servus!", "expected": "Hallo"}}
+    second.continue_()
+    expect(cell(page, "greeting", "de")).to_have_class(re.compile(r"\bsaved\b"))
+    assert stored(page, project_id)["de"]["common"]["greeting"] == "Servus!"
+
+
+def test_asking_to_edit_a_value_being_saved_opens_it_once_saved(page):
+    project_id = new_project(page)
+    saves, first = _save_held(page, project_id)
+    cell(page, "greeting", "de").click()
+    expect(editor_of(page, "greeting", "de")).to_have_count(0)
+    first.continue_()
+    expect(editor_of(page, "greeting", "de")).to_have_value("Servus")
+    expect(editor_of(page, "greeting", "de")).to_be_focused()
+    page.keyboard.type(" und Moin")
+    page.keyboard.press("Enter")
+    second = saves.take()
+    sent = second.request.post_data_json["updates"]["de"]
+    assert sent == {"value": "Servus und Moin", "expected": "Servus"}
+    second.continue_()
+    expect(cell(page, "greeting", "de")).to_have_class(re.compile(r"\bsaved\b"))
+    assert stored(page, project_id)["de"]["common"]["greeting"] == "Servus und Moin"
+
+
 def test_placeholders_are_highlighted_and_a_mismatch_warns_before_saving(page):
     project_id = new_project(page)
     add_keys(page, project_id, "en", {"welcome": "Hello {name}, you have %d items"})
@@ -226,6 +355,20 @@ def test_more_rows_load_without_a_reload(page):
     assert still_same_document(page)
 
 
+def test_a_key_added_on_the_page_shows_once_when_more_rows_load(page):
+    project_id = new_project(page)
+    add_keys(page, project_id, "en", {f"key.{i:03d}": f"Value {i}" for i in range(60)})
+    open_editor(page, project_id)
+    page.get_by_label("New key").fill("key.055a")
+    page.get_by_role("button", name="Add key").click()
+    expect(page.get_by_role("status").filter(has_text="Added key.055a")).to_be_visible()
+    expect(page.locator("#editor-rows tr")).to_have_count(51)
+    page.get_by_role("button", name="Show 50 more keys").click()
+    expect(page.locator("#editor-rows tr")).to_have_count(61)
+    expect(page.locator('#editor-rows tr[data-key="key.055a"]')).to_have_count(1)
+    expect(cell(page, "key.050", "en")).to_be_focused()
+
+
 def test_details_show_every_language_and_the_history(page):
     project_id = new_project(page, languages=("en", "de", "fr"))
     add_keys(page, project_id, "en", {"greeting": "Hello"})
@@ -239,6 +382,45 @@ def test_details_show_every_language_and_the_history(page):
     check_accessibility(page, "editor-details")
     dialog.get_by_role("button", name="Close").click()
     expect(cell(page, "greeting", "de")).to_be_focused()
+
+
+def test_details_never_show_a_late_answer_about_the_key_opened_before(page):
+    project_id = new_project(page)
+    add_keys(page, project_id, "en", {"first": "First value", "second": "Second value"})
+    page.add_init_script(BODIES_READ)
+    open_editor(page, project_id)
+    first_id = page.locator('tr[data-key="first"]').get_attribute("data-id")
+    first_values = Held(page, f"**/editor/keys/{first_id}")
+    cell(page, "first", "en").focus()
+    page.keyboard.press("d")
+    expect(page.get_by_role("dialog", name="first")).to_be_visible()
+    late = first_values.take()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    cell(page, "second", "en").focus()
+    page.keyboard.press("d")
+    dialog = page.get_by_role("dialog", name="second")
+    expect(dialog.get_by_role("cell", name="Second value")).to_be_visible()
+    expect(dialog.locator("[data-history-list] li")).to_have_count(1)
+    late.continue_()
+    page.wait_for_function(
+        "address => (window.bodiesRead || []).some((url) => url.endsWith(address))",
+        arg=f"/editor/keys/{first_id}",
+    )
+    expect(dialog.get_by_role("cell", name="Second value")).to_be_visible()
+    expect(dialog).not_to_contain_text("First value")
+    expect(dialog.locator("[data-history-list] li")).to_have_count(1)
+    expect(dialog.locator("[data-history-status]")).to_have_text("")
+
+
+def test_a_project_without_languages_points_to_its_languages_page(page):
+    project_id = new_project(page, languages=())
+    open_editor(page, project_id)
+    expect(page.get_by_label("New key")).to_have_count(0)
+    expect(page.get_by_role("button", name="Add key")).to_have_count(0)
+    check_accessibility(page)
+    page.get_by_role("link", name="add one on the Languages page").click()
+    page.wait_for_url(re.compile(rf"/projects/{project_id}/languages$"))
 
 
 def test_markup_in_keys_and_values_shows_as_text(page):

@@ -156,6 +156,12 @@ def test_blank_filter_fields_are_ignored(page_as, world, api):
     assert keys_of(response) == ["greeting"]
 
 
+def test_a_blank_among_the_values_of_a_repeated_field_is_ignored(page_as, world, api):
+    api.add_language("fr")
+    text = page_as("viewer").get(editor_url(world) + "?source=en&lang=&lang=fr&lang=%20").text
+    assert re.findall(r'<th scope="col" class="lang" data-l="([^"]+)"', text) == ["en", "fr"]
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [
@@ -216,8 +222,16 @@ def test_inherited_values_show_in_the_inheriting_language(app, page_as, world, a
     assert "data-inherited" in response.text and "Colour" in response.text
 
 
-def test_editor_of_a_project_without_languages_says_to_add_one(page_as, world):
+def test_editor_of_a_project_without_languages_links_to_its_languages_page(page_as, world):
     response = page_as("editor").get(editor_url(world))
     assert response.status_code == 200
     assert "This project has no languages yet" in response.text
-    assert 'id="new-value"' not in response.text
+    assert (
+        f'<a href="/projects/{world.project_id}/languages">add one on the Languages page</a>' in response.text
+    )
+
+
+def test_editor_of_a_project_without_languages_offers_no_new_key(page_as, world):
+    text = page_as("editor").get(editor_url(world)).text
+    assert "data-create" not in text
+    assert 'id="new-key"' not in text

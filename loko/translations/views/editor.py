@@ -1,13 +1,12 @@
 """Pages: the editor, its rows as an HTML fragment (the next page, or one new key) and one
 key's values in every language. Editing goes through the JSON API from editor.js."""
 
-from flask import request, url_for
+from flask import url_for
 from markupsafe import Markup, escape
-from marshmallow import fields, validate
+from marshmallow import fields, pre_load, validate
 
-from loko.errors import BadRequest
 from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
-from loko.http import schema_instance
+from loko.http import load_query
 from loko.projects.service import ProjectView
 from loko.translations.editor import EditorFilters, editor_page, key_details
 from loko.translations.schemas import TRANSLATION_ID
@@ -18,7 +17,7 @@ CURSOR = [validate.Length(min=1, max=2000), no_control_characters]
 
 
 class EditorQuery(ApiSchema):
-    """The editor's query parameters (blank form fields are left out before loading)."""
+    """The editor's query parameters; blank form fields count as not given."""
 
     file = FileName()
     q = fields.String(validate=[validate.Length(min=1, max=256), no_control_characters])
@@ -31,17 +30,20 @@ class EditorQuery(ApiSchema):
     before = fields.String(validate=CURSOR)
     id = fields.String(validate=TRANSLATION_ID)
 
+    @pre_load
+    def leave_out_blank_fields(self, data, **kwargs):
+        """The filter form sends every field, empty or not."""
+        loaded = {}
+        for name, value in data.items():
+            values = [item for item in (value if isinstance(value, list) else [value]) if item.strip()]
+            if values:
+                loaded[name] = values if len(values) > 1 else values[0]
+        return loaded
+
 
 def _editor_arguments() -> dict:
     """The page's query loaded by EditorQuery, as editor_page's arguments."""
-    data = {}
-    for name in request.args:
-        values = [value for value in request.args.getlist(name) if value.strip()]
-        if any("\x00" in value for value in values):
-            raise BadRequest(f"{name}: must not contain the NUL character.")
-        if values:
-            data[name] = values if len(values) > 1 else values[0]
-    query = schema_instance(EditorQuery).load(data)
+    query = load_query(EditorQuery)
     filters = EditorFilters(
         file_name=query.get("file"),
         search=query.get("q"),

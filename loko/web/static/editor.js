@@ -15,7 +15,8 @@
   const grid = document.getElementById("editor-grid");
   const status = root.querySelector("[data-status]");
   const stored = new WeakMap(); // cell -> {value: string|null, inherited: string|null}
-  const edits = new WeakMap(); // cell -> {textarea, note, start, confirmed}
+  const edits = new WeakMap(); // cell -> {textarea, note, start, expected, confirmed, box}
+  const saving = new WeakMap(); // cell -> {reopen: boolean}, while its save awaits the answer
   let pendingSaves = 0;
 
   // -- Placeholders ------------------------------------------------------------------------
@@ -83,6 +84,35 @@
     return Array.from(row.querySelectorAll("td.v"));
   }
 
+  // The grid is one tab stop (a roving tabindex): the item focused last, at first the first
+  // value. Arrows move between the items of a row (its checkbox, its values, its Details
+  // button) and between rows; the header's "select every key" is the checkbox column's top.
+  const ITEMS = "[data-select-all], [data-select], td.v, [data-details-of]";
+  let tabStop = null;
+
+  function rowItems(row) {
+    return Array.from(row.querySelectorAll(ITEMS)).filter((item) => !item.hidden);
+  }
+
+  function isItem(element) {
+    return element.matches(ITEMS) && !element.hidden;
+  }
+
+  function makeTabStop(item) {
+    if (item === tabStop) return;
+    if (tabStop) tabStop.tabIndex = -1;
+    tabStop = item;
+    item.tabIndex = 0;
+  }
+
+  // After rows come or go: the tab stop stays where it was, or goes to the first item.
+  function keepTabStop() {
+    if (tabStop && tabStop.isConnected) return;
+    tabStop = null;
+    const first = tbody.querySelector("td.v") || grid.querySelector("[data-select-all]:not([hidden])");
+    if (first) makeTabStop(first);
+  }
+
   function showValue(cell, state) {
     const text = cell.querySelector(".t");
     const shown = state.value !== null ? state.value : state.inherited || "";
@@ -101,10 +131,10 @@
       const missing = cell.hasAttribute("data-missing");
       const state = { value: missing ? null : text, inherited: cell.hasAttribute("data-inherited") ? text : null };
       stored.set(cell, state);
-      cell.tabIndex = 0;
       highlight(cell.querySelector(".t"), text);
     }
     row.querySelectorAll("[data-select], [data-details-of]").forEach((element) => (element.hidden = false));
+    for (const item of rowItems(row)) item.tabIndex = -1;
   }
 
   function languageName(code) {
@@ -112,15 +142,18 @@
     return header ? header.textContent.replace(/\s+/g, " ").replace(" source", "").trim() : code;
   }
 
-  function neighbour(cell, rows, columns) {
-    const row = cell.parentElement;
-    const column = valueCells(row).indexOf(cell);
+  // The item ``rows`` rows down (negative: up) in the same column, or ``columns`` items
+  // along the same row; null at an edge.
+  function neighbour(item, rows, columns) {
+    const row = item.closest("tr");
+    const column = rowItems(row).indexOf(item);
     if (rows) {
-      let next = rows > 0 ? row.nextElementSibling : row.previousElementSibling;
-      while (next && !next.querySelector("td.v")) next = rows > 0 ? next.nextElementSibling : next.previousElementSibling;
-      return next ? valueCells(next)[column] || null : null;
+      const all = Array.from(grid.querySelectorAll("tr"));
+      let at = all.indexOf(row) + rows;
+      while (all[at] && !rowItems(all[at]).length) at += rows;
+      return all[at] ? rowItems(all[at])[column] || null : null;
     }
-    return valueCells(row)[column + columns] || null;
+    return rowItems(row)[column + columns] || null;
   }
 
   // The next (step 1) or previous (step -1) value in reading order, across rows.
@@ -135,11 +168,23 @@
     return a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
   }
 
-  function startEdit(cell, focus = true) {
+  // Open an editor on the cell holding ``text`` (by default the stored value); true when one
+  // opens. A cell whose save awaits its answer opens none, as the value to start from is not
+  // known yet; asked for one, it opens with the answer if the cell still has the focus.
+  function startEdit(cell, focus = true, text = null) {
+    const pending = saving.get(cell);
+    if (pending) {
+      if (focus) {
+        pending.reopen = true;
+        cell.focus();
+        Loko.announce(`Saving ${cell.parentElement.dataset.key}: it opens for editing once saved.`);
+      }
+      return false;
+    }
     if (!canEdit || edits.has(cell) || cell.querySelector(".conflict")) {
       const open = edits.get(cell);
       if (open && focus) open.textarea.focus();
-      return;
+      return false;
     }
     const state = stored.get(cell);
     const row = cell.parentElement;
@@ -147,8 +192,8 @@
     const box = document.createElement("div");
     box.className = "cell-editor";
     const textarea = document.createElement("textarea");
-    textarea.value = start;
-    textarea.rows = Math.min(8, Math.max(2, start.split("\n").length + 1));
+    textarea.value = text !== null ? text : start;
+    textarea.rows = Math.min(8, Math.max(2, textarea.value.split("\n").length + 1));
     textarea.setAttribute("aria-label", `${languageName(cell.dataset.l)} value of ${row.dataset.key}`);
     const note = document.createElement("p");
     note.className = "cell-note info";
@@ -165,13 +210,16 @@
     cell.append(box);
     cell.classList.add("editing");
     cell.classList.remove("saved", "failed");
-    edits.set(cell, { textarea, note, start, confirmed: false, box });
+    // ``expected``: the stored value this edit starts from, which the save sends so that
+    // a change made meanwhile by someone else shows as a conflict instead of being lost.
+    edits.set(cell, { textarea, note, start, expected: state.value, confirmed: false, box });
     textarea.addEventListener("input", () => checkPlaceholders(cell, false));
     checkPlaceholders(cell, false);
     if (focus) {
       textarea.focus();
       textarea.setSelectionRange(textarea.value.length, textarea.value.length);
     }
+    return true;
   }
 
   function button(label, className, action) {
@@ -232,16 +280,17 @@
       edit.textarea.focus();
       return;
     }
-    const expected = stored.get(cell).value;
     closeEdit(cell);
+    save(cell, text, edit.expected);
     then();
-    save(cell, text, expected);
   }
 
   async function save(cell, text, expected) {
     const row = cell.parentElement;
     const code = cell.dataset.l;
     const before = stored.get(cell);
+    const pending = { reopen: false };
+    saving.set(cell, pending);
     showValue(cell, { value: text, inherited: null });
     cell.classList.add("saving");
     cell.classList.remove("saved", "failed", "conflicted");
@@ -252,12 +301,16 @@
       updates: { [code]: { value: text, expected } },
     });
     pendingSaves -= 1;
+    saving.delete(cell);
     cell.classList.remove("saving");
+    // Someone asked to edit the cell while it was saving and has not moved on since.
+    const wanted = pending.reopen && document.activeElement === cell;
     const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
     if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
       stored.set(cell, { value: text, inherited: null });
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
+      if (wanted) startEdit(cell);
     } else if (conflict && conflict[code]) {
       stored.set(cell, { value: conflict[code].current, inherited: before.inherited });
       showValue(cell, stored.get(cell));
@@ -266,10 +319,10 @@
       showValue(cell, before);
       cell.classList.add("failed");
       const message = (result.data && result.data.error) || `error ${result.status}`;
-      startEdit(cell, false); // the text stays in an editor; the cursor stays where the user is
-      const edit = edits.get(cell);
-      if (edit) {
-        edit.textarea.value = text;
+      // The text stays in an editor, focused only if the cell asked for one; an editor
+      // this did not open keeps what is typed in it.
+      if (startEdit(cell, wanted, text)) {
+        const edit = edits.get(cell);
         edit.note.className = "cell-note bad";
         edit.note.setAttribute("role", "alert");
         edit.note.textContent = `Not saved: ${message}`;
@@ -337,37 +390,42 @@
   // -- Keyboard ----------------------------------------------------------------------------
 
   function isTyping(target) {
-    return target.closest("input, textarea, select, [contenteditable]") !== null;
+    return target.closest('input:not([type="checkbox"]), textarea, select, [contenteditable]') !== null;
   }
 
-  tbody.addEventListener("keydown", (event) => {
-    const textarea = event.target.closest("textarea");
+  grid.addEventListener("keydown", (event) => {
     const cell = event.target.closest("td.v");
-    if (!cell) return;
-    if (textarea) {
+    if (cell && event.target.closest("textarea")) {
       editorKey(event, cell);
       return;
     }
-    if (event.target !== cell || event.altKey || event.ctrlKey || event.metaKey) return;
+    const item = event.target;
+    if (!isItem(item) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const row = item.closest("tr");
     const moves = {
-      ArrowUp: () => neighbour(cell, -1, 0),
-      ArrowDown: () => neighbour(cell, 1, 0),
-      ArrowLeft: () => neighbour(cell, 0, -1),
-      ArrowRight: () => neighbour(cell, 0, 1),
-      Home: () => valueCells(cell.parentElement)[0],
-      End: () => valueCells(cell.parentElement).at(-1),
+      ArrowUp: () => neighbour(item, -1, 0),
+      ArrowDown: () => neighbour(item, 1, 0),
+      ArrowLeft: () => neighbour(item, 0, -1),
+      ArrowRight: () => neighbour(item, 0, 1),
+      Home: () => valueCells(row)[0],
+      End: () => valueCells(row).at(-1),
     };
     if (moves[event.key]) {
       event.preventDefault();
       const target = moves[event.key]();
       if (target) target.focus();
-    } else if (event.key === "Enter" || event.key === "F2") {
+    } else if (item === cell && (event.key === "Enter" || event.key === "F2")) {
       event.preventDefault();
       startEdit(cell);
-    } else if (event.key === "d" || event.key === "D") {
+    } else if ((event.key === "d" || event.key === "D") && row.parentElement === tbody) {
       event.preventDefault();
-      openDetails(cell.parentElement);
+      openDetails(row);
     }
+  });
+
+  grid.addEventListener("focusin", (event) => {
+    const item = event.target.closest("td.v") || (isItem(event.target) ? event.target : null);
+    if (item) makeTabStop(item);
   });
 
   function editorKey(event, cell) {
@@ -449,7 +507,9 @@
     more.disabled = true;
     try {
       const page = await fetchRows(withParams(root.dataset.rows, { after: more.dataset.cursor }));
-      for (const row of page.rows) {
+      // A key added on this page is shown already, at the top.
+      const added = page.rows.filter((row) => !tbody.querySelector(`tr[data-id="${CSS.escape(row.dataset.id)}"]`));
+      for (const row of added) {
         tbody.append(row);
         initRow(row);
       }
@@ -459,8 +519,8 @@
         if (page.next) nextLink.href = withParams(nextLink.href, { after: page.next });
         else nextLink.remove();
       }
-      Loko.announce(`${page.rows.length} more keys shown`);
-      if (page.rows.length) valueCells(page.rows[0])[0]?.focus();
+      Loko.announce(added.length === 1 ? "1 more key shown" : `${added.length} more keys shown`);
+      if (added.length) valueCells(added[0])[0]?.focus();
     } catch (error) {
       say(`Could not load more keys (${error.message}).`);
     } finally {
@@ -493,6 +553,7 @@
           tbody.prepend(row);
           initRow(row);
         }
+        keepTabStop();
         root.querySelector("[data-empty]").hidden = true;
         const cells = page.rows.length ? valueCells(page.rows[0]) : [];
         const first = cells.find((cell) => cell.dataset.l !== source) || cells[0];
@@ -552,6 +613,7 @@
         rows.forEach((row) => row.remove());
       }
       selectionChanged();
+      keepTabStop();
       if (moved) {
         status.textContent = "";
         status.append(`${moved === 1 ? "1 key" : `${moved} keys`} moved to the trash. `);
@@ -571,35 +633,45 @@
   const historyList = details.querySelector("[data-history-list]");
   const historyStatus = details.querySelector("[data-history-status]");
   const historyMore = details.querySelector("[data-history-more]");
+  // The key the dialog shows and where its history goes on; an answer about any other one
+  // (a key opened before) arrives too late and changes nothing.
   let historyQuery = null;
+  let historyLoading = null; // the query whose next history page is on its way
   let detailsOpener = null;
 
   async function openDetails(row) {
+    const query = { translationId: row.dataset.id, limit: "20" };
+    historyQuery = query;
     detailsOpener = document.activeElement;
     details.querySelector("h2").textContent = row.dataset.key;
     detailsBody.textContent = "Loading…";
     historyList.textContent = "";
     historyStatus.textContent = "";
     historyMore.hidden = true;
-    details.showModal();
+    if (!details.open) details.showModal();
+    let values;
     try {
       const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
         credentials: "same-origin",
       });
       if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
-      const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
-      detailsBody.replaceChildren(...fragment.body.childNodes);
+      values = new DOMParser().parseFromString(await response.text(), "text/html").body.childNodes;
     } catch (error) {
-      detailsBody.textContent = `Could not load the values (${error.message}).`;
+      values = [`Could not load the values (${error.message}).`];
     }
-    historyQuery = { translationId: row.dataset.id, limit: "20" };
+    if (historyQuery !== query) return;
+    detailsBody.replaceChildren(...values);
     loadHistory();
   }
 
   async function loadHistory() {
-    const url = withParams(root.dataset.history, historyQuery);
+    const query = historyQuery;
+    if (historyLoading === query) return;
+    historyLoading = query;
     historyStatus.textContent = "Loading the history…";
-    const result = await call("GET", url);
+    const result = await call("GET", withParams(root.dataset.history, query));
+    if (historyQuery !== query) return;
+    historyLoading = null;
     if (!result.ok) {
       historyStatus.textContent = (result.data && result.data.error) || "Could not load the history.";
       return;
@@ -607,7 +679,7 @@
     for (const entry of result.data.history) historyList.append(historyItem(entry));
     Loko.localDates(historyList);
     historyStatus.textContent = historyList.children.length ? "" : "No changes recorded yet.";
-    historyQuery.cursor = result.data.next_cursor;
+    query.cursor = result.data.next_cursor;
     historyMore.hidden = !result.data.next_cursor;
   }
 
@@ -655,5 +727,7 @@
   root.querySelectorAll("[data-open-help], [data-create], [data-bulk], [data-hint], [data-select-all]").forEach(
     (element) => (element.hidden = false)
   );
+  if (selectAll) selectAll.tabIndex = -1;
   tbody.querySelectorAll("tr").forEach(initRow);
+  keepTabStop();
 })();
