@@ -37,6 +37,7 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
     from loko.exports.cache import ExportCache
+    from loko.exports.revalidation import ExportRevalidation
     from loko.extensions import db, limiter, migrate
     from loko.files.api import files_api
     from loko.health.api import health_api
@@ -58,6 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
     limiter.init_app(app)
     with app.app_context():
         configure_sqlite(db.engine)
+        app.wsgi_app = ExportRevalidation(app.wsgi_app, db.engine)
 
     app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
     register_error_handlers(app)

@@ -81,7 +81,7 @@ def serve(host, port, threads, processes):
     host = host or app.config["LOKO_HOST"]
     port = app.config["LOKO_PORT"] if port is None else port
     threads = threads or app.config["LOKO_THREADS"]
-    processes = processes or app.config["LOKO_PROCESSES"]
+    processes = app.config["LOKO_PROCESSES"] = processes or app.config["LOKO_PROCESSES"]
     listener = socket.create_server((host, port), reuse_port=False, backlog=1024)
     bound_port = listener.getsockname()[1]
     click.echo(
@@ -105,8 +105,12 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
 
 
 def _serve_socket(app, listener, threads) -> None:
+    from loko.database import start_checkpointer
+    from loko.extensions import db
     from loko.serving import make_server
 
+    with app.app_context():
+        start_checkpointer(db.engine, app.config["LOKO_PROCESSES"] > 1)
     make_server(app, sockets=[listener], threads=threads, ident="loko", backlog=1024).run()
 
 

@@ -5,6 +5,8 @@ import os
 import secrets
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 DEFAULTS = {
@@ -67,12 +69,25 @@ def load_config(app, overrides=None):
 
     app.config["SECRET_KEY"] = app.config["LOKO_SECRET_KEY"]
     app.config["SQLALCHEMY_DATABASE_URI"] = app.config["LOKO_DATABASE_URL"]
-    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config))
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     app.config["RATELIMIT_STORAGE_URI"] = app.config["LOKO_RATELIMIT_STORAGE_URI"]
     app.config["RATELIMIT_HEADERS_ENABLED"] = True
     app.json.sort_keys = False
+
+
+def _engine_options(config) -> dict:
+    """A pooled connection for each worker thread: with fewer, a loaded server opens and
+    closes connections all the time (and SQLite reads the schema again on each new one).
+    The connection used last is handed out first, so that a lightly loaded server keeps
+    using the connections whose caches are warm."""
+    url = make_url(config["SQLALCHEMY_DATABASE_URI"])
+    pool = {"pool_size": config["LOKO_THREADS"], "pool_use_lifo": True}
+    if url.get_backend_name() != "sqlite":
+        return {"pool_pre_ping": True, **pool}
+    if url.database in (None, "", ":memory:"):
+        return {}  # one shared connection (Flask-SQLAlchemy's StaticPool)
+    return pool
 
 
 def _instance_secret_key(instance: Path) -> str:

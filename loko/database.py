@@ -1,16 +1,25 @@
 """Database plumbing shared by every feature: column types, ids, the unit of work,
 SQLite connection settings and the schema-version check."""
 
+import fcntl
+import logging
+import os
 import secrets
+import sqlite3
+import threading
 import time
-import uuid
-from contextlib import contextmanager
+import weakref
+from contextlib import ExitStack, contextmanager, nullcontext
 from datetime import UTC, datetime
+from functools import lru_cache
 
+from flask import current_app
 from sqlalchemy import DateTime, String, bindparam, event, text
 from sqlalchemy.types import TypeDecorator
 
 from loko.extensions import db
+
+log = logging.getLogger("loko")
 
 
 def new_id() -> str:
@@ -20,7 +29,8 @@ def new_id() -> str:
     milliseconds = time.time_ns() // 1_000_000
     random_bits = secrets.randbits(74)
     value = (milliseconds << 80) | (0x7 << 76) | ((random_bits >> 62) << 64) | (0b10 << 62)
-    return str(uuid.UUID(int=value | (random_bits & (2**62 - 1))))
+    digits = f"{value | (random_bits & (2**62 - 1)):032x}"  # as str(uuid.UUID(int=...)) writes it
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 IN_CHUNK = 5000
@@ -61,21 +71,93 @@ def id_column():
 def unit_of_work():
     """One use case, one transaction: commit on success, roll back on any error.
 
-    On SQLite the transaction starts with BEGIN IMMEDIATE so that concurrent writers
-    queue on the busy timeout instead of failing when a read lock cannot be upgraded;
-    a read-only transaction left open by earlier lookups is closed first.
+    On SQLite the transaction starts with BEGIN IMMEDIATE, once this process's writers
+    ahead of it are done (``WriteGate``); a read-only transaction left open by earlier
+    lookups is closed first.
     """
     session = db.session()
     if session.in_transaction() and not (session.new or session.dirty or session.deleted):
         session.commit()
-    if not session.in_transaction():
-        session.connection(execution_options={"loko_write": True})
-    try:
-        yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
+    with ExitStack() as stack:
+        if not session.in_transaction():
+            stack.enter_context(write_gate(db.engine, current_app.config["LOKO_PROCESSES"] > 1))
+            session.connection(execution_options={"loko_write": True})
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+class WriteGate:
+    """Writers of one SQLite database take turns here before BEGIN IMMEDIATE: one at a time
+    per process (a lock) and, when ``loko serve`` runs several processes, one at a time
+    across them (an flock on ``<database>-writer.lock``). SQLite alone would make the others
+    retry on its busy timeout, which sleeps 1, 2, 5, 10 ... ms between attempts: under many
+    writers much of the time went to those sleeps, and two processes served fewer writes
+    than one. Re-entrant within a thread."""
+
+    def __init__(self, database: str):
+        self.lock_path = f"{database}-writer.lock"
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._file = None
+        self._pid = None
+        self._flocked = False
+
+    def enter(self, across_processes: bool) -> None:
+        self._lock.acquire()
+        self._depth += 1
+        if self._depth == 1 and across_processes:
+            try:
+                fcntl.flock(self._lock_file(), fcntl.LOCK_EX)
+            except BaseException:
+                self.leave()
+                raise
+            self._flocked = True
+
+    def leave(self) -> None:
+        if self._depth == 1 and self._flocked:
+            self._flocked = False
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._depth -= 1
+        self._lock.release()
+
+    @contextmanager
+    def held(self, across_processes: bool):
+        self.enter(across_processes)
+        try:
+            yield self
+        finally:
+            self.leave()
+
+    def _lock_file(self):
+        # Opened in each process: an flock belongs to an open file, which a fork shares.
+        if self._pid != os.getpid():
+            if self._file is not None:
+                self._file.close()
+            self._file = open(self.lock_path, "a")  # noqa: SIM115 - kept open while the gate lives
+            weakref.finalize(self, self._file.close)
+            self._pid = os.getpid()
+        return self._file
+
+
+_write_gates: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_write_gates_lock = threading.Lock()
+
+
+def write_gate(engine, across_processes: bool = False):
+    """The turn of a writer of ``engine``'s SQLite file (``WriteGate``); on other databases
+    nothing (PostgreSQL queues the writers of a project on the project's row lock)."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return nullcontext()
+    with _write_gates_lock:
+        gate = _write_gates.get(engine)
+        if gate is None:
+            gate = _write_gates[engine] = WriteGate(database)
+    return gate.held(across_processes)
 
 
 def read_snapshot() -> None:
@@ -136,12 +218,84 @@ def configure_sqlite(engine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        if engine in _checkpointed_engines:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
         write = connection.get_execution_options().get("loko_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        driver_execute(connection, "BEGIN IMMEDIATE" if write else "BEGIN", ())
+
+
+_checkpointed_engines: "weakref.WeakSet" = weakref.WeakSet()
+CHECKPOINT_SECONDS = 0.2
+RESTART_FRAMES = 4000
+
+
+class Checkpointer:
+    """Copies a SQLite database's write-ahead log into the database file from a thread of its
+    own. Left to SQLite, the commit that takes the log past 1,000 pages does it, and that
+    write (about one in a hundred single-value PATCHes) waits several milliseconds; with a
+    checkpointer running, the engine's connections leave it to the checkpointer
+    (``wal_autocheckpoint=0``).
+
+    Every ``interval`` seconds a PASSIVE checkpoint copies what was committed when it began,
+    while readers and writers go on. SQLite starts the log afresh only when a write begins
+    after a checkpoint that left nothing behind, which under a steady stream of writes never
+    happens: so once the log has ``restart_frames``, the checkpointer copies the few frames
+    committed meanwhile in the writers' turn (``WriteGate``), which bounds the log as SQLite's
+    own checkpoints did."""
+
+    def __init__(
+        self, engine, across_processes: bool, interval=CHECKPOINT_SECONDS, restart_frames=RESTART_FRAMES
+    ):
+        self.engine = engine
+        self.database = engine.url.database
+        self.across_processes = across_processes
+        self.interval = interval
+        self.restart_frames = restart_frames
+        self._stop = threading.Event()
+        self._thread = None
+
+    def run_once(self, connection) -> None:
+        _busy, frames, _copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames >= self.restart_frames:
+            with write_gate(self.engine, self.across_processes):
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="loko-checkpointer", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(self.interval):
+                try:
+                    self.run_once(connection)
+                except sqlite3.Error:
+                    log.exception("checkpoint of %s failed; trying again", self.database)
+        finally:
+            connection.close()
+
+
+def start_checkpointer(engine, across_processes: bool) -> Checkpointer | None:
+    """For a server process on a SQLite file: start a ``Checkpointer`` and have the engine's
+    connections, from now on, leave checkpoints to it. None on other databases."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    _checkpointed_engines.add(engine)
+    engine.dispose()  # pooled connections opened earlier would still checkpoint on commit
+    checkpointer = Checkpointer(engine, across_processes)
+    checkpointer.start()
+    return checkpointer
 
 
 def schema_revision_state(app):
@@ -155,11 +309,27 @@ def schema_revision_state(app):
     return current, script.get_current_head()
 
 
-def driver_timestamp(value: datetime):
-    """A timestamp as the DBAPI driver takes it for a ``UTCDateTime`` column."""
-    if db.engine.dialect.name == "sqlite":
+def driver_timestamp(value: datetime, dialect_name: str | None = None):
+    """A timestamp as the DBAPI driver takes it for a ``UTCDateTime`` column (of the app's
+    database, or of a ``dialect_name`` database)."""
+    if (dialect_name or db.engine.dialect.name) == "sqlite":
         return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
     return value
+
+
+def driver_execute(connection, sql: str, parameters, many: bool = False):
+    """Run ``sql`` on the DBAPI cursor of a SQLAlchemy ``connection`` (in its transaction);
+    returns the cursor. SQLAlchemy's own execution costs several times what SQLite spends
+    on a small statement, so the hot paths skip it; the engine's ``before_cursor_execute``
+    listeners (statement logging and counting) still hear of every statement."""
+    cursor = connection.connection.dbapi_connection.cursor()
+    if connection.dispatch.before_cursor_execute:
+        connection.dispatch.before_cursor_execute(connection, cursor, sql, parameters, None, many)
+    if many:
+        cursor.executemany(sql, parameters)
+    else:
+        cursor.execute(sql, parameters)
+    return cursor
 
 
 def execute_rows(sql: str, rows: list[tuple]) -> None:
@@ -171,15 +341,23 @@ def execute_rows(sql: str, rows: list[tuple]) -> None:
     if not rows:
         return
     connection = db.session.connection()
-    if connection.dialect.paramstyle != "qmark":
-        sql = sql.replace("?", "%s")
-    connection.exec_driver_sql(sql, rows)
+    sql = _driver_sql(sql, connection.dialect.paramstyle)
+    if len(rows) == 1:
+        driver_execute(connection, sql, rows[0])
+    else:
+        driver_execute(connection, sql, rows, many=True)
 
 
-def stream_tuples(statement, parameters: dict, batch: int = 10_000):
-    """Rows of a Core SELECT as plain tuples, fetched ``batch`` at a time from the DBAPI cursor
-    of the session's connection (its transaction and snapshot). For exports of a million
-    rows: SQLAlchemy's row objects cost about as much as the database's own work."""
+@lru_cache(maxsize=256)
+def _driver_sql(sql: str, paramstyle: str) -> str:
+    return sql if paramstyle == "qmark" else sql.replace("?", "%s")
+
+
+def stream_batches(statement, parameters: dict, batch: int = 10_000):
+    """Rows of a Core SELECT as lists of plain tuples, fetched ``batch`` at a time from the
+    DBAPI cursor of the session's connection (its transaction and snapshot). For exports of
+    a million rows: SQLAlchemy's row objects cost about as much as the database's own work,
+    and a generator step per row a tenth."""
     connection = db.session.connection()
     expanded = statement.compile(dialect=connection.dialect).construct_expanded_state(parameters)
     arguments = expanded.positional_parameters if expanded.positiontup is not None else expanded.parameters
@@ -187,14 +365,67 @@ def stream_tuples(statement, parameters: dict, batch: int = 10_000):
     try:
         cursor.execute(expanded.statement, arguments)
         while rows := cursor.fetchmany(batch):
-            yield from rows
+            yield rows
     finally:
         cursor.close()
 
 
 def insert_rows(table, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """INSERT tuples (in ``columns`` order) into ``table`` with one executemany."""
-    quote = db.session.get_bind().dialect.identifier_preparer.quote
+    if rows:
+        execute_rows(_insert_sql(table.name, columns, db.session.get_bind().dialect), rows)
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(table: str, columns: tuple[str, ...], dialect) -> str:
+    quote = dialect.identifier_preparer.quote
     names = ", ".join(quote(name) for name in columns)
     marks = ", ".join("?" for _ in columns)
-    execute_rows(f"INSERT INTO {quote(table.name)} ({names}) VALUES ({marks})", rows)  # noqa: S608
+    return f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})"  # noqa: S608
+
+
+class DriverQuery:
+    """A Core statement compiled once per dialect and run straight on a DBAPI cursor, for the
+    hottest paths (a key lookup on every request, the statements of a single PATCH):
+    SQLAlchemy's per-execution work costs several times what SQLite spends on such a
+    statement. Parameters must already be what the driver takes (see ``driver_timestamp``);
+    rows come back as the driver makes them (SQLite timestamps are text). No expanding
+    (``IN``) parameters."""
+
+    def __init__(self, statement):
+        self.statement = statement
+        self._compiled: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
+
+    def _compiled_for(self, dialect) -> tuple[str, tuple[str, ...] | None]:
+        compiled = self._compiled.get((dialect.name, dialect.driver))
+        if compiled is None:
+            statement = self.statement.compile(dialect=dialect)
+            positions = tuple(statement.positiontup) if statement.positiontup is not None else None
+            compiled = self._compiled[(dialect.name, dialect.driver)] = (statement.string, positions)
+        return compiled
+
+    def execute(self, cursor, dialect, parameters: dict):
+        """Run on ``cursor`` (a DBAPI cursor of a ``dialect`` database); returns the cursor."""
+        sql, positions = self._compiled_for(dialect)
+        cursor.execute(sql, parameters if positions is None else [parameters[name] for name in positions])
+        return cursor
+
+    def first(self, engine, parameters: dict):
+        """The first row (a tuple) or None, read on a pooled connection of its own outside any
+        session: on SQLite an autocommit read, no transaction left open."""
+        connection = engine.raw_connection()
+        try:
+            cursor = self.execute(connection.cursor(), engine.dialect, parameters)
+            try:
+                return cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()
+
+    def run(self, parameters: dict):
+        """Execute in the session's transaction; returns the DBAPI cursor to read."""
+        connection = db.session.connection()
+        sql, positions = self._compiled_for(connection.dialect)
+        arguments = parameters if positions is None else [parameters[name] for name in positions]
+        return driver_execute(connection, sql, arguments)

@@ -6,6 +6,7 @@ from functools import cache
 import orjson
 from flask import request
 from marshmallow import Schema
+from werkzeug.datastructures import MultiDict
 
 from loko.errors import BadRequest, Forbidden, UnsupportedMediaType
 
@@ -69,9 +70,14 @@ def load_body(schema: type[Schema]) -> dict:
 
 def load_query(schema: type[Schema]) -> dict:
     """Load query parameters; a parameter given several times arrives as a list."""
+    return load_args(schema, request.args)
+
+
+def load_args(schema: type[Schema], args: MultiDict) -> dict:
+    """``load_query`` for parsed query parameters (a request's ``args``)."""
     data = {}
-    for name in request.args:
-        values = request.args.getlist(name)
+    for name in args:
+        values = args.getlist(name)
         if any("\x00" in value for value in values):
             raise BadRequest(f"{name}: must not contain the NUL character.")
         data[name] = values if len(values) > 1 else values[0]

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, select
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
+from loko.database import DriverQuery
 from loko.errors import Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import OrganizationMember
@@ -56,7 +57,7 @@ def permissions_from_roles(org_role: str | None, project_role: str | None) -> Pe
     return ROLE_PERMISSIONS[("project", project_role)]
 
 
-USER_ROLES = (
+USER_ROLES = DriverQuery(
     select(OrganizationMember.role.label("org_role"), ProjectMember.role.label("project_role"))
     .select_from(Project)
     .outerjoin(
@@ -70,13 +71,17 @@ USER_ROLES = (
     )
     .where(Project.id == bindparam("project_id"))
 )
-PROJECT_EXISTS = select(Project.id).where(Project.id == bindparam("project_id"))
+PROJECT_EXISTS = DriverQuery(select(Project.id).where(Project.id == bindparam("project_id")))
 
 
-def _user_roles(user_id: str, project_id: str):
+def _user_roles(user_id: str, project_id: str) -> tuple[str | None, str | None] | None:
     """``(org_role, project_role)`` of a user in a project's organization and the project
     (one query); None when the project does not exist."""
-    return db.session.connection().execute(USER_ROLES, {"user_id": user_id, "project_id": project_id}).first()
+    return USER_ROLES.run({"user_id": user_id, "project_id": project_id}).fetchone()
+
+
+def _project_exists(project_id: str) -> bool:
+    return PROJECT_EXISTS.run({"project_id": project_id}).fetchone() is not None
 
 
 def permissions_for(actor: Actor | None, project: Project) -> Permissions:
@@ -89,6 +94,13 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
         roles = _user_roles(actor.id, project.id)
         return permissions_from_roles(*roles) if roles is not None else NO_PERMISSIONS
     return NO_PERMISSIONS
+
+
+def api_key_may(key_project_id: str, scope: str, project_id: str, permission: str) -> bool:
+    """Whether a key of the project ``key_project_id`` with ``scope`` may do ``permission`` on
+    the existing project ``project_id``: the rule ``require_permission`` enforces for API
+    keys, answered yes or no (no for a key of another project)."""
+    return key_project_id == project_id and ROLE_PERMISSIONS[("key", scope)].allows(permission)
 
 
 def organization_role(user_id: str, organization_id: str) -> str | None:
@@ -125,7 +137,7 @@ def require_permission(actor: Actor | None, project_id: str, permission: str) ->
     actor = require_actor(actor)
     if isinstance(actor, ApiKeyActor):
         _require_key_of(actor, project_id)
-        if db.session.connection().execute(PROJECT_EXISTS, {"project_id": project_id}).first() is None:
+        if not _project_exists(project_id):
             raise NotFound(PROJECT_NOT_FOUND)
         return _granting(actor, permission, ROLE_PERMISSIONS[("key", actor.scope)])
     return _granting(actor, permission, _user_permissions(actor.id, project_id))
@@ -152,7 +164,7 @@ def _require_key_of(actor: ApiKeyActor, project_id: str) -> None:
 def _user_permissions(user_id: str, project_id: str) -> Permissions:
     """NotFound when the project does not exist or the user is outside its organization."""
     roles = _user_roles(user_id, project_id)
-    if roles is None or roles.org_role is None:
+    if roles is None or roles[0] is None:
         raise NotFound(PROJECT_NOT_FOUND)
     return permissions_from_roles(*roles)
 

@@ -13,7 +13,7 @@ from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
 from loko.auth.policy import require_user
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
-from loko.database import unit_of_work, utcnow
+from loko.database import DriverQuery, driver_timestamp, unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, Forbidden, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
@@ -144,8 +144,29 @@ def actor_for_session(session_token: str) -> UserActor:
     return user_actor(row)
 
 
-LIVE_API_KEY = select(ApiKey.id, ApiKey.name, ApiKey.project_id, ApiKey.scope, ApiKey.last_used_at).where(
-    ApiKey.key_hash == bindparam("key_hash"), ApiKey.revoked_at.is_(None)
+def live_key(key_hash):
+    """The condition on ``api_keys`` of a key that works: this hash, not revoked."""
+    return (ApiKey.key_hash == key_hash) & ApiKey.revoked_at.is_(None)
+
+
+def recently_used(fresh_since):
+    """True (1) when the key's use was noted at or after ``fresh_since``: then it need not
+    be noted again (``last_use_noted_since``)."""
+    return (ApiKey.last_used_at >= fresh_since).label("recently_used")
+
+
+def last_use_noted_since(now):
+    """Since when a noted use of a key is recent enough not to be noted again."""
+    return now - LAST_USED_RESOLUTION
+
+
+# One query by the driver, on a pooled connection of its own: a request that only reads
+# starts no session transaction for its caller, and a write's transaction starts with its
+# own first statement.
+LIVE_API_KEY = DriverQuery(
+    select(
+        ApiKey.id, ApiKey.name, ApiKey.project_id, ApiKey.scope, recently_used(bindparam("fresh_since"))
+    ).where(live_key(bindparam("key_hash")))
 )
 
 
@@ -154,18 +175,24 @@ def actor_for_api_key(key: str) -> ApiKeyActor:
     unknown or revoked."""
     if not key.startswith(API_KEY_PREFIX):
         raise Unauthorized("Invalid API key.")
-    api_key = db.session.connection().execute(LIVE_API_KEY, {"key_hash": token_hash(key)}).one_or_none()
+    now = utcnow()
+    fresh_since = last_use_noted_since(now)
+    engine = db.engine
+    api_key = LIVE_API_KEY.first(
+        engine,
+        {"key_hash": token_hash(key), "fresh_since": driver_timestamp(fresh_since, engine.dialect.name)},
+    )
     if api_key is None:
         raise Unauthorized("Invalid or revoked API key.")
-    actor = ApiKeyActor(id=api_key.id, name=api_key.name, project_id=api_key.project_id, scope=api_key.scope)
-    now = utcnow()
-    if api_key.last_used_at is None or api_key.last_used_at < now - LAST_USED_RESOLUTION:
+    key_id, name, project_id, scope, noted = api_key
+    actor = ApiKeyActor(id=key_id, name=name, project_id=project_id, scope=scope)
+    if not noted:
         with unit_of_work():
             db.session.execute(
                 update(ApiKey)
                 .where(
-                    ApiKey.id == api_key.id,
-                    or_(ApiKey.last_used_at.is_(None), ApiKey.last_used_at < now - LAST_USED_RESOLUTION),
+                    ApiKey.id == key_id,
+                    or_(ApiKey.last_used_at.is_(None), ApiKey.last_used_at < fresh_since),
                 )
                 .values(last_used_at=now)
             )

@@ -3,7 +3,7 @@
 from sqlalchemy import bindparam, func, insert, select, update
 
 from loko.auth import policy
-from loko.database import new_id, unit_of_work, utcnow
+from loko.database import DriverQuery, new_id, unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.models import FileRecord
@@ -49,6 +49,14 @@ FILE_RECORD_IDS = select(FileRecord.language_code, FileRecord.id).where(
     FileRecord.file_name == bindparam("file_name"),
     FileRecord.language_code.in_(bindparam("codes", expanding=True)),
 )
+# A single PATCH's usual case, one language: run by the driver.
+FILE_RECORD_ID = DriverQuery(
+    select(FileRecord.language_code, FileRecord.id).where(
+        FileRecord.project_id == bindparam("project_id"),
+        FileRecord.file_name == bindparam("file_name"),
+        FileRecord.language_code == bindparam("code"),
+    )
+)
 
 
 def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:
@@ -57,8 +65,13 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
     Returns ``({code: record id}, [ids of the records created now])``.
     """
     codes = set(codes)
-    parameters = {"project_id": project_id, "file_name": file_name, "codes": sorted(codes)}
-    existing = dict(db.session.connection().execute(FILE_RECORD_IDS, parameters).all())
+    parameters = {"project_id": project_id, "file_name": file_name}
+    if len(codes) == 1:
+        (code,) = codes
+        existing = dict(FILE_RECORD_ID.run({**parameters, "code": code}).fetchall())
+    else:
+        parameters["codes"] = sorted(codes)
+        existing = dict(db.session.connection().execute(FILE_RECORD_IDS, parameters).all())
     if existing.keys() != codes:
         ensure_languages(project_id, codes - existing.keys())
     missing = [

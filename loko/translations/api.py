@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, request, stream_with_context
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.exports import service as exports
-from loko.http import json_body, load_body, load_query
+from loko.http import json_body, load_body, load_query, schema_instance
 from loko.openapi import documented
 from loko.translations import service
 from loko.translations.schemas import (
@@ -62,18 +62,25 @@ EXPORT_DESCRIPTION = (
     description=EXPORT_DESCRIPTION,
 )
 def export_translations(project_id):
-    query = exports.ExportQuery(**_export_arguments(load_query(ExportQuerySchema)))
+    query = exports.export_query(load_query(ExportQuerySchema))
     project, etag = exports.authorize_export(current_actor(), str(project_id), query)
     # If-None-Match compares weakly (RFC 9110 13.1.2): proxies that compress a response
     # hand its ETag back as W/"...".
     if request.if_none_match.contains_weak(etag):
-        response = current_app.response_class(status=304)
-    else:
-        export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
-        body = export.body if isinstance(export.body, bytes) else stream_with_context(export.body)
-        response = current_app.response_class(body, content_type=_content_type(export.mimetype))
-        if export.filename:
-            response.headers["Content-Disposition"] = _content_disposition(export.filename)
+        return _not_modified(etag)
+    export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
+    if request.if_none_match.contains_weak(export.etag):
+        return _not_modified(export.etag)  # the older body, while its successor is built
+    body = export.body if isinstance(export.body, bytes) else stream_with_context(export.body)
+    response = current_app.response_class(body, content_type=_content_type(export.mimetype))
+    if export.filename:
+        response.headers["Content-Disposition"] = _content_disposition(export.filename)
+    response.set_etag(export.etag)
+    return response
+
+
+def _not_modified(etag: str):
+    response = current_app.response_class(status=304)
     response.set_etag(etag)
     return response
 
@@ -90,16 +97,6 @@ def _content_disposition(filename: str) -> str:
 
 def _content_type(mimetype: str) -> str:
     return mimetype + ("; charset=utf-8" if mimetype.startswith("text/") else "")
-
-
-def _export_arguments(data: dict) -> dict:
-    return {
-        "format": data["format"],
-        "zip": data["zip"],
-        "languages": data.get("language"),
-        "file_names": data.get("fileName"),
-        "inherit": data["inherit"],
-    }
 
 
 @translations_api.post(BASE)
@@ -157,7 +154,7 @@ def patch_translation(project_id):
     results = service.patch_translation(
         current_actor(), str(project_id), data["key"], data["fileName"], updates, expected
     )
-    return PatchResults().dump({"results": results})
+    return schema_instance(PatchResults).dump({"results": results})
 
 
 @translations_api.delete(BASE)

@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, func, select, update
 
 from loko.auth import policy
 from loko.database import (
+    DriverQuery,
     driver_timestamp,
     execute_rows,
     in_chunks,
@@ -131,7 +132,7 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
         return describe([translation])[0]
 
 
-ACTIVE_WITH_VALUES = (
+ACTIVE_WITH_VALUES = DriverQuery(
     select(Translation.id, TranslationValue.language_code, TranslationValue.value)
     .outerjoin(TranslationValue, TranslationValue.translation_id == Translation.id)
     .where(
@@ -153,14 +154,13 @@ def patch_translation(
     in the write's own transaction; otherwise Conflict, with ``{conflicts: {code:
     {expected, current}}}`` as details, and nothing is written. Returns ``{code: {id,
     id_file, updated}}``; ``updated`` is false where the stored value already equalled the
-    new one. The hot single-value path: a handful of statements, no ORM objects.
+    new one. The hot single-value path: a handful of statements run by the driver, no ORM
+    objects.
     """
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
-        rows = db.session.connection().execute(
-            ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
-        )
+        rows = ACTIVE_WITH_VALUES.run({"project_id": project_id, "file_name": file_name, "key": key})
         translation_id, stored = None, {}
         for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
             if code is not None:
@@ -168,7 +168,8 @@ def patch_translation(
         _check_expected(expected or {}, stored)
         record_ids, _ = ensure_file_records(project_id, file_name, updates)
         now = utcnow()
-        if translation_id is None:
+        created = translation_id is None
+        if created:
             translation_id = new_id()
             stamp = driver_timestamp(now)
             insert_rows(
@@ -192,7 +193,7 @@ def patch_translation(
             }
         _insert_values(project_id, new_rows, now)
         _update_values(changed_rows, now)
-        if entries:
+        if entries and not created:
             _touch([translation_id], now)
         history.record_rows(actor, project_id, entries, now)
         return results

@@ -139,6 +139,16 @@ def test_create_app_mapping_overrides_the_environment(make_app, monkeypatch):
     assert make_app({"LOKO_SESSION_DAYS": 2}).config["LOKO_SESSION_DAYS"] == 2
 
 
+def test_the_pool_holds_a_connection_per_worker_thread_used_last_first(make_app, instance_path):
+    options = make_app({"LOKO_THREADS": 12}).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert (options["pool_size"], options["pool_use_lifo"]) == (12, True)
+
+
+def test_an_in_memory_sqlite_database_keeps_its_single_shared_connection(make_app):
+    app = make_app({"LOKO_DATABASE_URL": "sqlite://"})
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"] == {}
+
+
 # --- settings at work --------------------------------------------------------------------
 
 

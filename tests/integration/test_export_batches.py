@@ -47,3 +47,18 @@ def test_export_is_the_same_whatever_the_languages_per_query(app, api, monkeypat
 def test_inherited_values_fill_the_gaps_of_the_target_language(api):
     document = api.export()
     assert document["en-GB"]["b"] == {"only.main": "Main only", "shared": "Hello"}
+
+
+@QUERIES
+def test_export_is_the_same_whichever_way_the_values_are_read(app, api, monkeypatch, params):
+    """SQLite reads a whole project's values by language; every other read goes key by key."""
+    app.extensions["loko_export_cache"] = ExportCache(0)
+    by_language = _body(api, params)
+    monkeypatch.setattr(
+        exports,
+        "_value_rows",
+        lambda parameters, file_names: exports._rows(
+            exports.VALUE_ROWS, exports.VALUE_ROWS_IN_FILES, parameters, file_names
+        ),
+    )
+    assert _body(api, params) == by_language

@@ -134,3 +134,28 @@ def test_export_of_an_inheriting_language_reads_the_linked_language_once(app, pa
 def test_export_is_a_handful_of_statements(app, api):
     api.upsert("en", _items(LARGE))
     assert _export_statements(app, api) <= 10
+
+
+def _patch(api, key, language, file_name="common"):
+    response = api.patch(
+        "/translations", {"key": key, "fileName": file_name, "updates": {language: {"value": "v"}}}
+    )
+    assert response.status_code == 200, response.json
+
+
+def test_a_patch_is_a_handful_of_statements_each_counted(app, api):
+    _patch(api, "warm.up", "en")
+    assert _statements_for(app, lambda: _patch(api, "greeting", "en")) <= 10
+
+
+def test_patch_statements_do_not_grow_with_the_languages_of_the_file(app, api):
+    one_language = project_api(app)
+    one_language.upsert("en", _items(SMALL), file_name="messages")
+    many_languages = project_api(app)
+    for language in ("en", "de", "fr", "es", "it"):
+        many_languages.upsert(language, _items(SMALL), file_name="messages")
+    for project in (one_language, many_languages):
+        _patch(project, "warm.up", "en", "messages")
+    assert _statements_for(app, lambda: _patch(many_languages, "key.0001", "en", "messages")) == (
+        _statements_for(app, lambda: _patch(one_language, "key.0001", "en", "messages"))
+    )

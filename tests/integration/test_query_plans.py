@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from loko.database import ANALYZE_BASE_ROWS
-from loko.exports.service import VALUE_ROWS_IN_FILES
+from loko.exports.service import VALUE_ROWS_BY_LANGUAGE, VALUE_ROWS_IN_FILES
 from loko.extensions import db
 from tests.translation_factories import project_api
 
@@ -77,3 +77,17 @@ def test_export_query_reads_values_by_primary_key_without_statistics(postgres):
     assert "uq_translations_active_key" in plan
     assert "ix_translation_values_project_language" not in plan
     assert "ix_translations_trash" not in plan
+
+
+def test_sqlite_reads_a_whole_project_through_the_language_index(app):
+    api = project_api(app)
+    api.upsert("en", _items(10))
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("SQLite's way of reading a whole project")
+        query = VALUE_ROWS_BY_LANGUAGE.params(project_id=api.project_id, languages=["de", "en"])
+        compiled = query.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True})
+        plan = " ".join(
+            str(row) for row in db.session.connection().exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}")
+        )
+    assert "ix_translation_values_project_language" in plan

@@ -24,3 +24,8 @@ def test_ids_made_later_sort_later():
 
 def test_ids_made_in_the_same_millisecond_differ():
     assert len({new_id() for _ in range(10_000)}) == 10_000
+
+
+def test_ids_are_written_in_the_canonical_form():
+    identifier = new_id()
+    assert identifier == str(uuid.UUID(identifier))

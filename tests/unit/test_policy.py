@@ -11,6 +11,7 @@ from loko.auth.policy import (
     SESSION_ONLY,
     VIEW_TRANSLATIONS,
     Permissions,
+    api_key_may,
     permissions_for,
     permissions_from_roles,
 )
@@ -92,3 +93,20 @@ def test_api_key_of_another_project_has_no_permissions():
 
 def test_anonymous_caller_has_no_permissions():
     assert permissions_for(None, Project(id="p-1", organization_id="o-1")) == NO_PERMISSIONS
+
+
+@pytest.mark.parametrize(
+    ("scope", "permission", "allowed"),
+    [
+        ("read", VIEW_TRANSLATIONS, True),
+        ("read", EDIT_TRANSLATIONS, False),
+        ("write", EDIT_TRANSLATIONS, True),
+        ("write", EDIT_PROJECTS, False),
+    ],
+)
+def test_api_key_may_follows_the_key_table(scope, permission, allowed):
+    assert api_key_may("p-1", scope, "p-1", permission) is allowed
+
+
+def test_api_key_may_nothing_on_another_project():
+    assert api_key_may("p-1", "write", "p-2", VIEW_TRANSLATIONS) is False

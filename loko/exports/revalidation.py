@@ -1,0 +1,126 @@
+"""Revalidation before Flask: a pipeline asking, with its ETag and a Bearer API key, whether
+a project's export changed is answered 304 from one query, before Flask builds a request.
+
+``GET /api/projects/<id>/translations`` with If-None-Match and an API key of that project
+costs one query by the driver: the key (by its SHA-256, not revoked), its project and the
+data versions the export's ETag names. The ETag is the export's own (``export_etag``, over
+the query string loaded by the handler's schema), and the permission is the policy's
+(``api_key_may``). Anything else goes to Flask unchanged, so every status and header stays
+the handler's: another path, method or credentials, a query string the schema refuses, an
+unknown, revoked or foreign key, a key whose use is due to be noted again (once a minute),
+an ETag that no longer matches, a database error.
+"""
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from marshmallow import ValidationError
+from sqlalchemy import bindparam, select
+from werkzeug.http import parse_etags
+from werkzeug.wrappers import Request
+
+from loko.apikeys.models import ApiKey
+from loko.auth import policy
+from loko.auth.service import last_use_noted_since, live_key, recently_used
+from loko.auth.tokens import API_KEY_PREFIX, token_hash
+from loko.database import DriverQuery, driver_timestamp, utcnow
+from loko.errors import LokoError
+from loko.exports.service import LINKED, ExportQuery, export_etag, export_query
+from loko.http import load_args
+from loko.projects.models import Project
+from loko.translations.schemas import ExportQuerySchema
+
+EXPORT_PATH = re.compile(
+    r"/api/projects/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/translations"
+)
+NOT_MODIFIED = "304 NOT MODIFIED"  # as werkzeug words it
+
+KEY_AND_VERSIONS = DriverQuery(
+    select(
+        ApiKey.project_id,
+        ApiKey.scope,
+        recently_used(bindparam("fresh_since")),
+        Project.id,
+        Project.name,
+        Project.data_version,
+        LINKED.data_version,
+    )
+    .join(Project, Project.id == ApiKey.project_id)
+    .outerjoin(LINKED, LINKED.id == Project.linked_project_id)
+    .where(live_key(bindparam("key_hash")))
+)
+
+
+class ProjectVersion(NamedTuple):
+    id: str
+    name: str
+    data_version: int
+    linked_data_version: int | None
+
+
+def bearer_key(header: str) -> str | None:
+    """The API key of an ``Authorization: Bearer`` header, parsed as the identity step does."""
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token.startswith(API_KEY_PREFIX):
+        return None
+    return token
+
+
+@lru_cache(maxsize=256)
+def query_of(query_string: str) -> ExportQuery | None:
+    """The export query of a raw query string, parsed as the handler parses it; None when
+    the handler would refuse it."""
+    args = Request({"QUERY_STRING": query_string, "REQUEST_METHOD": "GET"}).args
+    try:
+        return export_query(load_args(ExportQuerySchema, args))
+    except (ValidationError, LokoError):
+        return None
+
+
+class ExportRevalidation:
+    """WSGI middleware around Flask's ``wsgi_app`` (see the module's docstring)."""
+
+    def __init__(self, wsgi_app, engine):
+        self.wsgi_app = wsgi_app
+        self.engine = engine
+
+    def __call__(self, environ, start_response):
+        etag = self.unchanged_etag(environ)
+        if etag is None:
+            return self.wsgi_app(environ, start_response)
+        start_response(NOT_MODIFIED, [("ETag", f'"{etag}"')])
+        return []
+
+    def unchanged_etag(self, environ) -> str | None:
+        """The ETag to answer 304 with, or None to let Flask answer."""
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        if not if_none_match or environ["REQUEST_METHOD"] != "GET":
+            return None
+        path = EXPORT_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        key = bearer_key(environ.get("HTTP_AUTHORIZATION", ""))
+        if path is None or key is None:
+            return None
+        query = query_of(environ.get("QUERY_STRING", ""))
+        if query is None:
+            return None
+        row = self._key_and_versions(key)
+        if row is None:
+            return None
+        key_project_id, scope, noted, *project = row
+        if not noted or not policy.api_key_may(key_project_id, scope, path[1], policy.VIEW_TRANSLATIONS):
+            return None
+        etag = export_etag(ProjectVersion(*project), query)
+        if if_none_match == f'"{etag}"' or parse_etags(if_none_match).contains_weak(etag):
+            return etag
+        return None
+
+    def _key_and_versions(self, key: str):
+        dialect = self.engine.dialect
+        fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
+        parameters = {"key_hash": token_hash(key), "fresh_since": fresh_since}
+        try:
+            return KEY_AND_VERSIONS.first(self.engine, parameters)
+        except dialect.loaded_dbapi.Error:
+            return None
