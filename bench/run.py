@@ -781,8 +781,7 @@ def profile_measure(name: str, server_url: str | None, workdir: Path) -> None:
         seeded = seed(database.url, HEADLINE_VALUES, read_file=True)
         base = f"/api/projects/{seeded['project_id']}"
         auth = {"Authorization": f"Bearer {seeded['key']}"}
-        processes = 2 if name == "patch-concurrent" else 1
-        server = Server(database.url, processes=processes, profile=str(stats_file))
+        server = Server(database.url, profile=str(stats_file))
         try:
             if name == "revalidation":
                 _, headers, _ = request(server.port, "GET", base + "/translations", headers=auth)

@@ -7,6 +7,9 @@ import sqlite3
 import pytest
 from sqlalchemy import text
 
+import loko.database
+import loko.serving
+from loko import cli
 from loko.database import Checkpointer, start_checkpointer, unit_of_work
 from loko.extensions import db
 from tests.integration.test_write_gate import flock_is_free
@@ -112,3 +115,19 @@ def test_postgresql_needs_no_checkpointer(app):
         if db.engine.dialect.name != "postgresql":
             pytest.skip("PostgreSQL")
         assert start_checkpointer(db.engine, across_processes=False) is None
+
+
+def test_each_serving_process_starts_a_checkpointer(app, monkeypatch):
+    started, served = [], []
+
+    class Server:
+        def run(self):
+            served.append(True)
+
+    monkeypatch.setattr(loko.database, "start_checkpointer", lambda *args: started.append(args))
+    monkeypatch.setattr(loko.serving, "make_server", lambda *args, **settings: Server())
+    app.config["LOKO_PROCESSES"] = 2
+    cli._serve_socket(app, listener=None, threads=8)
+    with app.app_context():
+        assert started == [(db.engine, True)]
+    assert served == [True]

@@ -1,6 +1,8 @@
-"""Resolving a Bearer key: one query on a connection of its own, which leaves no session
-transaction open, and the key's use noted at most once a minute."""
+"""Resolving a Bearer key: one query on a connection of its own (on SQLite, the calling
+thread's), which leaves no session transaction open, and the key's use noted at most once
+a minute."""
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -8,7 +10,7 @@ from sqlalchemy import select, update
 
 from loko.apikeys.models import ApiKey
 from loko.auth.service import actor_for_api_key
-from loko.database import unit_of_work, utcnow
+from loko.database import thread_connection, unit_of_work, utcnow
 from loko.extensions import db
 from tests.translation_factories import ProjectApi, project_api
 
@@ -49,3 +51,25 @@ def test_a_key_last_used_over_a_minute_ago_is_noted_again(app, api):
         set_last_used(api, long_ago)
         actor_for_api_key(api.credentials["bearer"])
         assert last_used(api) > long_ago
+
+
+@pytest.fixture
+def sqlite_engine(app):
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("SQLite reads on the calling thread's own connection")
+        yield db.engine
+
+
+def test_on_sqlite_a_thread_reads_on_the_same_connection_each_time(sqlite_engine):
+    first = thread_connection(sqlite_engine)
+    assert thread_connection(sqlite_engine) is first
+    assert not first.in_transaction
+
+
+def test_on_sqlite_each_thread_reads_on_a_connection_of_its_own(sqlite_engine):
+    mine, theirs = thread_connection(sqlite_engine), []
+    thread = threading.Thread(target=lambda: theirs.append(thread_connection(sqlite_engine)))
+    thread.start()
+    thread.join(timeout=30)
+    assert theirs and theirs[0] is not mine
