@@ -25,7 +25,15 @@ def page_blueprints() -> list:
     from loko.projects.views import projects_ui
     from loko.translations.views import translations_ui
 
-    return [auth_ui, organizations_ui, projects_ui, translations_ui, languages_ui, files_ui, apikeys_ui]
+    return [
+        auth_ui,
+        organizations_ui,
+        projects_ui,
+        translations_ui,
+        languages_ui,
+        files_ui,
+        apikeys_ui,
+    ]
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -41,6 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.extensions import db, limiter, migrate
     from loko.files.api import files_api
     from loko.health.api import health_api
+    from loko.imports.api import imports_api
     from loko.languages.api import languages_api
     from loko.logging import configure_logging
     from loko.mcp.api import mcp_api
@@ -51,6 +60,9 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.web import web_ui
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    # Every path answers with and without a trailing slash (the spec writes some with one),
+    # directly: a redirect would make clients drop or resend the body of a write.
+    app.url_map.strict_slashes = False
     load_config(app, config)
     configure_logging(app.config["LOKO_LOG_FORMAT"])
 
@@ -72,6 +84,7 @@ def create_app(config: dict | None = None) -> Flask:
         projects_api,
         apikeys_api,
         translations_api,
+        imports_api,
         files_api,
         languages_api,
         mcp_api,

@@ -23,6 +23,7 @@ DEFAULTS = {
     "LOKO_RATELIMIT_STORAGE_URI": "memory://",
     "LOKO_LOG_FORMAT": "text",
     "LOKO_EXPORT_CACHE_MB": 64,
+    "LOKO_MAX_IMPORT_MB": 32,
 }
 
 _CONVERTERS = {
@@ -32,6 +33,7 @@ _CONVERTERS = {
     "LOKO_SESSION_DAYS": int,
     "LOKO_TRASH_RETENTION_DAYS": int,
     "LOKO_EXPORT_CACHE_MB": int,
+    "LOKO_MAX_IMPORT_MB": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
 }

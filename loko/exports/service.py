@@ -6,11 +6,11 @@ answers 304, and a small export is served again from the per-process cache.
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 import orjson
-from sqlalchemy import Row, bindparam, select
+from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
@@ -20,11 +20,14 @@ from loko.exports import writers
 from loko.exports.cache import ExportCache
 from loko.extensions import db
 from loko.files.models import FileRecord
+from loko.formats import Entry, Target
+from loko.formats.registry import format_module
 from loko.languages.models import ProjectLanguage
 from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.queries import source_language as source_language_of
 
 PO_MIMETYPE = "text/x-gettext-translation"
 ROWS_PER_FETCH = 10_000
@@ -37,6 +40,7 @@ class ExportQuery:
     languages: tuple[str, ...] | None = None
     file_names: tuple[str, ...] | None = None
     inherit: bool = True
+    source_language: str | None = None
 
 
 def export_query(arguments: dict) -> ExportQuery:
@@ -47,6 +51,7 @@ def export_query(arguments: dict) -> ExportQuery:
         languages=arguments.get("language"),
         file_names=arguments.get("fileName"),
         inherit=arguments["inherit"],
+        source_language=arguments.get("sourceLanguage"),
     )
 
 
@@ -108,6 +113,7 @@ def export_etag(project, query: ExportQuery) -> str:
             query.languages,
             query.file_names,
             query.inherit,
+            query.source_language,
         )
     )
     return hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
@@ -277,23 +283,100 @@ def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages)
     return json_file
 
 
-def _po_writer(project: Row, query: ExportQuery, link: Link | None, languages):
-    """``(language, file_name) -> bytes``: one file's PO catalog, which lists untranslated keys
-    too, with an empty msgstr."""
+KEY_NOTES = select(
+    Translation.file_name, Translation.key, Translation.comment, Translation.context, Translation.meta
+).where(
+    Translation.project_id == bindparam("project_id"),
+    Translation.deleted_at.is_(None),
+    or_(Translation.comment.is_not(None), Translation.context.is_not(None), Translation.meta.is_not(None)),
+)
+
+
+def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
+    """``{file_name: {key: (comment, context, meta)}}`` of the keys that have notes (from
+    imported files); most projects have none, and the query reads only those that do."""
+    notes = defaultdict(dict)
+    for rows in _rows(
+        KEY_NOTES,
+        KEY_NOTES.where(Translation.file_name.in_(bindparam("file_names", expanding=True))),
+        {"project_id": project.id},
+        query.file_names,
+    ):
+        for file_name, key, comment, context, meta in rows:
+            notes[file_name][key] = (comment, context, orjson.loads(meta) if meta else None)
+    return notes
+
+
+def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages):
+    """``(language, file_name) -> bytes``: one file in the format of ``query``, through the
+    format registry, with the keys' notes and, for bilingual formats, the source texts."""
+    module = format_module(query.format)
     names = dict(
         db.session.execute(
             select(ProjectLanguage.code, ProjectLanguage.name).where(ProjectLanguage.project_id == project.id)
         ).all()
     )
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
-    file_values = _Values(project, query, link, languages, untranslated=True)
+    untranslated = query.format in LISTS_UNTRANSLATED
+    file_values = _Values(project, query, link, languages, untranslated=untranslated)
+    notes = _key_notes(project, query)
+    source = _source_reader(project, query, link) if query.format in BILINGUAL else None
 
-    def po_file(language: str, file_name: str) -> bytes:
-        values = file_values(language, file_name)
-        entries = [(key, values[key]) for key in sorted(values)]
-        return writers.po_bytes(language, names.get(language, language), project.name, revision, entries)
+    def write(language: str, file_name: str) -> bytes:
+        values, file_notes = file_values(language, file_name), notes.get(file_name, {})
+        entries = [Entry(key, values[key], *file_notes.get(key, NO_NOTES)) for key in sorted(values)]
+        source_language, source_values = source(file_name) if source else (None, {})
+        target = Target(
+            language=language,
+            file_name=file_name,
+            project_name=project.name,
+            language_name=names.get(language, language),
+            revision_date=revision,
+            source_language=source_language,
+            source_values=source_values,
+        )
+        return module.write(entries, target)
 
-    return po_file
+    return write
+
+
+NO_NOTES = (None, None, None)
+LISTS_UNTRANSLATED = ("po", "xliff", "xliff2")
+BILINGUAL = ("xliff", "xliff2")
+
+
+def _source_reader(project: Row, query: ExportQuery, link: Link | None):
+    """``file_name -> (source language, {key: value})`` for bilingual formats: the project's
+    source language (the one with the most values)."""
+    source_language = query.source_language or source_language_of(project.id)
+    if source_language is None:
+        return lambda file_name: (None, {})
+    values = _Values(project, replace(query, languages=None), link, [source_language], untranslated=False)
+    return lambda file_name: (source_language, values(source_language, file_name))
+
+
+def _multilingual_file(project: Row, query: ExportQuery, link: Link | None, layout) -> Callable[[str], bytes]:
+    """``file_name -> bytes`` for a format whose one file holds every language (CSV)."""
+    module = format_module(query.format)
+    languages = list(layout)
+    file_values = _Values(project, query, link, languages, untranslated=False)
+    notes = _key_notes(project, query)
+    revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
+
+    def write(file_name: str) -> bytes:
+        file_notes = notes.get(file_name, {})
+        by_language = {}
+        for language in languages:
+            values = file_values(language, file_name)
+            by_language[language] = [
+                Entry(key, values[key], *file_notes.get(key, NO_NOTES)) for key in sorted(values)
+            ]
+        return module.write_all(
+            by_language,
+            Target(language="", file_name=file_name, project_name=project.name, revision_date=revision),
+        )
+
+    return write
 
 
 def _json_document(project, query, link, layout) -> Iterator[bytes]:
@@ -309,7 +392,12 @@ def _json_document(project, query, link, layout) -> Iterator[bytes]:
 
 
 def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
-    writer = _json_writer if query.format == "json" else _po_writer
+    if getattr(format_module(query.format), "MULTILINGUAL", False):
+        write_file = _multilingual_file(project, query, link, layout)
+        for name in sorted({name for files in layout.values() for name in files}):
+            yield writers.entry_name("", name, query.format)[1:], write_file(name)
+        return
+    writer = _json_writer if query.format == "json" else _file_writer
     write = writer(project, query, link, layout)
     for language, files in layout.items():
         for name in files:
@@ -322,8 +410,8 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
     ETag); otherwise streamed (and kept when small). BadRequest for a PO catalog that is
     not one file in one language."""
     slug = _slug(project.name)
-    if query.format == "po" and not query.zip:
-        return _single_po(project, query, etag)
+    if query.format != "json" and not query.zip:
+        return _single_file(project, query, etag)
     if query.zip:
         mimetype, filename = "application/zip", f"{slug}-{query.format}.zip"
     else:
@@ -344,16 +432,28 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
     return Export(cache.keep(etag, owner, chunks), mimetype, filename, etag)
 
 
-def _single_po(project: Row, query: ExportQuery, etag: str) -> Export:
+def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
+    """One file of a file format (not the JSON document): exactly one ``fileName`` and, unless
+    the format holds every language in one file, one ``language``."""
+    module = format_module(query.format)
+    multilingual = getattr(module, "MULTILINGUAL", False)
     languages, file_names = query.languages or (), query.file_names or ()
-    if len(languages) != 1 or len(file_names) != 1:
+    if len(file_names) != 1 or (not multilingual and len(languages) != 1):
+        needs = "one `fileName`" if multilingual else "exactly one `language` and one `fileName`"
         raise BadRequest(
-            "format=po without zip returns one catalog: pass exactly one `language` and one "
-            "`fileName`, or set zip=true for all of them."
+            f"format={query.format} without zip returns one file: pass {needs}, "
+            "or set zip=true for all of them."
         )
-    language, file_name = languages[0], file_names[0]
-    body = _po_writer(project, query, _link(project, query), [language])(language, file_name)
-    return Export(body, PO_MIMETYPE, writers.entry_name(language, file_name, "po").replace("/", "-"), etag)
+    file_name, link = file_names[0], _link(project, query)
+    if multilingual:
+        layout = files_by_language(project, query, link)
+        body = _multilingual_file(project, query, link, layout)(file_name)
+        filename = writers.entry_name("", file_name, query.format)[1:]
+    else:
+        language = languages[0]
+        body = _file_writer(project, query, link, [language])(language, file_name)
+        filename = writers.entry_name(language, file_name, query.format)
+    return Export(body, module.MEDIA_TYPE, filename.replace("/", "-"), etag)
 
 
 def _slug(name: str) -> str:

@@ -38,6 +38,11 @@ class Translation(db.Model):
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     deleted_at = db.Column(UTCDateTime, nullable=True)
+    # From imported files: a note for translators, gettext's msgctxt, and what a format
+    # needs to write the key back as it read it (JSON, owned by that format).
+    comment = db.Column(Text, nullable=True)
+    context = db.Column(Text, nullable=True)
+    meta = db.Column(Text, nullable=True)
 
 
 class TranslationValue(db.Model):

@@ -12,6 +12,7 @@ from loko.fields import (
     is_plain_key_value,
     no_control_characters,
 )
+from loko.formats.registry import FORMAT_NAMES
 from loko.http import schema_instance
 from loko.translations.models import HISTORY_ACTIONS
 
@@ -257,10 +258,17 @@ class HistoryPage(ApiSchema):
 
 
 class ExportQuerySchema(ApiSchema):
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "po"]))
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(FORMAT_NAMES),
+        metadata={"description": "Any format of the registry; see the import endpoint for what each keeps."},
+    )
     zip = fields.Boolean(load_default=False)
     language = CommaList(LanguageCode(), metadata={"description": "Repeat or comma-separate."})
     fileName = CommaList(FileName(), metadata={"description": "Repeat or comma-separate."})
     inherit = fields.Boolean(
         load_default=True, metadata={"description": "Include values inherited from the linked project."}
+    )
+    sourceLanguage = LanguageCode(
+        required=False,
     )

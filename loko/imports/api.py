@@ -1,0 +1,63 @@
+"""POST /api/projects/{id}/import: one translation file, or a ZIP of several, as the raw
+body or a multipart upload; the options as query parameters or form fields."""
+
+from flask import Blueprint, current_app, request
+
+from loko.auth.identity import current_actor
+from loko.errors import BadRequest
+from loko.http import load_args
+from loko.imports.schemas import ImportQuery, ImportResult
+from loko.imports.service import ImportOptions, import_files
+from loko.openapi import documented
+
+imports_api = Blueprint("imports_api", __name__)
+
+IMPORT_DESCRIPTION = (
+    "Send the file as the raw body (with `fileName`, `language` and, unless its name tells, "
+    "`format`), as a multipart upload in the field `file`, or several files as one ZIP placed "
+    "by `pathTemplate`. One transaction: every file is parsed and checked before anything is "
+    "written, and any refusal (unknown or undetectable format, a file that does not parse, with "
+    "its line; a key over 256 characters or with control characters, a value over 8,192, a file "
+    "name over 256, a language code that is not BCP 47, a ZIP member outside the archive or "
+    "unpacking to over 200 times its size, XML with a DTD or entities, more than 100,000 "
+    "entries) is a 400 that writes nothing. The body may be up to LOKO_MAX_IMPORT_MB (32 MiB). "
+    "A dry run needs read access; a real import needs canEditTranslations."
+)
+
+
+@imports_api.post("/projects/<uuid:project_id>/import")
+@documented(
+    "Import translation files (dry run: the same diff, nothing written)",
+    tags=("import",),
+    query=ImportQuery,
+    responses={200: ImportResult},
+    errors=(400, 401, 403, 404, 413),
+    description=IMPORT_DESCRIPTION,
+)
+def import_translations(project_id):
+    request.max_content_length = current_app.config["LOKO_MAX_IMPORT_MB"] * 1024 * 1024
+    arguments = request.args.copy()
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get("file")
+        if upload is None:
+            raise BadRequest("file: a multipart import sends the file in the field `file`.")
+        for name, value in request.form.items(multi=True):
+            arguments.add(name, value)
+        if "fileName" not in arguments and upload.filename:
+            arguments["fileName"] = upload.filename.replace("\\", "/").rsplit("/", 1)[-1]
+        data = upload.read()
+    else:
+        data = request.get_data(cache=False)
+    if not data:
+        raise BadRequest("file: the upload is empty.")
+    query = load_args(ImportQuery, arguments)
+    options = ImportOptions(
+        format=query.get("format"),
+        language=query.get("language"),
+        file_name=query.get("fileName"),
+        path_template=query.get("pathTemplate"),
+        mode=query["mode"],
+        removed_keys=query["removedKeys"],
+        dry_run=query["dryRun"],
+    )
+    return ImportResult().dump(import_files(current_actor(), str(project_id), data, options))

@@ -1,0 +1,236 @@
+"""From uploaded bytes to parsed files: one file, or a ZIP of several matched by a path
+template; each parsed with the format registry and checked against the limits before
+anything is compared or written."""
+
+import io
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+
+from loko.errors import BadRequest
+from loko.fields import (
+    CONTROL_CHARACTERS,
+    LANGUAGE_CODE,
+    MAX_FILE_NAME,
+    MAX_KEY,
+    MAX_LANGUAGE_CODE,
+    MAX_VALUE,
+)
+from loko.formats import Entry, FormatError
+from loko.formats.registry import detect_format, format_module
+
+MAX_ENTRIES = 100_000
+MAX_ARCHIVE_MEMBERS = 10_000
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+MAX_RATIO = 200  # a member may unpack to at most this many times its packed size
+MAX_CONTEXT = 1024
+MAX_COMMENT = MAX_VALUE
+LANGUAGE_PATTERN = r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*"
+DEFAULT_TEMPLATE = "{language}/{fileName}"
+IGNORED_MEMBERS = ("__MACOSX/", ".DS_Store")
+
+
+@dataclass
+class ParsedFile:
+    """The entries of one file in one language (the source path says where they came from)."""
+
+    file_name: str
+    language: str
+    format: str
+    entries: list[Entry]
+    path: str
+
+
+def is_zip(data: bytes) -> bool:
+    return data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06"
+
+
+def parse_upload(
+    data: bytes, *, format: str | None, language: str | None, file_name: str | None, path_template: str | None
+) -> list[ParsedFile]:
+    """The files of an upload, parsed and checked; BadRequest naming what is wrong."""
+    if is_zip(data):
+        files = _parse_archive(data, format, language, path_template)
+    else:
+        if not file_name:
+            raise BadRequest("fileName: required for a single file (the file's name in Loko).")
+        name = format or detect_format(file_name, data)
+        module = format_module(name)
+        file_name = _without_extension(file_name, module.EXTENSION) if not format else file_name
+        files = _parse_one(data, name, language, file_name, path=file_name)
+    total = sum(len(parsed.entries) for parsed in files)
+    if total > MAX_ENTRIES:
+        raise BadRequest(f"file: {total} entries; an import takes at most {MAX_ENTRIES:,}.")
+    for parsed in files:
+        _check(parsed)
+    _refuse_duplicate_files(files)
+    return files
+
+
+def _without_extension(file_name: str, extension: str) -> str:
+    return (
+        file_name[: -len(extension)]
+        if file_name.endswith(extension) and file_name != extension
+        else file_name
+    )
+
+
+def _parse_one(data: bytes, name: str, language: str | None, file_name: str, path: str) -> list[ParsedFile]:
+    module = format_module(name)
+    try:
+        if getattr(module, "MULTILINGUAL", False):
+            by_language = module.read_all(data)
+            if language is not None:
+                by_language = {language: by_language.get(language, [])}
+            return [
+                ParsedFile(file_name, code, name, entries, path)
+                for code, entries in sorted(by_language.items())
+            ]
+        if not language:
+            raise BadRequest(f"language: required for {path!r} (format {name} holds one language).")
+        return [ParsedFile(file_name, language, name, module.read(data, language), path)]
+    except FormatError as error:
+        raise BadRequest(f"file: {path!r} is not a valid {name} file: {error}") from None
+    except RecursionError:
+        raise BadRequest(f"file: {path!r} is nested too deeply.") from None
+
+
+def template_pattern(template: str) -> re.Pattern:
+    """A regex of a path template: ``{language}`` matches a language code, ``{fileName}``
+    any path (folders included); everything else literally."""
+    if "{fileName}" not in template:
+        raise BadRequest("pathTemplate: must contain {fileName}.")
+    parts = re.split(r"(\{language\}|\{fileName\})", template)
+    pattern = []
+    for part in parts:
+        if part == "{language}":
+            pattern.append(
+                f"(?P<language>{LANGUAGE_PATTERN})"
+                if "(?P<language>" not in "".join(pattern)
+                else "(?P=language)"
+            )
+        elif part == "{fileName}":
+            pattern.append(
+                "(?P<fileName>.+?)" if "(?P<fileName>" not in "".join(pattern) else "(?P=fileName)"
+            )
+        else:
+            pattern.append(re.escape(part))
+    return re.compile("".join(pattern) + r"\Z")
+
+
+def _members(archive: zipfile.ZipFile):
+    infos = archive.infolist()
+    if len(infos) > MAX_ARCHIVE_MEMBERS:
+        raise BadRequest(f"file: the archive has {len(infos)} members; at most {MAX_ARCHIVE_MEMBERS:,}.")
+    unpacked = 0
+    for info in infos:
+        name = info.filename
+        if info.is_dir() or name.startswith(IGNORED_MEMBERS) or name.rsplit("/", 1)[-1] in IGNORED_MEMBERS:
+            continue
+        segments = name.split("/")
+        if (
+            name.startswith("/")
+            or "\\" in name
+            or any(s in ("", ".", "..") for s in segments)
+            or ":" in segments[0]
+        ):
+            raise BadRequest(f"file: the archive member {name!r} points outside the archive.")
+        if info.flag_bits & 0x1:
+            raise BadRequest(f"file: the archive member {name!r} is encrypted.")
+        unpacked += info.file_size
+        if unpacked > MAX_UNPACKED_BYTES or info.file_size > MAX_RATIO * max(info.compress_size, 1024):
+            raise BadRequest(
+                "file: the archive unpacks to too much data (at most 256 MiB, 200 times its size)."
+            )
+        with archive.open(info) as member:
+            data = member.read(info.file_size + 1)
+        if len(data) != info.file_size:
+            raise BadRequest(f"file: the archive member {name!r} is not the size its header says.")
+        yield name, data
+
+
+def _parse_archive(
+    data: bytes, format: str | None, language: str | None, template: str | None
+) -> list[ParsedFile]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
+    pattern = template_pattern(template or DEFAULT_TEMPLATE)
+    files = []
+    try:
+        with archive:
+            for name, member in _members(archive):
+                match = pattern.match(name)
+                if match is None:
+                    raise BadRequest(
+                        f"file: the archive member {name!r} does not match pathTemplate "
+                        f"{template or DEFAULT_TEMPLATE!r}."
+                    )
+                fields = match.groupdict()
+                member_format = format or detect_format(name, member)
+                file_name = fields["fileName"]
+                if template is None or template.endswith("{fileName}"):
+                    file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
+                files += _parse_one(
+                    member, member_format, fields.get("language") or language, file_name, path=name
+                )
+    except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as error:
+        raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
+    if not files:
+        raise BadRequest("file: the archive holds no translation file.")
+    return files
+
+
+def _check(parsed: ParsedFile) -> None:
+    where = f"in {parsed.path!r}"
+    file_name = parsed.file_name
+    if not 0 < len(file_name) <= MAX_FILE_NAME or CONTROL_CHARACTERS.search(file_name):
+        raise BadRequest(
+            f"fileName: {file_name[:80]!r} must be 1-{MAX_FILE_NAME} characters without control characters."
+        )
+    if (
+        "\\" in file_name
+        or file_name.startswith("/")
+        or any(s in ("", ".", "..") for s in file_name.split("/"))
+    ):
+        raise BadRequest(
+            f"fileName: {file_name[:80]!r} must be a relative path without '.', '..' or empty segments."
+        )
+    if len(parsed.language) > MAX_LANGUAGE_CODE or not LANGUAGE_CODE.match(parsed.language):
+        raise BadRequest(
+            f"language: {parsed.language[:40]!r} is not a language code (BCP 47, e.g. 'de' or 'pt-BR')."
+        )
+    seen = set()
+    for entry in parsed.entries:
+        key = entry.key
+        if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or CONTROL_CHARACTERS.search(key):
+            raise BadRequest(
+                f"key: {str(key)[:80]!r} {where} must be 1-{MAX_KEY} characters without control characters."
+            )
+        if key in seen:
+            raise BadRequest(f"key: {key!r} appears twice {where}.")
+        seen.add(key)
+        if entry.value is not None and (not isinstance(entry.value, str) or len(entry.value) > MAX_VALUE):
+            raise BadRequest(f"value: the value of {key!r} {where} is longer than {MAX_VALUE:,} characters.")
+        if entry.context is not None and len(entry.context) > MAX_CONTEXT:
+            raise BadRequest(
+                f"context: the context of {key!r} {where} is longer than {MAX_CONTEXT} characters."
+            )
+        if entry.comment is not None and len(entry.comment) > MAX_COMMENT:
+            raise BadRequest(
+                f"comment: the comment of {key!r} {where} is longer than {MAX_COMMENT:,} characters."
+            )
+
+
+def _refuse_duplicate_files(files: list[ParsedFile]) -> None:
+    seen = {}
+    for parsed in files:
+        pair = (parsed.file_name, parsed.language)
+        if pair in seen:
+            raise BadRequest(
+                f"file: {seen[pair]!r} and {parsed.path!r} are both the file {parsed.file_name!r} "
+                f"in {parsed.language!r}."
+            )
+        seen[pair] = parsed.path

@@ -1,0 +1,96 @@
+"""Import: the options (query parameters or multipart form fields) and the answer."""
+
+from marshmallow import fields, validate
+
+from loko.fields import ApiSchema, FileName, LanguageCode
+from loko.formats.registry import FORMAT_NAMES
+from loko.imports.service import MODES, REMOVED_KEYS
+
+
+class ImportQuery(ApiSchema):
+    format = fields.String(
+        validate=validate.OneOf(FORMAT_NAMES),
+        metadata={"description": "The files' format; detected from the file name when left out."},
+    )
+    language = LanguageCode()
+    fileName = FileName()
+    pathTemplate = fields.String(
+        validate=validate.Length(min=1, max=512),
+        metadata={
+            "description": "For a ZIP: where each member's language and file name are, e.g. "
+            "`locales/{language}/{fileName}.json`. Default `{language}/{fileName}` (the export's layout)."
+        },
+    )
+    mode = fields.String(
+        load_default="upsert",
+        validate=validate.OneOf(MODES),
+        metadata={
+            "description": "`upsert` creates and updates; `only-new` only adds what is missing and lists "
+            "differing values as conflicts; `replace-file` makes each imported file what was uploaded "
+            "(its other keys go to the trash)."
+        },
+    )
+    removedKeys = fields.String(
+        load_default="keep",
+        validate=validate.OneOf(REMOVED_KEYS),
+        metadata={"description": "`trash` moves an imported file's keys that the upload lacks to the trash."},
+    )
+    dryRun = fields.Boolean(
+        load_default=False, metadata={"description": "Answer the same diff without writing anything."}
+    )
+
+
+class ValueChange(ApiSchema):
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    language = fields.String(allow_none=True, required=True)
+    value = fields.String(allow_none=True)
+    old = fields.String()
+    new = fields.String()
+    current = fields.String()
+    incoming = fields.String()
+
+
+class TrashedKey(ApiSchema):
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+
+
+class ImportedFile(ApiSchema):
+    fileName = fields.String(required=True)
+    language = fields.String(required=True)
+    format = fields.String(required=True)
+    entries = fields.Integer(required=True)
+
+
+class ImportSummary(ApiSchema):
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    unchanged = fields.Integer(required=True)
+    trashed = fields.Integer(required=True)
+    conflicts = fields.Integer(required=True)
+
+
+class ImportResult(ApiSchema):
+    dryRun = fields.Boolean(required=True)
+    summary = fields.Nested(ImportSummary, required=True)
+    files = fields.List(fields.Nested(ImportedFile), required=True)
+    created = fields.List(
+        fields.Nested(ValueChange),
+        required=True,
+        metadata={"description": "New values: `value` (null for a key without one)."},
+    )
+    updated = fields.List(
+        fields.Nested(ValueChange), required=True, metadata={"description": "Changed values: `old`, `new`."}
+    )
+    trashed = fields.List(fields.Nested(TrashedKey), required=True)
+    conflicts = fields.List(
+        fields.Nested(ValueChange),
+        required=True,
+        metadata={"description": "Values left as they are (`only-new`): `current`, `incoming`."},
+    )
+    unchanged = fields.Integer(required=True)
+    truncated = fields.Boolean(
+        required=True,
+        metadata={"description": "True when a list was cut at 1,000 changes (the counts are complete)."},
+    )

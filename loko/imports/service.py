@@ -1,0 +1,292 @@
+"""Import: compare parsed files with the project in a few set-based queries (one per file),
+then apply the difference in one transaction with history. A dry run is the same code
+stopping before the write, and answers the same diff."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import orjson
+from sqlalchemy import bindparam, select
+
+from loko.auth import policy
+from loko.database import (
+    driver_timestamp,
+    execute_rows,
+    in_chunks,
+    insert_rows,
+    new_id,
+    read_snapshot,
+    refresh_statistics,
+    unit_of_work,
+    utcnow,
+)
+from loko.errors import BadRequest
+from loko.extensions import db
+from loko.files.service import ensure_file_records
+from loko.imports.files import ParsedFile, parse_upload
+from loko.projects.service import bump_data_version
+from loko.translations import history
+from loko.translations.models import Translation, TranslationValue
+
+MODES = ("upsert", "only-new", "replace-file")
+REMOVED_KEYS = ("keep", "trash")
+LISTED = 1000  # changes listed per kind in the answer; the counts are always complete
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    format: str | None = None
+    language: str | None = None
+    file_name: str | None = None
+    path_template: str | None = None
+    mode: str = "upsert"
+    removed_keys: str = "keep"
+    dry_run: bool = False
+
+
+@dataclass
+class Stored:
+    """An active key of a file: its id, notes and values in the imported languages."""
+
+    id: str
+    notes: tuple
+    values: dict = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    """What an import changes: rows to write and the diff to show."""
+
+    new_keys: list = field(default_factory=list)  # translation rows
+    new_values: list = field(default_factory=list)  # (translation_id, language, value)
+    changed_values: list = field(default_factory=list)
+    changed_notes: list = field(default_factory=list)  # (comment, context, meta, translation_id)
+    trashed_ids: list = field(default_factory=list)
+    history: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)  # file_name -> set of languages
+    created: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    trashed: list = field(default_factory=list)
+    conflicts: list = field(default_factory=list)
+    unchanged: int = 0
+
+
+KEYS_WITH_VALUES = (
+    select(
+        Translation.id,
+        Translation.key,
+        Translation.comment,
+        Translation.context,
+        Translation.meta,
+        TranslationValue.language_code,
+        TranslationValue.value,
+    )
+    .select_from(Translation)
+    .outerjoin(
+        TranslationValue,
+        (TranslationValue.translation_id == Translation.id)
+        & TranslationValue.language_code.in_(bindparam("languages", expanding=True)),
+    )
+    .where(
+        Translation.project_id == bindparam("project_id"),
+        Translation.file_name == bindparam("file_name"),
+        Translation.deleted_at.is_(None),
+    )
+)
+
+
+def import_files(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:
+    """Import an upload (one file or a ZIP); returns the diff. Nothing is written on a dry run
+    or on any error."""
+    if options.mode not in MODES:
+        raise BadRequest(f"mode: one of {', '.join(MODES)}.")
+    if options.removed_keys not in REMOVED_KEYS:
+        raise BadRequest(f"removedKeys: one of {', '.join(REMOVED_KEYS)}.")
+    if options.dry_run:
+        read_snapshot()
+        policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    else:
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    files = parse_upload(
+        data,
+        format=options.format,
+        language=options.language,
+        file_name=options.file_name,
+        path_template=options.path_template,
+    )
+    if options.dry_run:
+        plan = _plan(project_id, files, options)
+        db.session.rollback()
+        return _answer(plan, files, options)
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id)
+        plan = _plan(project_id, files, options)
+        _apply(actor, project_id, plan)
+    refresh_statistics(
+        {
+            "translations": len(plan.new_keys),
+            "translation_values": len(plan.new_values) + len(plan.changed_values),
+            "translation_history": len(plan.history),
+        }
+    )
+    return _answer(plan, files, options)
+
+
+def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:
+    rows = db.session.connection().execute(
+        KEYS_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "languages": languages}
+    )
+    stored: dict[str, Stored] = {}
+    for translation_id, key, comment, context, meta, language, value in rows:
+        item = stored.get(key)
+        if item is None:
+            item = stored[key] = Stored(translation_id, (comment, context, meta))
+        if language is not None:
+            item.values[language] = value
+    return stored
+
+
+def _notes(entry) -> tuple:
+    meta = orjson.dumps(entry.meta, option=orjson.OPT_SORT_KEYS).decode() if entry.meta else None
+    return (entry.comment, entry.context, meta)
+
+
+def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> Plan:
+    plan = Plan()
+    by_file: dict[str, list[ParsedFile]] = defaultdict(list)
+    for parsed in files:
+        by_file[parsed.file_name].append(parsed)
+    stamp = driver_timestamp(utcnow())
+    replace = options.mode == "replace-file"
+    for file_name in sorted(by_file):
+        parsed_files = sorted(by_file[file_name], key=lambda parsed: parsed.language)
+        plan.files[file_name] = {parsed.language for parsed in parsed_files}
+        stored = _stored(project_id, file_name, sorted(plan.files[file_name]))
+        imported_keys: dict[str, str] = {}  # key -> translation id
+        notes_seen: set[str] = set()
+        for parsed in parsed_files:
+            language = parsed.language
+            for entry in parsed.entries:
+                key, value = entry.key, entry.value
+                item = stored.get(key)
+                translation_id = imported_keys.get(key)
+                if translation_id is None:
+                    if item is None:
+                        translation_id = new_id()
+                        comment, context, meta = _notes(entry)
+                        plan.new_keys.append(
+                            (translation_id, project_id, file_name, key, stamp, stamp, comment, context, meta)
+                        )
+                        if value is None:
+                            plan.history.append((translation_id, key, file_name, None, "created", None, None))
+                            plan.created.append(_change(file_name, key, None, value=None))
+                    else:
+                        translation_id = item.id
+                    imported_keys[key] = translation_id
+                if item is not None and key not in notes_seen:
+                    notes = _notes(entry)
+                    if notes != item.notes and (replace or any(part is not None for part in notes)):
+                        plan.changed_notes.append((*notes, translation_id))
+                    notes_seen.add(key)
+                if value is None:
+                    continue
+                current = item.values.get(language) if item is not None else None
+                if current is None:
+                    plan.new_values.append((translation_id, language, value))
+                    plan.history.append((translation_id, key, file_name, language, "created", None, value))
+                    plan.created.append(_change(file_name, key, language, value=value))
+                elif current == value:
+                    plan.unchanged += 1
+                elif options.mode == "only-new":
+                    plan.conflicts.append(_change(file_name, key, language, current=current, incoming=value))
+                else:
+                    plan.changed_values.append((translation_id, language, value))
+                    plan.history.append((translation_id, key, file_name, language, "updated", current, value))
+                    plan.updated.append(_change(file_name, key, language, old=current, new=value))
+        if replace or options.removed_keys == "trash":
+            for key in sorted(stored.keys() - imported_keys.keys()):
+                plan.trashed_ids.append(stored[key].id)
+                plan.trashed.append({"fileName": file_name, "key": key})
+    return plan
+
+
+def _change(file_name: str, key: str, language: str | None, **values) -> dict:
+    return {"fileName": file_name, "key": key, "language": language, **values}
+
+
+TRANSLATION_COLUMNS = (
+    "id",
+    "project_id",
+    "file_name",
+    "key",
+    "created_at",
+    "updated_at",
+    "comment",
+    "context",
+    "meta",
+)
+VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
+
+
+def _apply(actor, project_id: str, plan: Plan) -> None:
+    now = utcnow()
+    stamp = driver_timestamp(now)
+    for file_name, languages in plan.files.items():
+        ensure_file_records(project_id, file_name, languages)
+    insert_rows(Translation.__table__, TRANSLATION_COLUMNS, plan.new_keys)
+    insert_rows(
+        TranslationValue.__table__,
+        VALUE_COLUMNS,
+        [(t, language, project_id, value, stamp) for t, language, value in plan.new_values],
+    )
+    execute_rows(
+        "UPDATE translation_values SET value = ?, updated_at = ? "
+        "WHERE translation_id = ? AND language_code = ?",
+        [(value, stamp, t, language) for t, language, value in plan.changed_values],
+    )
+    created = {row[0] for row in plan.new_keys}
+    touched = {row[0] for row in plan.new_values + plan.changed_values if row[0] not in created}
+    touched.update(row[3] for row in plan.changed_notes)
+    execute_rows(
+        "UPDATE translations SET comment = ?, context = ?, meta = ? WHERE id = ?", plan.changed_notes
+    )
+    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in sorted(touched)])
+    history.record_rows(actor, project_id, plan.history, now)
+    for chunk in in_chunks(plan.trashed_ids):
+        history.record_translation_event(actor, project_id, chunk, "deleted")
+        execute_rows(
+            "UPDATE translations SET deleted_at = ?, updated_at = ? WHERE id = ?",
+            [(stamp, stamp, t) for t in chunk],
+        )
+
+
+def _answer(plan: Plan, files: list[ParsedFile], options: ImportOptions) -> dict:
+    lists = {
+        "created": plan.created,
+        "updated": plan.updated,
+        "trashed": plan.trashed,
+        "conflicts": plan.conflicts,
+    }
+    return {
+        "dryRun": options.dry_run,
+        "summary": {
+            "created": len(plan.created),
+            "updated": len(plan.updated),
+            "unchanged": plan.unchanged,
+            "trashed": len(plan.trashed),
+            "conflicts": len(plan.conflicts),
+        },
+        "files": [
+            {
+                "fileName": parsed.file_name,
+                "language": parsed.language,
+                "format": parsed.format,
+                "entries": len(parsed.entries),
+            }
+            for parsed in files
+        ],
+        **{name: changes[:LISTED] for name, changes in lists.items()},
+        "unchanged": plan.unchanged,
+        "truncated": any(len(changes) > LISTED for changes in lists.values()),
+    }
