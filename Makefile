@@ -21,13 +21,14 @@ run: migrate
 	$(BIN)/loko serve
 
 # Debian packages the tests use: GNU gettext's msgfmt checks the PO output; Chromium runs
-# the browser tests. Installed when missing and running as root; otherwise the tests that
+# the browser tests; a JDK reads the .properties output as Java does. Installed when missing and running as root; otherwise the tests that
 # need them say so and skip.
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 system-deps:
 	@missing=""; \
 	command -v msgfmt >/dev/null 2>&1 || missing="$$missing gettext"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v javac >/dev/null 2>&1 || missing="$$missing default-jdk-headless"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "Installing Debian packages:$$missing"; \
@@ -37,14 +38,23 @@ system-deps:
 		fi; \
 	fi
 
-# axe-core, from the npm registry, checks the pages' accessibility in the browser tests.
+# From the npm registry: axe-core checks the pages' accessibility in the browser tests;
+# i18next loads the nested JSON output as apps do.
 AXE := tests/browser/node_modules/axe-core/axe.min.js
+I18NEXT := tests/unit/formats/node_modules/i18next/package.json
+NPM_INSTALL := npm install --no-save --no-package-lock --no-audit --no-fund --silent
 browser-deps:
 	@[ -f $(AXE) ] || { \
 		if command -v npm >/dev/null 2>&1; then \
-			npm install --prefix tests/browser --no-save --no-package-lock --no-audit --no-fund --silent axe-core@~4.14.1; \
+			$(NPM_INSTALL) --prefix tests/browser axe-core@~4.14.1; \
 		else \
 			echo "npm is missing: the browser tests skip (they need axe-core from the npm registry)"; \
+		fi; }
+	@[ -f $(I18NEXT) ] || { \
+		if command -v npm >/dev/null 2>&1; then \
+			$(NPM_INSTALL) --prefix tests/unit/formats i18next@~27.1.2; \
+		else \
+			echo "npm is missing: the i18next check of nested JSON skips"; \
 		fi; }
 
 test: install system-deps browser-deps
