@@ -13,6 +13,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from loko.client.commands import init_command, pull_command, push_command, status_command
 from loko.errors import LokoError
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
@@ -27,6 +28,13 @@ def _create_app(*_args, **_kwargs):
 @click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False)
 def main():
     """Loko: self-hosted translation management."""
+
+
+# The pipeline commands are HTTP clients of a server: they run without creating the app.
+main.add_command(init_command)
+main.add_command(push_command)
+main.add_command(pull_command)
+main.add_command(status_command)
 
 
 def register_commands(app) -> None:

@@ -1,0 +1,474 @@
+"""``loko init``, ``loko push``, ``loko pull`` and ``loko status``.
+
+Exit codes: 0 done; 1 the server or the network failed (its ``error`` is printed) or a
+local file could not be read or written; 2 a usage or configuration error; 3 differences
+found, with ``--fail-on-diff`` (``push --dry-run`` and ``status``).
+"""
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from loko.client import report
+from loko.client.config import (
+    CONFIG_NAMES,
+    TOML_NAME,
+    Config,
+    ConfigError,
+    FileSet,
+    check_url,
+    config_toml,
+    is_cleartext_remote,
+    load_config,
+)
+from loko.client.formats import FORMAT_NAMES, format_of_path, is_multilingual
+from loko.client.remote import Remote, ServerError
+from loko.client.state import STATE_FOLDER, PullState
+from loko.client.sync import (
+    PullError,
+    Upload,
+    apply_pull,
+    local_files,
+    plan_pull,
+    pull_record,
+    upload_of,
+)
+from loko.client.templates import LANGUAGE, PathTemplate, TemplateError, check_language
+
+DIFFERENCES_FOUND = 3
+MODES = ("upsert", "only-new", "replace-file")
+REMOVED_KEYS = ("keep", "trash")
+
+
+class LocalFileError(click.ClickException):
+    """A local file that cannot be read or written (exit 1)."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Output:
+    """People's lines on stdout unless ``--json`` or ``--quiet``; JSON documents on stdout
+    with ``--json``; warnings always, on stderr."""
+
+    json_mode: bool = False
+    quiet: bool = False
+
+    def say(self, line: str = "") -> None:
+        if not (self.json_mode or self.quiet):
+            click.echo(line)
+
+    def lines(self, lines: list[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def data(self, document) -> None:
+        if self.json_mode:
+            click.echo(json.dumps(document, ensure_ascii=False))
+
+    def warn(self, message: str) -> None:
+        click.echo(f"{click.style('Warning:', fg='yellow')} {message}", err=True)
+
+    @property
+    def show_progress(self) -> bool:
+        return not self.quiet and sys.stderr.isatty()
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()
+
+
+def _warn_if_cleartext(url: str, out: Output) -> None:
+    if is_cleartext_remote(url):
+        out.warn(f"{url} is not https: the API key would cross the network unencrypted")
+
+
+def _languages(_ctx, _param, values) -> tuple[str, ...] | None:
+    codes = sorted({code.strip() for value in values for code in value.split(",") if code.strip()})
+    try:
+        return tuple(check_language(code) for code in codes) or None
+    except TemplateError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def output_options(command: Callable) -> Callable:
+    command = click.option("--quiet", "-q", is_flag=True, help="Print only warnings and errors.")(command)
+    return click.option("--json", "json_output", is_flag=True, help="Print JSON for machines.")(command)
+
+
+def client_options(command: Callable) -> Callable:
+    """The options of the commands that talk to a server; they arrive as ``config`` and ``out``."""
+
+    @click.option(
+        "--config",
+        "config_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="The configuration file (default: loko.toml or .loko.yml here or in a parent folder).",
+    )
+    @click.option("--url", help="The server's address (overrides LOKO_URL and the file).")
+    @click.option("--project", help="The project's id (overrides LOKO_PROJECT and the file).")
+    @click.option("--api-key", help="An API key of the project (default: LOKO_API_KEY).")
+    @output_options
+    @functools.wraps(command)
+    def with_config(config_file, url, project, api_key, json_output, quiet, **options):
+        out = Output(json_output, quiet)
+        config = load_config(
+            cwd=Path.cwd(),
+            env=os.environ,
+            warn=out.warn,
+            config_file=config_file,
+            url=url,
+            project=project,
+            api_key=api_key,
+        )
+        _warn_if_cleartext(config.url, out)
+        return command(config=config, out=out, **options)
+
+    return with_config
+
+
+def language_option(command: Callable) -> Callable:
+    return click.option(
+        "--language",
+        "languages",
+        multiple=True,
+        callback=_languages,
+        help="Only these languages (repeat, or separate with commas).",
+    )(command)
+
+
+def import_options(command: Callable) -> Callable:
+    command = click.option(
+        "--removed-keys",
+        type=click.Choice(REMOVED_KEYS),
+        default="keep",
+        show_default=True,
+        help="trash: keys of a pushed file that the file no longer has go to the trash.",
+    )(command)
+    return click.option(
+        "--mode",
+        type=click.Choice(MODES),
+        default="upsert",
+        show_default=True,
+        help="upsert: create and update; only-new: add what is missing, list differing values as "
+        "conflicts; replace-file: each pushed file becomes what was sent.",
+    )(command)
+
+
+def fail_on_diff_option(command: Callable) -> Callable:
+    return click.option(
+        "--fail-on-diff", is_flag=True, help=f"Exit with {DIFFERENCES_FOUND} when anything would change."
+    )(command)
+
+
+def _remote(config: Config, out: Output) -> Remote:
+    return Remote(config.url, config.project, config.api_key, show_progress=out.show_progress)
+
+
+def _uploads(config: Config, languages: tuple[str, ...] | None, out: Output) -> list[Upload]:
+    uploads = []
+    for file_set in config.files:
+        matches = local_files(config.root, file_set, languages)
+        if not matches:
+            out.warn(f"no files match {file_set.path} in {config.root}")
+            continue
+        try:
+            uploads.append(upload_of(config.root, file_set, matches))
+        except OSError as error:
+            raise LocalFileError(f"cannot read {error.filename}: {error.strerror}") from None
+    return uploads
+
+
+def _import_all(remote: Remote, uploads: list[Upload], *, mode: str, removed_keys: str, dry_run: bool):
+    """Each upload's import result, in order: one request (one transaction) per upload."""
+    for upload in uploads:
+        yield (
+            upload,
+            remote.import_archive(
+                upload.archive,
+                format=upload.file_set.format,
+                path_template=upload.file_set.path,
+                mode=mode,
+                removed_keys=removed_keys,
+                dry_run=dry_run,
+            ),
+        )
+
+
+def _by_format(file_sets: tuple[FileSet, ...]) -> dict[str, list[FileSet]]:
+    """One export a format: entries of the same format all receive it."""
+    grouped: dict[str, list[FileSet]] = {}
+    for file_set in file_sets:
+        grouped.setdefault(file_set.format, []).append(file_set)
+    return grouped
+
+
+def _plan(config: Config, file_sets: list[FileSet], body: bytes):
+    try:
+        return plan_pull(config.root, file_sets, body)
+    except PullError as error:
+        raise ServerError(f"the export was not written: {error}") from None
+
+
+@click.command("push")
+@client_options
+@click.option("--dry-run", is_flag=True, help="Show what would change on the server; change nothing.")
+@import_options
+@language_option
+@fail_on_diff_option
+def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_diff):
+    """Send the local files to the project.
+
+    Each [[files]] entry's files go in one ZIP, imported in one transaction; prints what
+    changed (with --dry-run, what would)."""
+    if fail_on_diff and not dry_run:
+        raise click.UsageError("--fail-on-diff goes with --dry-run (or use `loko status`)")
+    uploads = _uploads(config, languages, out)
+    if not uploads:
+        raise LocalFileError("nothing to push: no local file matches a [[files]] path")
+    changed = False
+    with _remote(config, out) as remote:
+        for upload, result in _import_all(
+            remote, uploads, mode=mode, removed_keys=removed_keys, dry_run=dry_run
+        ):
+            changed = changed or report.has_changes(result)
+            out.data(result)
+            out.lines(report.import_lines(upload.file_set, len(upload.matches), result))
+    if dry_run:
+        out.say("Dry run: nothing was changed on the server.")
+    if fail_on_diff and changed:
+        click.get_current_context().exit(DIFFERENCES_FOUND)
+
+
+@click.command("pull")
+@client_options
+@language_option
+def pull_command(config, out, languages):
+    """Write the project's translations into the local files.
+
+    Each [[files]] entry's path places them; a file is written only when its bytes differ,
+    and an export unchanged since the last pull is not downloaded again."""
+    state = PullState.load(config.root, out.warn)
+    results = []
+    with _remote(config, out) as remote:
+        for format_name, file_sets in _by_format(config.files).items():
+            record = state.get(format_name)
+            etag = record.etag_to_send(config.root, languages) if record else None
+            answer = remote.export(format_name, languages, etag)
+            if answer.not_modified:
+                results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
+                out.say(f"{format_name}: up to date")
+                continue
+            planned = _plan(config, file_sets, answer.body)
+            try:
+                written = apply_pull(config.root, planned)
+            except OSError as error:
+                raise LocalFileError(f"cannot write {error.filename}: {error.strerror}") from None
+            state.remember(format_name, pull_record(answer.etag, languages, planned))
+            state.save()
+            unchanged = len(planned) - len(written)
+            results.append(
+                {
+                    "format": format_name,
+                    "notModified": False,
+                    "written": [{"path": item.path, "change": item.change} for item in written],
+                    "unchanged": unchanged,
+                }
+            )
+            if written:
+                out.lines(report.pull_lines(written))
+                out.say(f"{format_name}: {len(written)} file(s) written, {unchanged} unchanged")
+            else:
+                out.say(f"{format_name}: up to date")
+    out.data({"formats": results})
+
+
+@click.command("status")
+@client_options
+@import_options
+@language_option
+@fail_on_diff_option
+def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
+    """Show what push and pull would change.
+
+    A dry-run import tells what a push would change on the server; the export, compared
+    byte by byte with the local files, what a pull would write. Changes nothing."""
+    state = PullState.load(config.root, out.warn)
+    uploads = _uploads(config, languages, out)
+    pushes, pulls, different = [], [], False
+    with _remote(config, out) as remote:
+        for upload, result in _import_all(
+            remote, uploads, mode=mode, removed_keys=removed_keys, dry_run=True
+        ):
+            pushes.append(result)
+            if report.has_changes(result):
+                different = True
+                out.say("Push would change:")
+                out.lines(report.import_lines(upload.file_set, len(upload.matches), result))
+        for format_name, file_sets in _by_format(config.files).items():
+            record = state.get(format_name)
+            etag = record.etag_to_send(config.root, languages) if record else None
+            answer = remote.export(format_name, languages, etag)
+            planned = [] if answer.not_modified else _plan(config, file_sets, answer.body)
+            to_write = [item for item in planned if item.change != "unchanged"]
+            pulls.append(
+                {"format": format_name, "files": [{"path": i.path, "change": i.change} for i in to_write]}
+            )
+            if to_write:
+                different = True
+                out.say(f"Pull would write ({format_name}):")
+                out.lines(report.pull_lines(to_write))
+    if not different:
+        out.say("In sync: push and pull would change nothing.")
+    out.data({"differences": different, "push": pushes, "pull": pulls})
+    if fail_on_diff and different:
+        click.get_current_context().exit(DIFFERENCES_FOUND)
+
+
+# --- init ----------------------------------------------------------------------------------
+
+
+def _ask(value, option: str, prompt: str, convert: Callable[[str], str], interactive: bool, default=None):
+    """``value`` checked by ``convert``; when missing, asked for on a terminal, else the
+    default, else a usage error."""
+    if value is not None:
+        try:
+            return convert(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint=option) from None
+    if not interactive:
+        if default is not None:
+            return convert(default)
+        raise click.UsageError(f"missing {option} (there is no terminal to ask on)")
+
+    def checked(text: str) -> str:
+        try:
+            return convert(text.strip())
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
+
+    return click.prompt(prompt, default=default, value_proc=checked)
+
+
+def _url_value(text: str) -> str:
+    try:
+        return check_url(text)
+    except ConfigError as error:
+        raise ValueError(error.message) from None
+
+
+def _project_value(text: str) -> str:
+    text = text.strip()
+    if not text or "/" in text or not text.isprintable():
+        raise ValueError(f"{text!r} is not a project id (the id in the project's address)")
+    return text
+
+
+def _template_value(text: str) -> str:
+    try:
+        PathTemplate(text, multilingual=LANGUAGE not in text)
+    except TemplateError as error:
+        raise ValueError(str(error)) from None
+    return text
+
+
+def _format_value(text: str) -> str:
+    if text not in FORMAT_NAMES:
+        raise ValueError(f"{text!r} is not one of {', '.join(FORMAT_NAMES)}")
+    return text
+
+
+def _language_value(text: str) -> str:
+    try:
+        return check_language(text)
+    except TemplateError as error:
+        raise ValueError(str(error)) from None
+
+
+def _mentions_state_folder(gitignore: Path) -> bool:
+    try:
+        lines = gitignore.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return any(line.strip().strip("/") == STATE_FOLDER for line in lines)
+
+
+@click.command("init")
+@click.option("--url", help="The Loko server's address, e.g. https://loko.example.com.")
+@click.option("--project", help="The project's id.")
+@click.option("--path", "path_template", help="Where the files are, e.g. locales/{language}/{fileName}.json.")
+@click.option("--format", "format_name", type=click.Choice(FORMAT_NAMES), help="Default: from the extension.")
+@click.option("--source-language", help="The language the keys are written in, e.g. en.")
+@click.option("--yes", "-y", is_flag=True, help="Ask nothing: a missing value is an error.")
+@click.option("--force", is_flag=True, help=f"Replace an existing {TOML_NAME}.")
+@output_options
+def init_command(url, project, path_template, format_name, source_language, yes, force, json_output, quiet):
+    """Write loko.toml in this folder.
+
+    It names the server, the project and where the translation files are; what is missing
+    is asked for on a terminal. The API key is never written to it."""
+    out = Output(json_output, quiet)
+    folder = Path.cwd()
+    existing = [name for name in CONFIG_NAMES if (folder / name).exists()]
+    if existing and not force:
+        raise click.ClickException(f"{existing[0]} exists here: pass --force to replace it with {TOML_NAME}")
+    interactive = not yes and stdin_is_terminal()
+    url = _ask(
+        url, "--url", "Server URL", _url_value, interactive, default=os.environ.get("LOKO_URL") or None
+    )
+    _warn_if_cleartext(url, out)
+    project = _ask(
+        project,
+        "--project",
+        "Project id",
+        _project_value,
+        interactive,
+        os.environ.get("LOKO_PROJECT") or None,
+    )
+    path_template = _ask(
+        path_template,
+        "--path",
+        "Where are the files (e.g. locales/{language}/{fileName}.json)",
+        _template_value,
+        interactive,
+    )
+    format_name = _ask(
+        format_name, "--format", "Format", _format_value, interactive, default=format_of_path(path_template)
+    )
+    try:
+        PathTemplate(path_template, multilingual=is_multilingual(format_name))
+    except TemplateError as error:
+        raise click.BadParameter(f"{error} (format {format_name})", param_hint="--path") from None
+    if source_language is not None or interactive:
+        source_language = _ask(
+            source_language,
+            "--source-language",
+            "Source language",
+            _language_value,
+            interactive,
+            default="en",
+        )
+    file_set = FileSet(path_template, format_name)
+    (folder / TOML_NAME).write_text(config_toml(url, project, source_language, [file_set]), encoding="utf-8")
+    found = len(file_set.template.find(folder))
+    out.data(
+        {
+            "config": str(folder / TOML_NAME),
+            "files": [{"path": path_template, "format": format_name}],
+            "found": found,
+        }
+    )
+    out.say(f"Wrote {TOML_NAME}: {format_name} files at {path_template} ({found} found here).")
+    out.say("Set LOKO_API_KEY to an API key of the project (made on its API keys page);")
+    out.say(f"it is never written to {TOML_NAME}.")
+    if not _mentions_state_folder(folder / ".gitignore"):
+        out.say(f"Add {STATE_FOLDER}/ to .gitignore: `loko pull` keeps its state there.")
+
+
+COMMANDS = (init_command, push_command, pull_command, status_command)

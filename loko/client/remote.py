@@ -1,0 +1,185 @@
+"""The Loko server as the pipeline sees it: two calls of its REST API, the import and the
+export, over one HTTP client with a Bearer API key, timeouts and TLS verification."""
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.metadata import version
+from urllib.parse import quote
+
+import click
+import httpx
+
+CONNECT_TIMEOUT = 10.0
+READ_TIMEOUT = 300.0
+# Transfers smaller than this are over before a progress bar would be worth drawing.
+PROGRESS_THRESHOLD = 1024 * 1024
+UPLOAD_CHUNK = 64 * 1024
+
+
+class ServerError(click.ClickException):
+    """The server could not be reached or refused the request (exit 1)."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class ExportAnswer:
+    """An export: ``body`` is None when the server answered 304 (nothing changed)."""
+
+    etag: str | None
+    body: bytes | None
+
+    @property
+    def not_modified(self) -> bool:
+        return self.body is None
+
+
+def _error_text(response: httpx.Response) -> str:
+    try:
+        message = response.json().get("error")
+    except (ValueError, AttributeError):
+        message = None
+    text = str(message) if message else response.reason_phrase or "no reason given"
+    return f"{text} (HTTP {response.status_code})"
+
+
+def _progress_bar(label: str, length: int | None):
+    """A progress bar on stderr; for an unknown length it pulses and counts bytes."""
+
+    def unsized():
+        yield from ()
+
+    return click.progressbar(
+        iterable=None if length else unsized(),
+        length=length or None,
+        label=label,
+        file=sys.stderr,
+        show_pos=not length,
+    )
+
+
+class Remote:
+    """``with Remote(...) as remote:``; every failure is a ServerError naming the cause."""
+
+    def __init__(
+        self,
+        url: str,
+        project: str,
+        api_key: str,
+        show_progress: bool = False,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        self.url = url
+        self.show_progress = show_progress
+        self.base = f"/api/projects/{quote(project, safe='')}"
+        self.client = httpx.Client(
+            base_url=url,
+            headers={"Authorization": f"Bearer {api_key}", "User-Agent": f"loko-cli/{version('loko')}"},
+            timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT),
+            verify=True,
+            follow_redirects=False,
+            transport=transport,
+        )
+
+    def __enter__(self) -> "Remote":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.client.close()
+
+    @contextlib.contextmanager
+    def _transport_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except httpx.TimeoutException as error:
+            raise ServerError(f"{self.url} did not answer in time ({type(error).__name__})") from None
+        except httpx.HTTPError as error:
+            raise ServerError(f"cannot reach {self.url}: {error}") from None
+
+    def _check(self, response: httpx.Response) -> None:
+        status = response.status_code
+        if 300 <= status < 400 and status != 304:
+            location = response.headers.get("Location", "elsewhere")
+            raise ServerError(
+                f"the server redirects to {location}: set the url to the address it redirects to"
+            )
+        if status == 401:
+            raise ServerError(f"{_error_text(response)}: check LOKO_API_KEY")
+        if status >= 400:
+            raise ServerError(_error_text(response))
+
+    def _upload(self, body: bytes):
+        if not self.show_progress or len(body) < PROGRESS_THRESHOLD:
+            return body
+
+        def chunks():
+            with _progress_bar("Uploading", len(body)) as bar:
+                for start in range(0, len(body), UPLOAD_CHUNK):
+                    chunk = body[start : start + UPLOAD_CHUNK]
+                    yield chunk
+                    bar.update(len(chunk))
+
+        return chunks()
+
+    def import_archive(
+        self, archive: bytes, *, format: str, path_template: str, mode: str, removed_keys: str, dry_run: bool
+    ) -> dict:
+        """``POST /import`` of one ZIP; the server's answer (the diff it applied, or would)."""
+        params = {
+            "format": format,
+            "pathTemplate": path_template,
+            "mode": mode,
+            "removedKeys": removed_keys,
+            "dryRun": "true" if dry_run else "false",
+        }
+        headers = {"Content-Type": "application/zip", "Content-Length": str(len(archive))}
+        with self._transport_errors():
+            response = self.client.post(
+                f"{self.base}/import", params=params, content=self._upload(archive), headers=headers
+            )
+        self._check(response)
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not isinstance(answer.get("summary"), dict):
+            raise ServerError(
+                f"the server's answer to the import is not an import result: {response.text[:200]!r}"
+            )
+        return answer
+
+    def export(self, format: str, languages: tuple[str, ...] | None, etag: str | None) -> ExportAnswer:
+        """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one."""
+        params = [("format", format), ("zip", "true")]
+        params += [("language", language) for language in languages or ()]
+        headers = {"If-None-Match": etag} if etag else {}
+        with (
+            self._transport_errors(),
+            self.client.stream(
+                "GET", f"{self.base}/translations", params=params, headers=headers
+            ) as response,
+        ):
+            if response.status_code == 304:
+                return ExportAnswer(etag, None)
+            if response.status_code >= 300:
+                response.read()
+                self._check(response)
+            body = self._download(response)
+        return ExportAnswer(response.headers.get("ETag"), body)
+
+    def _download(self, response: httpx.Response) -> bytes:
+        length = response.headers.get("Content-Length")
+        total = int(length) if length and length.isdigit() else None
+        body = bytearray()
+        with contextlib.ExitStack() as stack:
+            bar = None
+            for chunk in response.iter_bytes():
+                body += chunk
+                if bar is not None:
+                    bar.update(len(chunk))
+                elif self.show_progress and len(body) >= PROGRESS_THRESHOLD and (total or 0) != len(body):
+                    bar = stack.enter_context(_progress_bar("Downloading", total))
+                    bar.update(len(body))
+        return bytes(body)

@@ -1,0 +1,72 @@
+"""What push, pull and status print for people: the counts, then each change. Colour is
+added with click.style, which click.echo strips when the output is not a terminal."""
+
+import json
+
+import click
+
+from loko.client.config import FileSet
+from loko.client.sync import PlannedFile
+
+COUNTS = ("created", "updated", "unchanged", "trashed", "conflicts")
+CHANGES = ("created", "updated", "trashed", "conflicts")
+MAX_VALUE_SHOWN = 80
+
+
+def has_changes(result: dict) -> bool:
+    """True when an import result creates, updates, trashes or leaves a conflict."""
+    summary = result.get("summary") or {}
+    return any(summary.get(name) for name in CHANGES)
+
+
+def _plain(text) -> str:
+    """A name as it can be printed: control characters (a terminal's escapes) are shown escaped."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _value(text) -> str:
+    if text is None:
+        return "(no value)"
+    shown = json.dumps(str(text), ensure_ascii=False)
+    if len(shown) > MAX_VALUE_SHOWN:
+        shown = shown[: MAX_VALUE_SHOWN - 2] + '…"'
+    return shown
+
+
+def _where(item: dict) -> str:
+    where = f"{_plain(item.get('fileName', '?'))}: {_plain(item.get('key', '?'))}"
+    if item.get("language"):
+        where += f" [{_plain(item['language'])}]"
+    return where
+
+
+def import_lines(file_set: FileSet, files_sent: int, result: dict) -> list[str]:
+    """The counts of one import, then one line per change the server listed."""
+    summary = result.get("summary") or {}
+    counts = ", ".join(f"{summary.get(name, 0)} {name}" for name in COUNTS)
+    lines = [f"{file_set.path} ({file_set.format}): {files_sent} file(s) sent", f"  {counts}"]
+    for item in result.get("created") or ():
+        lines.append(f"  {click.style('+', fg='green')} {_where(item)} {_value(item.get('value'))}")
+    for item in result.get("updated") or ():
+        old, new = _value(item.get("old")), _value(item.get("new"))
+        lines.append(f"  {click.style('~', fg='yellow')} {_where(item)} {old} -> {new}")
+    for item in result.get("trashed") or ():
+        lines.append(f"  {click.style('-', fg='red')} {_where(item)} (to the trash)")
+    for item in result.get("conflicts") or ():
+        current, incoming = _value(item.get("current")), _value(item.get("incoming"))
+        lines.append(f"  {click.style('!', fg='magenta')} {_where(item)} server {current}, local {incoming}")
+    if result.get("truncated"):
+        lines.append("  (the server listed only the first changes; the counts are complete)")
+    return lines
+
+
+def pull_lines(planned: list[PlannedFile]) -> list[str]:
+    colours = {"new": "green", "changed": "yellow"}
+    return [
+        f"  {click.style(f'{item.change:<8}', fg=colours.get(item.change))} {_plain(item.path)}"
+        for item in planned
+        if item.change in colours
+    ]

@@ -1,0 +1,193 @@
+"""The pipeline CLI against a real ``loko serve``: pull over the export, push and status over
+the import, and a round trip in a git repository that leaves it clean."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.client.conftest import write
+
+pytestmark = pytest.mark.slow
+
+LOCALES = "locales/{language}/{fileName}.json"
+# The export's JSON: keys sorted, compact, UTF-8; local files written so are left as they are.
+EN = b'{"hello":"Hello","title":"Shop"}'
+DE = '{"hello":"Grüße","title":"Laden"}'.encode()
+CART = b'{"checkout":"Zur Kasse"}'
+
+
+@pytest.fixture
+def project(loko, workdir, server_project, monkeypatch):
+    """``workdir`` configured by ``loko init`` for a new project; LOKO_API_KEY is its key."""
+    monkeypatch.setenv("LOKO_API_KEY", server_project.key)
+    result = loko(
+        "init", "--url", server_project.url, "--project", server_project.id, "--path", LOCALES, "--yes"
+    )
+    assert result.exit_code == 0, result.output
+    return server_project
+
+
+def mtime(path: Path) -> int:
+    return path.stat().st_mtime_ns
+
+
+# --- pull ------------------------------------------------------------------------------------
+
+
+def test_pull_writes_the_export_at_the_template_paths(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Grüße", "title": "Laden"})
+    project.upsert("shop/cart", "de", {"checkout": "Zur Kasse"})
+    result = loko("pull")
+    assert result.exit_code == 0, result.output
+    assert (workdir / "locales/de/common.json").read_bytes() == DE
+    assert (workdir / "locales/de/shop/cart.json").read_bytes() == CART
+
+
+def test_second_pull_is_answered_not_modified(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Hallo"})
+    loko("pull")
+    written = mtime(workdir / "locales/de/common.json")
+    result = loko("pull", "--json")
+    assert result.exit_code == 0, result.output
+    assert '"notModified": true' in result.stdout
+    assert mtime(workdir / "locales/de/common.json") == written
+
+
+def test_pull_after_a_server_change_writes_only_that_file(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Hallo"})
+    project.upsert("common", "en", {"hello": "Hello"})
+    loko("pull")
+    english = mtime(workdir / "locales/en/common.json")
+    project.upsert("common", "de", {"hello": "Servus"})
+    result = loko("pull")
+    assert result.stdout.splitlines() == [
+        "  changed  locales/de/common.json",
+        "json: 1 file(s) written, 1 unchanged",
+    ]
+    assert (workdir / "locales/de/common.json").read_bytes() == b'{"hello":"Servus"}'
+    assert mtime(workdir / "locales/en/common.json") == english
+
+
+def test_pull_restores_a_deleted_file(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Hallo"})
+    loko("pull")
+    (workdir / "locales/de/common.json").unlink()
+    assert loko("pull").exit_code == 0
+    assert (workdir / "locales/de/common.json").read_bytes() == b'{"hello":"Hallo"}'
+
+
+def test_pull_of_one_language(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Hallo"})
+    project.upsert("common", "en", {"hello": "Hello"})
+    assert loko("pull", "--language", "en").exit_code == 0
+    assert (workdir / "locales/en/common.json").exists()
+    assert not (workdir / "locales/de/common.json").exists()
+
+
+def test_pull_with_a_wrong_key_exits_1_with_the_servers_error(loko, workdir, project):
+    result = loko("pull", env={"LOKO_API_KEY": "loko_not-a-key"})
+    assert result.exit_code == 1
+    assert "(HTTP 401)" in result.stderr
+
+
+def test_pull_of_another_project_exits_1(loko, workdir, project):
+    result = loko("pull", "--project", "0190d2a4-5c3e-7b51-9c0f-3c8e2f1a9b77")
+    assert result.exit_code == 1
+    assert "(HTTP 40" in result.stderr
+
+
+# --- push and status -------------------------------------------------------------------------
+
+
+def test_push_imports_the_local_files(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN, "locales/de/shop/cart.json": CART})
+    result = loko("push")
+    assert result.exit_code == 0, result.output
+    assert "3 created" in result.stdout
+    assert project.export() == {
+        "de": {"shop/cart": {"checkout": "Zur Kasse"}},
+        "en": {"common": {"hello": "Hello", "title": "Shop"}},
+    }
+
+
+def test_push_dry_run_changes_nothing_and_fails_on_diff(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN})
+    result = loko("push", "--dry-run", "--fail-on-diff")
+    assert result.exit_code == 3, result.output
+    assert '+ common: hello [en] "Hello"' in result.stdout
+    assert project.export() == {}
+
+
+def test_push_trashes_keys_removed_locally(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN})
+    loko("push")
+    write(workdir, {"locales/en/common.json": b'{"hello":"Hello"}'})
+    result = loko("push", "--removed-keys", "trash")
+    assert result.exit_code == 0, result.output
+    assert "1 trashed" in result.stdout
+    assert project.export() == {"en": {"common": {"hello": "Hello"}}}
+
+
+def test_status_reports_a_local_edit(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN})
+    loko("push")
+    loko("pull")
+    write(workdir, {"locales/en/common.json": b'{"hello":"Hi","title":"Shop"}'})
+    result = loko("status", "--fail-on-diff")
+    assert result.exit_code == 3, result.output
+    assert '~ common: hello [en] "Hello" -> "Hi"' in result.stdout
+    assert "changed  locales/en/common.json" in result.stdout
+
+
+def test_status_after_push_and_pull_is_in_sync(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN, "locales/de/common.json": DE})
+    loko("push")
+    loko("pull")
+    result = loko("status", "--fail-on-diff")
+    assert result.exit_code == 0, result.output
+
+
+def git(folder: Path, *args: str) -> str:
+    command = [
+        "git",
+        "-c",
+        "user.name=Loko",
+        "-c",
+        "user.email=loko@example.test",
+        "-c",
+        "commit.gpgsign=false",
+    ]
+    return subprocess.run([*command, *args], cwd=folder, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_round_trip_leaves_the_repository_clean(workdir, server_project):
+    loko = shutil.which("loko", path=str(Path(sys.executable).parent)) or "loko"
+    env = {**os.environ, "LOKO_API_KEY": server_project.key}
+
+    def run(*args):
+        return subprocess.run(
+            [loko, *args], cwd=workdir, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    git(workdir, "init", "-q")
+    write(
+        workdir,
+        {"locales/en/common.json": EN, "locales/de/common.json": DE, "locales/de/shop/cart.json": CART},
+    )
+    init = run(
+        "init", "--url", server_project.url, "--project", server_project.id, "--path", LOCALES, "--yes"
+    )
+    assert init.returncode == 0, init.stderr
+    git(workdir, "add", "-A")
+    git(workdir, "commit", "-q", "-m", "Translations")
+
+    push = run("push")
+    assert push.returncode == 0, push.stderr
+    pull = run("pull")
+    assert pull.returncode == 0, pull.stderr
+    assert git(workdir, "status", "--porcelain", "--untracked-files=all") == ""

@@ -1,0 +1,299 @@
+"""``loko push``, ``pull`` and ``status`` against a fake server: the requests they make, what
+they print, what they write and their exit codes."""
+
+import ast
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import httpx
+import pytest
+
+import loko.client
+from loko.cli import main
+from tests.client.conftest import import_result, write, write_config
+
+CREATED = {"fileName": "common", "key": "hello", "language": "de", "value": "Hallo"}
+UPDATED = {"fileName": "common", "key": "title", "language": "de", "old": "Alt", "new": "Neu"}
+
+
+@pytest.fixture
+def repo(workdir):
+    """A configured folder with an English and a German file."""
+    write_config(workdir)
+    write(
+        workdir,
+        {"locales/en/common.json": b'{"hello":"Hello"}', "locales/de/common.json": b'{"hello":"Hallo"}'},
+    )
+    return workdir
+
+
+def zip_names(data: bytes) -> list[str]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return archive.namelist()
+
+
+# --- the package -----------------------------------------------------------------------------
+
+
+def test_client_package_imports_nothing_of_the_server():
+    for module in Path(loko.client.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                parts = name.split(".")
+                assert parts[0] != "loko" or parts[:2] == ["loko", "client"], f"{module.name} imports {name}"
+
+
+def test_client_commands_never_create_the_app(loko, repo, fake_server, monkeypatch):
+    def no_app(*_args, **_kwargs):
+        raise AssertionError("the app was created")
+
+    monkeypatch.setattr(main, "create_app", no_app)
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}'})
+    assert loko("pull").exit_code == 0
+
+
+# --- push ------------------------------------------------------------------------------------
+
+
+def test_push_sends_one_zip_in_one_request(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(dry_run=False, created=[CREATED])))
+    result = loko("push", "--mode", "replace-file", "--removed-keys", "trash")
+    assert result.exit_code == 0, result.output
+    (request,) = fake_server.requests
+    assert dict(request.url.params) == {
+        "format": "json",
+        "pathTemplate": "locales/{language}/{fileName}.json",
+        "mode": "replace-file",
+        "removedKeys": "trash",
+        "dryRun": "false",
+    }
+    assert zip_names(request.content) == ["locales/de/common.json", "locales/en/common.json"]
+
+
+def test_push_sends_one_request_per_files_entry(loko, workdir, fake_server):
+    write_config(
+        workdir, files=[("locales/{language}/{fileName}.json", "json"), ("po/{language}/{fileName}.po", "po")]
+    )
+    write(workdir, {"locales/en/a.json": "{}", "po/de/b.po": ""})
+    fake_server.imports(httpx.Response(200, json=import_result(dry_run=False)))
+    assert loko("push").exit_code == 0
+    assert [(r.url.params["format"], zip_names(r.content)) for r in fake_server.requests] == [
+        ("json", ["locales/en/a.json"]),
+        ("po", ["po/de/b.po"]),
+    ]
+
+
+def test_push_sends_only_the_languages_asked_for(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(dry_run=False)))
+    assert loko("push", "--language", "de").exit_code == 0
+    assert zip_names(fake_server.requests[0].content) == ["locales/de/common.json"]
+
+
+def test_push_prints_counts_then_changes(loko, repo, fake_server):
+    fake_server.imports(
+        httpx.Response(200, json=import_result(created=[CREATED], updated=[UPDATED], unchanged=3))
+    )
+    result = loko("push", "--dry-run")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "locales/{language}/{fileName}.json (json): 2 file(s) sent",
+        "  1 created, 1 updated, 3 unchanged, 0 trashed, 0 conflicts",
+        '  + common: hello [de] "Hallo"',
+        '  ~ common: title [de] "Alt" -> "Neu"',
+        "Dry run: nothing was changed on the server.",
+    ]
+
+
+def test_push_json_prints_the_servers_answer(loko, repo, fake_server):
+    answer = import_result(dry_run=False, created=[CREATED])
+    fake_server.imports(httpx.Response(200, json=answer))
+    result = loko("push", "--json")
+    assert json.loads(result.stdout) == answer
+
+
+def test_push_quiet_prints_nothing(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(dry_run=False, created=[CREATED])))
+    result = loko("push", "--quiet")
+    assert (result.exit_code, result.stdout) == (0, "")
+
+
+def test_dry_run_with_changes_fails_on_diff(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(created=[CREATED])))
+    assert loko("push", "--dry-run", "--fail-on-diff").exit_code == 3
+    assert fake_server.requests[0].url.params["dryRun"] == "true"
+
+
+def test_dry_run_without_changes_passes_fail_on_diff(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(unchanged=2)))
+    assert loko("push", "--dry-run", "--fail-on-diff").exit_code == 0
+
+
+def test_fail_on_diff_needs_dry_run(loko, repo, fake_server):
+    assert loko("push", "--fail-on-diff").exit_code == 2
+    assert fake_server.requests == []
+
+
+def test_server_refusal_exits_1_with_its_error(loko, repo, fake_server):
+    fake_server.imports(
+        httpx.Response(400, json={"error": "file: 'locales/de/common.json' is not valid json"})
+    )
+    result = loko("push")
+    assert result.exit_code == 1
+    assert "is not valid json (HTTP 400)" in result.stderr
+
+
+def test_push_with_no_matching_files_fails(loko, workdir, fake_server):
+    write_config(workdir)
+    result = loko("push")
+    assert result.exit_code == 1
+    assert "no files match" in result.stderr
+    assert fake_server.requests == []
+
+
+def test_unreachable_server_exits_1(loko, repo, monkeypatch):
+    monkeypatch.setenv("LOKO_API_KEY", "loko_k")
+    result = loko("push", "--url", "http://127.0.0.1:9")
+    assert result.exit_code == 1
+    assert "cannot reach http://127.0.0.1:9" in result.stderr
+
+
+def test_missing_api_key_is_a_usage_error(loko, repo):
+    result = loko("push")
+    assert result.exit_code == 2
+    assert "LOKO_API_KEY" in result.stderr
+
+
+def test_invalid_language_is_a_usage_error(loko, repo, fake_server):
+    assert loko("push", "--language", "de/../x").exit_code == 2
+
+
+def test_plain_http_to_another_host_is_warned_about(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result()))
+    result = loko("push", "--dry-run", "--url", "http://loko.example.test")
+    assert "not https" in result.stderr
+
+
+def test_api_key_in_the_config_file_is_warned_about(loko, workdir, fake_server, monkeypatch):
+    monkeypatch.delenv("LOKO_API_KEY")
+    write_config(workdir, api_key="loko_in_file")
+    write(workdir, {"locales/en/a.json": "{}"})
+    fake_server.imports(httpx.Response(200, json=import_result()))
+    result = loko("push", "--dry-run")
+    assert result.exit_code == 0
+    assert "holds an API key" in result.stderr
+    assert fake_server.requests[0].headers["Authorization"] == "Bearer loko_in_file"
+
+
+# --- pull ------------------------------------------------------------------------------------
+
+
+def test_pull_writes_the_files_that_differ(loko, repo, fake_server):
+    fake_server.export({"de/common.json": b'{"hello":"Servus"}', "en/common.json": b'{"hello":"Hello"}'})
+    result = loko("pull")
+    assert result.exit_code == 0, result.output
+    assert (repo / "locales/de/common.json").read_bytes() == b'{"hello":"Servus"}'
+    assert "changed  locales/de/common.json" in result.stdout
+    assert "en/common.json" not in result.stdout
+
+
+def test_pull_sends_the_saved_etag_and_304_is_up_to_date(loko, repo, fake_server):
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}'}, etag='"v7"')
+    loko("pull")
+    fake_server.answers[("GET", fake_server.requests[0].url.path)] = httpx.Response(304)
+    result = loko("pull")
+    assert (result.exit_code, result.stdout) == (0, "json: up to date\n")
+    assert fake_server.requests[1].headers["If-None-Match"] == '"v7"'
+
+
+def test_pull_does_not_revalidate_after_a_local_edit(loko, repo, fake_server):
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}'}, etag='"v7"')
+    loko("pull")
+    write(repo, {"locales/de/common.json": b"{}"})
+    loko("pull")
+    assert "If-None-Match" not in fake_server.requests[1].headers
+    assert (repo / "locales/de/common.json").read_bytes() == b'{"hello":"Hallo"}'
+
+
+def test_pull_refuses_an_entry_outside_the_folder(loko, repo, fake_server):
+    fake_server.export({"de/new.json": b"{}", "de/../../../escaped.json": b"{}"})
+    result = loko("pull")
+    assert result.exit_code == 1
+    assert "outside" in result.stderr
+    assert not (repo / "locales/de/new.json").exists()
+    assert not (repo.parent / "escaped.json").exists()
+
+
+def test_pull_refuses_an_absolute_entry(loko, repo, fake_server):
+    fake_server.export({"/tmp/evil.json": b"{}"})
+    assert loko("pull").exit_code == 1
+
+
+def test_pull_json_lists_what_it_wrote(loko, repo, fake_server):
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}', "de/new.json": b"{}"})
+    result = loko("pull", "--json")
+    assert json.loads(result.stdout) == {
+        "formats": [
+            {
+                "format": "json",
+                "notModified": False,
+                "written": [{"path": "locales/de/new.json", "change": "new"}],
+                "unchanged": 1,
+            }
+        ]
+    }
+
+
+def test_pull_asks_for_the_languages(loko, repo, fake_server):
+    fake_server.export({"de/common.json": b"{}"})
+    loko("pull", "--language", "de,fr")
+    assert fake_server.requests[0].url.params.get_list("language") == ["de", "fr"]
+
+
+def test_pull_from_a_subfolder_writes_beside_the_config(loko, repo, fake_server, monkeypatch):
+    (repo / "src").mkdir()
+    monkeypatch.chdir(repo / "src")
+    fake_server.export({"fr/common.json": b"{}"})
+    assert loko("pull").exit_code == 0
+    assert (repo / "locales/fr/common.json").exists()
+    assert (repo / ".loko/state.json").exists()
+
+
+# --- status ----------------------------------------------------------------------------------
+
+
+def test_status_in_sync_exits_0(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(unchanged=2)))
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}', "en/common.json": b'{"hello":"Hello"}'})
+    result = loko("status", "--fail-on-diff")
+    assert result.exit_code == 0, result.output
+    assert "In sync" in result.stdout
+
+
+def test_status_fails_on_a_pull_difference_without_writing(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(unchanged=2)))
+    fake_server.export({"de/common.json": b'{"hello":"Servus"}'})
+    result = loko("status", "--fail-on-diff")
+    assert result.exit_code == 3
+    assert "changed  locales/de/common.json" in result.stdout
+    assert (repo / "locales/de/common.json").read_bytes() == b'{"hello":"Hallo"}'
+    assert not (repo / ".loko").exists()
+
+
+def test_status_push_side_is_a_dry_run(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(created=[CREATED])))
+    fake_server.export({"de/common.json": b'{"hello":"Hallo"}', "en/common.json": b'{"hello":"Hello"}'})
+    result = loko("status", "--fail-on-diff", "--json")
+    assert result.exit_code == 3
+    assert fake_server.requests[0].url.params["dryRun"] == "true"
+    assert json.loads(result.stdout)["differences"] is True
+
+
+def test_status_without_fail_on_diff_exits_0(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(created=[CREATED])))
+    fake_server.export({})
+    assert loko("status").exit_code == 0
