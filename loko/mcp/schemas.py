@@ -9,6 +9,9 @@ from apispec.ext.marshmallow import OpenAPIConverter
 from marshmallow import fields, validate
 
 from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
+from loko.formats.registry import FORMAT_NAMES
+from loko.imports.schemas import ImportResult
+from loko.imports.service import MODES, REMOVED_KEYS
 from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
 from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut
 
@@ -250,3 +253,45 @@ def json_schema(schema: type[ApiSchema]) -> dict:
     document = _portable(_converter().schema2jsonschema(schema()))
     document.setdefault("properties", {})
     return document
+
+
+class ImportArguments(ApiSchema):
+    fileName = _described(FileName(required=True), "The file's name in Loko, e.g. 'common'.")
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf(FORMAT_NAMES),
+        metadata={"description": "The file's format: " + ", ".join(FORMAT_NAMES) + "."},
+    )
+    language = _described(
+        LanguageCode(), "The file's language (not needed for csv, which holds every language)."
+    )
+    content = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=4 * 1024 * 1024),
+        metadata={"description": "The file's text."},
+    )
+    mode = fields.String(load_default="upsert", validate=validate.OneOf(MODES))
+    removedKeys = fields.String(load_default="keep", validate=validate.OneOf(REMOVED_KEYS))
+    dryRun = fields.Boolean(
+        load_default=True, metadata={"description": "Only answer the diff (default); false writes it."}
+    )
+
+
+class ExportArguments(ApiSchema):
+    fileName = _described(FileName(required=True), "The file's name in Loko.")
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf(FORMAT_NAMES),
+        metadata={"description": "One of " + ", ".join(FORMAT_NAMES) + "."},
+    )
+    language = _described(LanguageCode(), "The language (not needed for csv).")
+
+
+class ImportOut(ImportResult):
+    pass
+
+
+class ExportOut(ApiSchema):
+    fileName = fields.String(required=True)
+    format = fields.String(required=True)
+    content = fields.String(required=True, metadata={"description": "The file's text."})

@@ -6,12 +6,15 @@ read (``isError``), not a protocol error."""
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from flask import current_app
 from marshmallow import ValidationError
 from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
 
 from loko.auth.actors import ApiKeyActor
 from loko.errors import LokoError, describe_validation
+from loko.exports import service as exports
 from loko.http import nul_field
+from loko.imports.service import ImportOptions, import_files
 from loko.languages.service import list_languages
 from loko.mcp import schemas
 from loko.translations import queries, service
@@ -209,6 +212,50 @@ def _create_translation(actor, args):
     return {"translation": translation}
 
 
+def _import_file(actor, args):
+    options = ImportOptions(
+        format=args["format"],
+        language=args.get("language"),
+        file_name=args["fileName"],
+        mode=args["mode"],
+        removed_keys=args["removedKeys"],
+        dry_run=args["dryRun"],
+    )
+    return import_files(actor, actor.project_id, args["content"].encode("utf-8"), options)
+
+
+def _render_import(result: dict) -> str:
+    summary = result["summary"]
+    lines = [
+        ("Would change" if result["dryRun"] else "Imported") + f": {summary['created']} created, "
+        f"{summary['updated']} updated, {summary['unchanged']} unchanged, {summary['trashed']} to the "
+        f"trash, {summary['conflicts']} conflicts."
+    ]
+    lines += [
+        f"+ {c['fileName']} {c['key']} [{c['language']}]: {_quote(c['value'])}"
+        for c in result["created"][:20]
+    ]
+    lines += [
+        f"~ {c['fileName']} {c['key']} [{c['language']}]: {_quote(c['old'])} -> {_quote(c['new'])}"
+        for c in result["updated"][:20]
+    ]
+    lines += [f"- {c['fileName']} {c['key']}" for c in result["trashed"][:20]]
+    return "\n".join(lines)
+
+
+def _export_file(actor, args):
+    languages = (args["language"],) if args.get("language") else None
+    query = exports.ExportQuery(format=args["format"], languages=languages, file_names=(args["fileName"],))
+    project, etag = exports.authorize_export(actor, actor.project_id, query)
+    export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
+    body = export.body if isinstance(export.body, bytes) else b"".join(export.body)
+    return {"fileName": args["fileName"], "format": args["format"], "content": body.decode("utf-8")}
+
+
+def _render_export(result: dict) -> str:
+    return result["content"]
+
+
 def _delete_translation(actor, args):
     service.delete_translation(actor, actor.project_id, args["id"], permanent=False)
     return {"id": args["id"], "trashed": True}
@@ -300,6 +347,31 @@ TOOLS = {
             _create_translation,
             _render_created,
             writes=True,
+        ),
+        ToolSpec(
+            "import_file",
+            "Import a translation file",
+            "Import one file's text in any supported format into `fileName`. Answers the diff: keys "
+            "created, values updated (old and new), unchanged, keys moved to the trash "
+            "(`removedKeys: trash`), conflicts (`mode: only-new`). `dryRun` defaults to true: look "
+            "at the diff first, then call again with dryRun false to write it in one transaction.",
+            schemas.ImportArguments,
+            schemas.ImportOut,
+            _import_file,
+            _render_import,
+            writes=True,
+            destructive=True,
+            idempotent=True,
+        ),
+        ToolSpec(
+            "export_file",
+            "Export a translation file",
+            "One file of the project in one language, as the text of any supported format (csv "
+            "holds every language).",
+            schemas.ExportArguments,
+            schemas.ExportOut,
+            _export_file,
+            _render_export,
         ),
         ToolSpec(
             "delete_translation",

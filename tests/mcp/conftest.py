@@ -28,6 +28,8 @@ TOOL_NAMES = {
     "upsert_translations",
     "create_translation",
     "delete_translation",
+    "import_file",
+    "export_file",
 }
 SEED = [
     (
