@@ -42,7 +42,7 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from bench import editor
+from bench import editor, formats
 from bench.bare import BARE_ETAG
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -454,6 +454,12 @@ def measure_size(database_url: str, values: int, runs: int, full: bool) -> dict:
         result["bulk_upsert_10k"] = bulk_upserts(server.port, base, auth, runs)
         if values == SMALLEST:
             result["import_100k_s"] = import_100k(server.port, base, auth)
+            result["imports"] = formats.measure_imports(server.port, base, auth, runs)
+            result["imports"]["pull_unchanged_s"] = formats.measure_pull(
+                f"http://127.0.0.1:{server.port}", project, key
+            )
+        if values >= 1_000_000:
+            result["format_exports"] = formats.measure_exports(server.port, base, auth, touch)
         if headline:
             result["headline"] = measure_headline(database_url, server, seeded, runs, full)
     finally:
@@ -973,6 +979,24 @@ def print_table(results: list[dict], summary: dict, machine: str, pg: dict | Non
         value = summary.get(name, NAN)
         print(f"  {label:52} {value:>10.3f}  target <= {target:<5}  {verdict(value, target, 'max')}")
     print("\n".join(editor.target_lines(results[-1]["editor"])))
+    print_format_lines(results)
+
+
+def print_format_lines(results: list[dict]) -> None:
+    imports = next((r["imports"] for r in results if "imports" in r), {})
+    exports = next(((r["values"], r["format_exports"]) for r in results if "format_exports" in r), None)
+    print("\nFormats")
+    for name, (label, target) in formats.IMPORT_TARGETS.items():
+        value = imports.get(name, NAN)
+        print(f"  {label:52} {value:>10.3f}  target <= {target:<5}  {verdict(value, target, 'max')}")
+    if exports is None:
+        return
+    values, seconds = exports
+    print(f"  every format's ZIP export of {values:,} values, times the JSON ZIP's {seconds['json']:.2f} s:")
+    for name, elapsed in seconds.items():
+        ratio = elapsed / seconds["json"]
+        target = formats.EXPORT_RATIO_TARGET
+        print(f"    {name:50} {ratio:>10.2f}  target <= {target:<5}  {verdict(ratio, target, 'max')}")
 
 
 def main(argv=None) -> int:
