@@ -20,6 +20,7 @@ def page_blueprints() -> list:
     from loko.apikeys.views import apikeys_ui
     from loko.auth.views import auth_ui
     from loko.files.views import files_ui
+    from loko.imports.views import imports_ui
     from loko.languages.views import languages_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
@@ -32,6 +33,7 @@ def page_blueprints() -> list:
         translations_ui,
         languages_ui,
         files_ui,
+        imports_ui,
         apikeys_ui,
     ]
 

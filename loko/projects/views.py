@@ -9,7 +9,7 @@ from loko.projects import service
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
 from loko.translations.queries import file_summaries
-from loko.web.pages import form_input, page_user, project_page, render_page, submit
+from loko.web.pages import form_input, format_choices, page_user, project_page, render_page, submit
 
 projects_ui = Blueprint("projects_ui", __name__)
 
@@ -24,6 +24,7 @@ def overview(project_id):
         languages=project_languages(view.project, stats=True),
         files=file_summaries(actor, project_id),
         activity=service.recent_activity(actor, project_id),
+        formats=format_choices(),
     )
 
 

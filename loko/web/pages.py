@@ -10,6 +10,7 @@ from marshmallow import Schema, ValidationError
 
 from loko.auth.actors import UserActor
 from loko.errors import LokoError, Unauthorized, describe_validation
+from loko.formats.registry import FORMAT_NAMES, format_module
 from loko.http import schema_instance
 from loko.projects.service import ProjectView, get_project
 from loko.web.csrf import set_csrf_cookie
@@ -44,6 +45,7 @@ PROJECT_TABS = (
     ("Editor", "translations_ui.editor", "can_view_translations"),
     ("Languages", "languages_ui.languages", "can_view_translations"),
     ("Files", "files_ui.files", "can_view_translations"),
+    ("Import", "imports_ui.import_page", "can_edit_translations"),
     ("Trash", "translations_ui.trash", "can_view_translations"),
     ("History", "translations_ui.history", "can_view_translations"),
     ("API keys", "apikeys_ui.keys", "can_edit_projects"),
@@ -62,6 +64,36 @@ def project_tabs(view: ProjectView) -> list[dict]:
         for label, endpoint, permission in PROJECT_TABS
         if endpoint in current_app.view_functions and getattr(view.permissions, permission)
     ]
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """Every format as ``(name, label)`` for a page's select; a format whose module is not
+    installed is left out."""
+    choices = []
+    for name in FORMAT_NAMES:
+        try:
+            choices.append((name, format_module(name).LABEL))
+        except ImportError:
+            continue
+    return choices
+
+
+def accepts_upload(setting: str):
+    """Mark a page view whose form carries a file: its body may be up to ``setting`` MiB
+    instead of the usual limit (applied before the CSRF check reads the form)."""
+
+    def mark(view):
+        view.upload_limit_setting = setting
+        return view
+
+    return mark
+
+
+def upload_limit() -> int | None:
+    """The body limit of the requested page view, when it accepts uploads."""
+    view = current_app.view_functions.get(request.endpoint)
+    setting = getattr(view, "upload_limit_setting", None)
+    return current_app.config[setting] * 1024 * 1024 if setting else None
 
 
 def form_input(schema: type[Schema], *, drop_empty: tuple[str, ...] = (), extra: dict | None = None) -> dict:
@@ -103,14 +135,21 @@ def page_query(schema: type[Schema], source, names: tuple[str, ...], **fixed) ->
     return schema_instance(schema).load(fixed) if loaded is REFUSED else loaded
 
 
-def submit(action: Callable[[], object], *, then: str | Callable[[object], str], notice: str):
+def submit(
+    action: Callable[[], object],
+    *,
+    then: str | Callable[[object], str],
+    notice: str | Callable[[object], str],
+):
     """Run a form's use case. On success, a 303 redirect to ``then`` (or to ``then(result)``)
-    with ``notice``; on a refusal, None, and the page rendered next shows the error with its
-    status."""
+    with ``notice`` (or ``notice(result)``); on a refusal, None, and the page rendered next
+    shows the error with its status."""
     result = attempt(action)
     if result is REFUSED:
         return None
-    return redirect_with_notice(then(result) if callable(then) else then, notice)
+    return redirect_with_notice(
+        then(result) if callable(then) else then, notice(result) if callable(notice) else notice
+    )
 
 
 def redirect_with_notice(location: str, notice: str):
@@ -158,6 +197,7 @@ def error_page(status: int, message: str):
         404: "Not found",
         405: "Not allowed",
         409: "Conflict",
+        413: "Too large",
         429: "Too many attempts",
     }
     title = titles.get(status, "Something went wrong" if status >= 500 else "Error")

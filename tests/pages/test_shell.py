@@ -151,6 +151,7 @@ def project_pages(world):
         f"{base}/editor",
         f"{base}/languages",
         f"{base}/files",
+        f"{base}/import",
         f"{base}/trash",
         f"{base}/history",
         f"{base}/keys",

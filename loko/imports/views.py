@@ -1,0 +1,97 @@
+"""Pages: importing translation files into a project. The upload is checked by a dry run
+whose diff the page shows; it is written only when the person confirms that diff."""
+
+from flask import Blueprint, request, url_for
+
+from loko.errors import BadRequest
+from loko.imports import pending
+from loko.imports.schemas import ImportQuery
+from loko.languages.service import project_languages
+from loko.web.pages import (
+    REFUSED,
+    accepts_upload,
+    attempt,
+    form_input,
+    format_choices,
+    page_user,
+    redirect_with_notice,
+    render_page,
+    submit,
+)
+
+imports_ui = Blueprint("imports_ui", __name__)
+PATH = "/projects/<uuid:project_id>/import"
+OPTIONAL = ("format", "language", "fileName", "pathTemplate")
+
+
+@imports_ui.get(PATH)
+def import_page(project_id):
+    return _page(pending.open_import(page_user(), str(project_id)))
+
+
+@imports_ui.post(PATH)
+@accepts_upload("LOKO_MAX_IMPORT_MB")
+def preview(project_id):
+    view = pending.open_import(page_user(), str(project_id))
+    previewed = attempt(lambda: pending.preview_import(page_user(), view.project.id, *_upload()))
+    if previewed is REFUSED:
+        return _page(view, form=request.form)
+    return _page(view, form=request.form, preview=previewed)
+
+
+@imports_ui.post(PATH + "/confirm")
+def confirm(project_id):
+    view = pending.open_import(page_user(), str(project_id))
+    done = submit(
+        lambda: pending.confirm_import(page_user(), view.project.id, request.form.get("pending", "")),
+        then=url_for("files_ui.files", project_id=view.project.id),
+        notice=_imported,
+    )
+    return done or _page(view)
+
+
+def _imported(diff: dict) -> str:
+    summary = diff["summary"]
+    notice = (
+        f"Imported: {summary['created']} created, {summary['updated']} updated, "
+        f"{summary['trashed']} moved to the trash"
+    )
+    if summary["conflicts"]:
+        notice += f", {summary['conflicts']} left as they were (conflicts)"
+    return notice + "."
+
+
+@imports_ui.post(PATH + "/cancel")
+def cancel(project_id):
+    view = pending.open_import(page_user(), str(project_id))
+    pending.discard_pending(page_user(), view.project.id, request.form.get("pending", ""))
+    return redirect_with_notice(_here(view), "Import cancelled: nothing was changed.")
+
+
+def _upload():
+    """The posted file's bytes and the options of the form."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        raise BadRequest("file: choose a translation file or a ZIP to import.")
+    data = upload.read()
+    if not data:
+        raise BadRequest(f"file: {upload.filename!r} is empty.")
+    name = upload.filename.replace("\\", "/").rsplit("/", 1)[-1]
+    return data, pending.upload_options(form_input(ImportQuery, drop_empty=OPTIONAL), name, data)
+
+
+def _here(view) -> str:
+    return url_for("imports_ui.import_page", project_id=view.project.id)
+
+
+def _page(view, form=None, preview=None):
+    formats = format_choices()
+    return render_page(
+        "imports/import.html",
+        view=view,
+        formats=formats,
+        format_labels=dict(formats),
+        languages=project_languages(view.project, stats=False),
+        form=form or {},
+        preview=preview,
+    )
