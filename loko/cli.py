@@ -13,7 +13,14 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from loko.client.commands import init_command, pull_command, push_command, status_command
+from loko import loko_version
+from loko.client.commands import (
+    init_command,
+    pull_command,
+    push_command,
+    repohost_group,
+    status_command,
+)
 from loko.errors import LokoError
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
@@ -25,7 +32,8 @@ def _create_app(*_args, **_kwargs):
     return create_app()
 
 
-@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False)
+@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False, add_version_option=False)
+@click.version_option(loko_version(), prog_name="loko")
 def main():
     """Loko: self-hosted translation management."""
 
@@ -35,6 +43,7 @@ main.add_command(init_command)
 main.add_command(push_command)
 main.add_command(pull_command)
 main.add_command(status_command)
+main.add_command(repohost_group)
 
 
 def register_commands(app) -> None:

@@ -246,6 +246,54 @@ def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_di
         click.get_current_context().exit(DIFFERENCES_FOUND)
 
 
+@click.group("repohost")
+def repohost_group():
+    """The project's code repository, through the server: push opens or updates its pull
+    request, sync imports the base branch."""
+
+
+@repohost_group.command("push")
+@client_options
+def repohost_push_command(config, out):
+    """Open or update the pull request with the project's translations."""
+    with _remote(config, out) as remote:
+        answer = remote.repohost("push")
+    out.data(answer)
+    pull = answer.get("pullRequest")
+    out.say(
+        f"Pull request #{pull['number']}: {pull['url']}"
+        if pull
+        else "Nothing to push: the branch is up to date."
+    )
+
+
+@repohost_group.command("sync")
+@client_options
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@click.option(
+    "--removed-keys",
+    type=click.Choice(["keep", "trash"]),
+    default="keep",
+    show_default=True,
+    help="What to do with keys the branch no longer has.",
+)
+@fail_on_diff_option
+def repohost_sync_command(config, out, dry_run, removed_keys, fail_on_diff):
+    """Import the translations of the repository's base branch."""
+    if fail_on_diff and not dry_run:
+        raise click.UsageError("--fail-on-diff goes with --dry-run")
+    with _remote(config, out) as remote:
+        answer = remote.repohost("sync", {"dryRun": dry_run, "removedKeys": removed_keys})
+    out.data(answer)
+    out.say(
+        ("Would change" if dry_run else "Synced")
+        + f": {answer['created']} created, {answer['updated']} updated, {answer['unchanged']} unchanged, "
+        f"{answer['trashed']} to the trash, from {len(answer['files'])} files."
+    )
+    if fail_on_diff and any(answer[name] for name in ("created", "updated", "trashed")):
+        click.get_current_context().exit(DIFFERENCES_FOUND)
+
+
 @click.command("pull")
 @client_options
 @language_option

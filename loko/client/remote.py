@@ -150,6 +150,16 @@ class Remote:
             )
         return answer
 
+    def repohost(self, action: str, body: dict | None = None) -> dict:
+        """``POST /repohost/{action}`` (push or sync); the server's JSON answer."""
+        with self._transport_errors():
+            response = self.client.post(f"{self.base}/repohost/{action}", json=body or {})
+        self._check(response)
+        try:
+            return response.json()
+        except ValueError:
+            raise ServerError(f"the server's answer is not JSON: {response.text[:200]!r}") from None
+
     def export(self, format: str, languages: tuple[str, ...] | None, etag: str | None) -> ExportAnswer:
         """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one."""
         params = [("format", format), ("zip", "true")]
