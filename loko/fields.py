@@ -98,15 +98,19 @@ MAX_BULK_ITEMS = 10_000
 
 
 class CommaList(fields.Field):
-    """A query parameter given several times or comma-separated, as a tuple of items."""
+    """A query parameter given several times or comma-separated, as a tuple of items; empty
+    items are ignored. With ``strip=False`` items are taken as written (a file name may
+    begin or end with a space); otherwise the spaces around each item are dropped."""
 
-    def __init__(self, inner: fields.Field, **kwargs):
+    def __init__(self, inner: fields.Field, *, strip: bool = True, **kwargs):
         super().__init__(**kwargs)
         self.inner = inner
+        self.strip = strip
 
     def _deserialize(self, value, attr, data, **kwargs):
         raw = value if isinstance(value, list) else [value]
         if not all(isinstance(item, str) for item in raw):
             raise ValidationError("Must be a string or a list of strings.")
-        items = [part.strip() for item in raw for part in item.split(",") if part.strip()]
+        parts = (part.strip() if self.strip else part for item in raw for part in item.split(","))
+        items = [part for part in parts if part]
         return tuple(dict.fromkeys(self.inner.deserialize(item) for item in items))

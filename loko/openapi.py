@@ -1,10 +1,11 @@
-"""The OpenAPI 3 document, generated with apispec from the views' own marshmallow schemas,
+"""The OpenAPI 3.1 document, generated with apispec from the views' own marshmallow schemas,
 and a self-hosted Swagger UI page (no CDN)."""
 
+import copy
 import re
 
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Blueprint, current_app, render_template_string, send_from_directory
 from marshmallow import Schema, fields
 from swagger_ui_bundle import swagger_ui_path
@@ -26,28 +27,42 @@ ERROR_STATUSES = {
     "a missing permission or a cross-origin write).",
     404: "Not found, or not visible to the caller.",
     409: "Conflicts with the current state.",
-    413: "Request body larger than 4 MiB.",
+    413: "Request body larger than 4 MiB (an import: LOKO_MAX_IMPORT_MB).",
     415: "Cookie-authenticated writes must send Content-Type: application/json.",
     429: "Rate limited.",
+    502: "The repository host refused or failed; the error names its answer.",
 }
 
 
 _CONTROL = r"\x00-\x1f\x7f"
-_PATH_SEGMENT = (
-    rf"(?:[^./\\{_CONTROL}][^/\\{_CONTROL}]*"
-    rf"|\.[^./\\{_CONTROL}][^/\\{_CONTROL}]*"
-    rf"|\.\.[^/\\{_CONTROL}]+)"
-)
+# loko.http refuses NUL anywhere in a request: PostgreSQL text cannot store it.
+NO_NUL = r"^[^\x00]*$"
+
+
+def file_name_pattern(also_excluded: str = "") -> str:
+    """valid_file_name as a pattern: segments joined by '/', none empty, '.' or '..', no
+    backslash or control character (nor any of ``also_excluded``)."""
+    excluded = rf"\\{_CONTROL}{also_excluded}"
+    segment = (
+        rf"(?:[^./{excluded}][^/{excluded}]*"
+        rf"|\.[^./{excluded}][^/{excluded}]*"
+        rf"|\.\.[^/{excluded}]+)"
+    )
+    return rf"^{segment}(?:/{segment})*$"
+
+
 # Loko's validator functions, stated as the JSON Schema keywords they enforce, so that the
 # document carries every rule a client can check before sending.
 VALIDATOR_KEYWORDS = {
     loko_fields.no_control_characters: {"pattern": rf"^[^{_CONTROL}]*$"},
-    loko_fields.valid_file_name: {"pattern": rf"^{_PATH_SEGMENT}(?:/{_PATH_SEGMENT})*$"},
+    loko_fields.valid_file_name: {"pattern": file_name_pattern()},
     loko_fields.valid_language_code: {
         "pattern": loko_fields.LANGUAGE_CODE.pattern,
         "maxLength": loko_fields.MAX_LANGUAGE_CODE,
     },
 }
+# An item of a comma-separated query parameter cannot hold a comma.
+LIST_ITEM_KEYWORDS = {loko_fields.valid_file_name: {"pattern": file_name_pattern(also_excluded=",")}}
 
 
 def validator_keywords(_converter, field, **_kwargs) -> dict:
@@ -56,6 +71,48 @@ def validator_keywords(_converter, field, **_kwargs) -> dict:
     for validator in field.validators:
         keywords.update(VALIDATOR_KEYWORDS.get(validator, {}))
     return keywords
+
+
+def mapping_keywords(converter, field, ret, **_kwargs) -> dict:
+    """apispec attribute function: a Dict's Length counts its keys, and its key field's
+    rules bound the key names."""
+    if not isinstance(field, fields.Dict):
+        return {}
+    keywords = {}
+    for length, count in (("minLength", "minProperties"), ("maxLength", "maxProperties")):
+        if length in ret:
+            keywords[count] = ret.pop(length)
+    if field.key_field is not None:
+        names = converter.field2property(field.key_field)
+        rules = {k: v for k, v in names.items() if k in ("pattern", "minLength", "maxLength")}
+        if rules:
+            keywords["propertyNames"] = {"type": "string", **rules}
+    return keywords
+
+
+def comma_list_keywords(converter, field, **_kwargs) -> dict:
+    """apispec attribute function: a CommaList is documented as a repeated parameter, one
+    item per occurrence."""
+    if not isinstance(field, loko_fields.CommaList):
+        return {}
+    items = converter.field2property(field.inner)
+    for validator in field.inner.validators:
+        items.update(LIST_ITEM_KEYWORDS.get(validator, {}))
+    return {"type": "array", "items": items}
+
+
+class LokoConverter(OpenAPIConverter):
+    """Adds a schema's ``Meta.json_schema`` (rules over several fields, which no field can
+    state) to its JSON Schema."""
+
+    def schema2jsonschema(self, schema):
+        jsonschema = super().schema2jsonschema(schema)
+        jsonschema.update(copy.deepcopy(getattr(getattr(schema, "Meta", None), "json_schema", {})))
+        return jsonschema
+
+
+class LokoMarshmallowPlugin(MarshmallowPlugin):
+    Converter = LokoConverter
 
 
 class ErrorOut(Schema):
@@ -73,8 +130,10 @@ def documented(
     responses: dict | None = None,
     errors: tuple[int, ...] = (400, 401, 403, 404),
     description: str | None = None,
+    headers: tuple[dict, ...] = (),
 ):
-    """Attach OpenAPI metadata to a view; the document is assembled from it at startup."""
+    """Attach OpenAPI metadata to a view; the document is assembled from it at startup.
+    ``headers`` are header parameter objects (``{"name": ..., "schema": ...}``)."""
 
     def decorate(view):
         view.openapi = {
@@ -83,6 +142,7 @@ def documented(
             "auth": auth,
             "body": body,
             "query": query,
+            "headers": headers,
             "responses": responses or {200: None},
             "errors": errors,
             "description": description or (view.__doc__ or "").strip() or None,
@@ -108,11 +168,13 @@ def _path_template(rule) -> tuple[str, list[dict]]:
 
 
 def build_spec(app) -> dict:
-    marshmallow_plugin = MarshmallowPlugin()
+    marshmallow_plugin = LokoMarshmallowPlugin()
     spec = APISpec(
         title="Loko",
         version=loko_version(),
-        openapi_version="3.0.3",
+        # 3.1: full JSON Schema, so that key names (propertyNames), fields that go together
+        # (dependentRequired) and null can be stated.
+        openapi_version="3.1.0",
         plugins=[marshmallow_plugin],
         info={
             "description": "Self-hosted translation management. Every error body is "
@@ -120,7 +182,8 @@ def build_spec(app) -> dict:
             "`Content-Type: application/json`. No string may contain NUL (U+0000)."
         },
     )
-    marshmallow_plugin.converter.add_attribute_function(validator_keywords)
+    for attribute_function in (validator_keywords, mapping_keywords, comma_list_keywords):
+        marshmallow_plugin.converter.add_attribute_function(attribute_function)
     spec.components.security_scheme(
         "apiKey", {"type": "http", "scheme": "bearer", "description": "Project API key (loko_...)."}
     )
@@ -138,14 +201,54 @@ def build_spec(app) -> dict:
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             operations[method.lower()] = _operation(meta, parameters, method)
         spec.path(path=path, operations=operations)
-    return spec.to_dict()
+    document = copy.deepcopy(spec.to_dict())
+    refuse_nul_in_requests(document)
+    return document
+
+
+def refuse_nul_in_requests(document: dict) -> None:
+    """Give every string of a request (body, query, header) that no pattern or enum bounds
+    yet the pattern excluding NUL, which loko.http refuses anywhere in a request."""
+    schemas = document["components"]["schemas"]
+    visited = set()
+
+    def visit(node):
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, dict):
+            return
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            if name not in visited:
+                visited.add(name)
+                visit(schemas[name])
+            return
+        types = node.get("type")
+        is_string = types == "string" or (isinstance(types, list) and "string" in types)
+        if is_string and not {"pattern", "enum", "format"} & node.keys():
+            node["pattern"] = NO_NUL
+        visit(list(node.get("properties", {}).values()))
+        visit([node.get(key) for key in ("items", "additionalProperties", "propertyNames", "not")])
+        visit([node.get(key, []) for key in ("allOf", "anyOf", "oneOf")])
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            visit([parameter.get("schema") for parameter in operation.get("parameters", [])])
+            visit(
+                [
+                    media.get("schema")
+                    for media in operation.get("requestBody", {}).get("content", {}).values()
+                ]
+            )
 
 
 def _operation(meta: dict, path_parameters: list[dict], method: str) -> dict:
     operation = {
         "summary": meta["summary"],
         "tags": list(meta["tags"]),
-        "parameters": list(path_parameters),
+        "parameters": [*path_parameters, *({"in": "header", **header} for header in meta["headers"])],
         "responses": {},
     }
     if meta["description"]:
@@ -153,7 +256,9 @@ def _operation(meta: dict, path_parameters: list[dict], method: str) -> dict:
     operation["security"] = [AUTH_SCHEMES[name] for name in meta["auth"]] or []
     if meta["query"] is not None:
         operation["parameters"].append({"in": "query", "schema": meta["query"]})
-    if meta["body"] is not None:
+    if isinstance(meta["body"], dict) and "content" in meta["body"]:
+        operation["requestBody"] = meta["body"]  # a whole request body object (files, forms)
+    elif meta["body"] is not None:
         operation["requestBody"] = {
             "required": _body_required(meta["body"]),
             "content": {"application/json": {"schema": meta["body"]}},

@@ -30,6 +30,29 @@ IMPORT_DESCRIPTION = (
     "Import translation files (dry run: the same diff, nothing written)",
     tags=("import",),
     query=ImportQuery,
+    body={
+        "required": True,
+        "content": {
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+            "application/zip": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "format": {"type": "string"},
+                        "language": {"type": "string"},
+                        "fileName": {"type": "string"},
+                        "pathTemplate": {"type": "string"},
+                        "mode": {"type": "string"},
+                        "removedKeys": {"type": "string"},
+                        "dryRun": {"type": "boolean"},
+                    },
+                }
+            },
+        },
+    },
     responses={200: ImportResult},
     errors=(400, 401, 403, 404, 413),
     description=IMPORT_DESCRIPTION,

@@ -46,12 +46,8 @@ JSONRPC_ERROR = {
         },
     },
 }
-SESSION_ID = {
-    "Mcp-Session-Id": {
-        "description": "Session opened by `initialize` (handshake revisions); send it on later messages.",
-        "schema": {"type": "string"},
-    }
-}
+SESSION_ID_DESCRIPTION = "Session opened by `initialize` (handshake revisions); send it on later messages."
+SESSION_ID = {"Mcp-Session-Id": {"description": SESSION_ID_DESCRIPTION, "schema": {"type": "string"}}}
 POST_DESCRIPTION = (
     "MCP Streamable HTTP. Every POST carries one JSON-RPC message and gets one "
     "`application/json` answer, never an event stream. Protocol revision 2026-07-28 is stateless: "
@@ -61,7 +57,8 @@ POST_DESCRIPTION = (
     "`Mcp-Session-Id` header and send it back on every later message; a session belongs to "
     "the API key that opened it and ends with DELETE or after 24 hours idle. Methods: "
     "`server/discover`, `initialize`, `ping`, `tools/list`, `tools/call` and notifications. "
-    "Only a project API key is accepted; a foreign `Origin` is refused."
+    "Only a project API key is accepted; a foreign `Origin` is refused. GET is answered 405: "
+    "this server offers no server-to-client stream."
 )
 
 
@@ -111,6 +108,14 @@ def _response(reply: protocol.Reply):
     },
     errors=(401, 403, 415),
     description=POST_DESCRIPTION,
+    headers=(
+        {
+            "name": "Mcp-Session-Id",
+            "required": False,
+            "description": SESSION_ID_DESCRIPTION + " Not with `initialize` or revision 2026-07-28.",
+            "schema": {"type": "string"},
+        },
+    ),
 )
 def mcp_message():
     guard_cross_site_write(authenticated_by_cookie=False)
@@ -118,20 +123,9 @@ def mcp_message():
     return _response(protocol.handle_post(actor, request.headers, request.get_data()))
 
 
+# Not in the OpenAPI document, which lists only what is served: every answer comes with its
+# POST. The route exists so that a client probing for a stream gets 405 with Allow.
 @mcp_api.get("/mcp")
-@documented(
-    "MCP: no server-to-client stream",
-    tags=TAGS,
-    auth=(),
-    responses={
-        405: {
-            "description": "This server sends nothing unprompted: every answer comes with its POST.",
-            "headers": {"Allow": {"schema": {"type": "string"}}},
-            "content": ERROR,
-        }
-    },
-    errors=(),
-)
 def mcp_stream():
     raise MethodNotAllowed(valid_methods=["POST", "DELETE"])
 
@@ -145,6 +139,14 @@ def mcp_stream():
     errors=(400, 401, 403, 404),
     description="Ends the session named by the `Mcp-Session-Id` header (opened by `initialize`). "
     "400 without the header; 404 for a session that is unknown, expired or opened by another key.",
+    headers=(
+        {
+            "name": "Mcp-Session-Id",
+            "required": True,
+            "description": "The session to end.",
+            "schema": {"type": "string", "minLength": 1},
+        },
+    ),
 )
 def mcp_end_session():
     guard_cross_site_write(authenticated_by_cookie=False)

@@ -62,10 +62,14 @@ def get_project(project_id):
     auth=("session",),
     body=ProjectUpdate,
     responses={200: ProjectEnvelope},
-    description="The linked project must be in the same organization, not this project, and "
-    "not create a cycle; linked_project_id, linked_language_code (a language of the linked "
-    "project) and linked_language_target_code (a language of this project) are set together, "
-    "or all null to unlink.",
+    description="linked_project_id, linked_language_code and linked_language_target_code go "
+    "together: all three to link, all three null to unlink, or none of them to keep the link. "
+    "These rules depend on stored data, so the schema cannot state them; a request that breaks "
+    "one is answered 400: the linked project is another project of this project's organization "
+    "that the caller can see (not this project), linked_language_code is one of its languages, "
+    "linked_language_target_code one of this project's, and the link closes no cycle of linked "
+    "projects. The read-only Project fields (id, organization_id, created_at and the can* "
+    "flags) may be sent back as fetched; they are ignored.",
 )
 def update_project(project_id):
     changes = load_body(ProjectUpdate)

@@ -4,6 +4,8 @@ from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
 PROJECT_ROLES = ("admin", "editor", "viewer")
+# The columns of a project's link to another project; they are set together.
+LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
 
 
 class Project(db.Model):

@@ -2,7 +2,7 @@ from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
 from loko.fields import ApiSchema, LanguageCode, UuidString, no_control_characters
-from loko.projects.models import PROJECT_ROLES
+from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
 
 NAME = [validate.Length(min=1, max=32), no_control_characters]
 DESC = validate.Length(max=1000)
@@ -28,6 +28,19 @@ class ProjectCreate(ApiSchema):
 class ProjectUpdate(ApiSchema):
     """Every field optional; the read-only Project fields are accepted and ignored so a
     client can send back what it fetched."""
+
+    class Meta(ApiSchema.Meta):
+        # The link's fields go together: none of them (the link stays), all three set, or
+        # all three null (unlink).
+        json_schema = {
+            "dependentRequired": {
+                name: [other for other in LINK_FIELDS if other != name] for name in LINK_FIELDS
+            },
+            "anyOf": [
+                {"properties": {name: {"type": "string"} for name in LINK_FIELDS}},
+                {"properties": {name: {"type": "null"} for name in LINK_FIELDS}},
+            ],
+        }
 
     name = fields.String(validate=NAME)
     desc = fields.String(validate=DESC)

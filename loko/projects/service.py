@@ -12,10 +12,9 @@ from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
-from loko.projects.models import Project, ProjectMember
+from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 from loko.translations import history
 
-LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
 SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
 
 

@@ -37,8 +37,10 @@ TAGS = ("translations",)
 BASE = "/projects/<uuid:project_id>/translations"
 EXPORT_DESCRIPTION = (
     "JSON: `{language: {fileName: {key: value}}}`. zip=true: one entry per file in a language, "
-    "`{language}/{fileName}.json` or `.po`. format=po without zip needs exactly one `language` "
-    "and one `fileName`. Values of a linked project are inherited unless inherit=false. "
+    "`{language}/{fileName}.json` or `.po`. Any other format without zip returns one file, so "
+    "it needs exactly one `fileName` and, unless the format holds every language in one file "
+    "(csv), exactly one `language`; otherwise the answer is 400. Values of a linked project "
+    "are inherited unless inherit=false. "
     "Send the ETag back in If-None-Match to get 304 while nothing changed."
 )
 
@@ -121,6 +123,9 @@ def create_translation(project_id):
     tags=TAGS,
     body={"oneOf": [BulkUpsert, BulkDelete]},
     responses={200: {"oneOf": [BulkUpsertResult, BulkDeleteResult]}},
+    description="All items or none are written. A key may appear only once in one request "
+    "(in `translations` of bulk-upsert, in `keys` of bulk-delete); a repeated key is answered "
+    "400. Unknown keys in bulk-delete are ignored and not counted.",
 )
 def bulk_translations(project_id):
     data = load_bulk_operation(json_body())

@@ -87,7 +87,11 @@ class BulkUpsert(ApiSchema):
     operation = fields.String(required=True, validate=validate.Equal("bulk-upsert"))
     fileName = FileName(required=True)
     languageCode = LanguageCode(required=True)
-    translations = KeyValueList(required=True, validate=validate.Length(max=MAX_BULK_ITEMS))
+    translations = KeyValueList(
+        required=True,
+        validate=validate.Length(max=MAX_BULK_ITEMS),
+        metadata={"description": "At most 10,000 items; each key at most once."},
+    )
 
     @validates_schema
     def unique_keys(self, data, **_kwargs):
@@ -97,7 +101,12 @@ class BulkUpsert(ApiSchema):
 class BulkDelete(ApiSchema):
     operation = fields.String(required=True, validate=validate.Equal("bulk-delete"))
     fileName = FileName(required=True)
-    keys = fields.List(TranslationKey(), required=True, validate=validate.Length(max=MAX_BULK_ITEMS))
+    keys = fields.List(
+        TranslationKey(),
+        required=True,
+        validate=validate.Length(max=MAX_BULK_ITEMS),
+        metadata={"description": "At most 10,000 keys, each at most once.", "uniqueItems": True},
+    )
     permanent = fields.Boolean(load_default=False)
 
     @validates_schema
@@ -264,8 +273,18 @@ class ExportQuerySchema(ApiSchema):
         metadata={"description": "Any format of the registry; see the import endpoint for what each keeps."},
     )
     zip = fields.Boolean(load_default=False)
-    language = CommaList(LanguageCode(), metadata={"description": "Repeat or comma-separate."})
-    fileName = CommaList(FileName(), metadata={"description": "Repeat or comma-separate."})
+    language = CommaList(
+        LanguageCode(),
+        metadata={"description": "Only these languages: repeat the parameter or comma-separate codes."},
+    )
+    fileName = CommaList(
+        FileName(),
+        strip=False,
+        metadata={
+            "description": "Only these files: repeat the parameter or comma-separate names, each "
+            "as written (a name holding a comma cannot be selected here)."
+        },
+    )
     inherit = fields.Boolean(
         load_default=True, metadata={"description": "Include values inherited from the linked project."}
     )

@@ -84,7 +84,13 @@ def test_export_filters_by_repeated_and_comma_separated_file_names(api):
         api.upsert("en", {"k": name}, file_name=name)
     response = api.client.get(api.url("/translations?fileName=a,b&fileName=c"))
     assert orjson.loads(response.data) == {"en": {"a": {"k": "a"}, "b": {"k": "b"}, "c": {"k": "c"}}}
-    assert api.export(fileName="a, c") == {"en": {"a": {"k": "a"}, "c": {"k": "c"}}}
+    assert api.export(fileName="a,c") == {"en": {"a": {"k": "a"}, "c": {"k": "c"}}}
+
+
+def test_export_file_name_filter_takes_names_as_written(api):
+    for name in ("a", " a"):
+        api.upsert("en", {"k": name}, file_name=name)
+    assert api.export(fileName=" a") == {"en": {" a": {"k": " a"}}}
 
 
 def test_export_filters_combine(seeded):

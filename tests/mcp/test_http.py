@@ -400,10 +400,16 @@ def test_expired_session_is_404(app, post, open_session):
 def test_openapi_documents_the_endpoint(client):
     paths = client.get("/api/openapi.json").json["paths"]
     operations = paths["/api/mcp"]
-    assert set(operations) == {"get", "post", "delete"}
+    # GET offers no stream (405): the document lists only what is served.
+    assert set(operations) == {"post", "delete"}
     assert set(operations["post"]["responses"]) >= {"200", "202", "400", "401", "403", "404"}
-    assert set(operations["get"]["responses"]) == {"405"}
     assert set(operations["delete"]["responses"]) >= {"204", "400", "401", "404"}
+
+
+def test_openapi_documents_the_session_header_that_ending_a_session_needs(client):
+    delete = client.get("/api/openapi.json").json["paths"]["/api/mcp"]["delete"]
+    (header,) = (parameter for parameter in delete["parameters"] if parameter["in"] == "header")
+    assert (header["name"], header["required"]) == ("Mcp-Session-Id", True)
 
 
 @pytest.mark.slow

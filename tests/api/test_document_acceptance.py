@@ -1,0 +1,137 @@
+"""A client generated from the OpenAPI document sends nothing the API refuses: every request
+the document allows is accepted (schemathesis' ``positive_data_acceptance``: no 400, 405,
+413, 415 or 422 for a request generated from the schemas) and none gets a 5xx.
+
+The whole document runs in-process against the Flask app, as an organization owner (session
+cookie) and as a project API key, both made through the app (tests/api/conftest.py), with
+a fixed seed and at most ``MAX_EXAMPLES`` requests per operation and caller.
+
+What the run leaves out, and why:
+
+- The link rules of ``PUT /api/projects/{project_id}`` that depend on stored data (the
+  linked project exists in the organization and is not this project, the languages are
+  the projects' own, no cycle) answer 400 to a request no schema can rule out; the
+  operation's description states them. Any other 400 there still fails.
+- ``POST /api/mcp`` is checked for server errors only: whether a JSON-RPC message is
+  accepted depends on the messages before it (``initialize`` opens the session whose
+  ``Mcp-Session-Id`` later messages must send) and on headers that must repeat the body,
+  which OpenAPI cannot state; tests/mcp covers the protocol.
+- ``POST /api/projects/{project_id}/import`` is checked for server errors only: its body is
+  a translation file (or a ZIP of them) that must parse in its format, which no schema
+  describes; tests/api/test_import.py covers it.
+- ``POST /api/projects/{project_id}/repohost`` is checked for server errors only: it
+  checks the connection to the repository host before saving (a generated repository does
+  not exist, and a generated host is refused as private or unreachable), and the token is
+  required only the first time; tests/repohost covers it against real git and stand-ins.
+- Generated requests that break a rule the document states only in words are dropped
+  before they are sent: a key repeated in one bulk-upsert request (JSON Schema cannot say
+  that items differ in one property: ``uniqueItems`` compares whole items), and an export
+  in a file format without zip that does not name exactly one file (and, unless the format
+  holds every language in one file, one language): OpenAPI has no rules across query
+  parameters. Both operations' descriptions state these rules.
+- Deletions of the caller's own world are turned into deletions of victims made for them
+  (a member, a project, a session for sign-out; see ``Contract.call_options``), so that
+  the run keeps its access. The API has no endpoint that deletes a user or an organization.
+"""
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from loko.formats.registry import format_module
+
+MAX_EXAMPLES = 25
+CHECKS = [not_a_server_error, positive_data_acceptance]
+SERVER_ERRORS_ONLY = {
+    "POST /api/mcp",
+    "POST /api/projects/{project_id}/import",
+    "POST /api/projects/{project_id}/repohost",
+}
+UPDATE_PROJECT = "PUT /api/projects/{project_id}"
+EXPORT = "GET /api/projects/{project_id}/translations"
+# The stored-data link rules (loko.projects.service), by the start of their messages.
+STORED_DATA_LINK_RULES = (
+    "linked_project_id: a project cannot be linked to itself.",
+    "linked_project_id: no such project in this project's organization.",
+    "linked_language_code: ",
+    "linked_language_target_code: ",
+    "linked_project_id: this link would create a cycle of linked projects.",
+)
+
+
+def refused_for_stored_data(case, response) -> bool:
+    """A 400 that the document can only describe: a link rule over stored data."""
+    if case.operation.label != UPDATE_PROJECT or response.status_code != 400:
+        return False
+    return response.json()["error"].startswith(STORED_DATA_LINK_RULES)
+
+
+def repeats_a_key(body) -> bool:
+    items = body.get("translations") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        return False
+    keys = [item.get("key") for item in items if isinstance(item, dict)]
+    return len(keys) != len(set(keys))
+
+
+def exports_several_files_unzipped(query) -> bool:
+    """A file format without zip answers one file: one fileName and, unless the format
+    holds every language, one language."""
+    if (
+        not isinstance(query, dict)
+        or query.get("format", "json") == "json"
+        or query.get("zip") in (True, "true")
+    ):
+        return False
+    file_names, languages = (_distinct(query.get(name)) for name in ("fileName", "language"))
+    multilingual = getattr(format_module(query["format"]), "MULTILINGUAL", False)
+    return file_names != 1 or (not multilingual and languages != 1)
+
+
+def _distinct(value) -> int:
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    return len({part for item in items for part in str(item).split(",") if part})
+
+
+@pytest.mark.slow
+def test_api_accepts_every_request_its_document_allows(app, contract, contract_schema):
+    contract_schema.hook("filter_body")(lambda _context, body: not repeats_a_key(body))
+
+    @contract_schema.hook("filter_query")
+    def stated_in_words_only(context, query):
+        return context.operation.label != EXPORT or not exports_several_files_unzipped(query)
+
+    failures = {}
+    for result in contract_schema.get_all_operations():
+        operation = result.ok()
+        if not operation.definition.raw["security"] and contract.caller != "org_owner":
+            continue  # takes no credentials: the owner's pass covers it
+        try:
+            _exercise(app, contract, operation)
+        except FailureGroup as error:
+            failures[operation.label] = str(error)
+    assert not failures, "\n\n".join(f"{label}:\n{report}" for label, report in failures.items())
+
+
+def _exercise(app, contract, operation) -> None:
+    checks = [not_a_server_error] if operation.label in SERVER_ERRORS_ONLY else CHECKS
+
+    @given(case=operation.as_strategy(generation_mode=GenerationMode.POSITIVE))
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def run(case):
+        response = case.call(**contract.call_options(app, case))
+        if refused_for_stored_data(case, response):
+            return
+        case.validate_response(response, checks=checks)
+
+    run()
