@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run migrate test lint format system-deps browser-deps bench bench-deps bench-pg clean
+.PHONY: install run migrate test lint format system-deps browser-deps bench bench-deps bench-pg dist clean
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +20,15 @@ migrate: install
 run: migrate
 	$(BIN)/loko serve
 
-# Debian packages the tests use: GNU gettext's msgfmt checks the PO output; Chromium runs
-# the browser tests; a JDK reads the .properties output as Java does. Installed when missing and running as root; otherwise the tests that
-# need them say so and skip.
+# Debian packages the tests use: GNU gettext's msgfmt checks the PO output; git serves real
+# repositories to the repository integration's tests; Chromium runs the browser tests; a
+# JDK reads the .properties output as Java does. Installed when missing and running as
+# root; otherwise the tests that need them say so and skip.
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 system-deps:
 	@missing=""; \
 	command -v msgfmt >/dev/null 2>&1 || missing="$$missing gettext"; \
+	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing default-jdk-headless"; \
 	if [ -n "$$missing" ]; then \
@@ -83,6 +85,12 @@ lint: install
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# One executable for Linux x86_64 (PyInstaller, one-file mode): dist/loko. Built in an
+# environment of its own (build/dist-venv: Loko's runtime dependencies and PyInstaller, no
+# dev tools), and only when a source is newer than dist/loko.
+dist:
+	$(PYTHON) packaging/build.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -47,6 +47,13 @@ class UnsupportedMediaType(LokoError):
     status = 415
 
 
+class BadGateway(LokoError):
+    """A service Loko called (a repository host) refused or failed; the message says what it
+    answered."""
+
+    status = 502
+
+
 def describe_validation(messages, field="") -> str:
     """Flatten marshmallow's nested messages into one line that names every field."""
     if isinstance(messages, dict):

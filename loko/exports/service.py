@@ -391,17 +391,33 @@ def _json_document(project, query, link, layout) -> Iterator[bytes]:
     yield b"}"
 
 
-def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
+def _files(project, query, link, layout) -> Iterator[tuple[str | None, str, bytes]]:
+    """``(language, file_name, bytes)`` of every file of the export (language None for a
+    format whose one file holds every language)."""
     if getattr(format_module(query.format), "MULTILINGUAL", False):
         write_file = _multilingual_file(project, query, link, layout)
         for name in sorted({name for files in layout.values() for name in files}):
-            yield writers.entry_name("", name, query.format)[1:], write_file(name)
+            yield None, name, write_file(name)
         return
     writer = _json_writer if query.format == "json" else _file_writer
     write = writer(project, query, link, layout)
     for language, files in layout.items():
         for name in files:
-            yield writers.entry_name(language, name, query.format), write(language, name)
+            yield language, name, write(language, name)
+
+
+def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
+    for language, name, data in _files(project, query, link, layout):
+        yield writers.entry_name(language or "", name, query.format), data
+
+
+def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, str, bytes]]:
+    """Every file of a project in ``format`` (values inherited from a linked project
+    included), read in one snapshot: ``[(language or None, file_name, bytes)]``."""
+    query = ExportQuery(format=format, zip=True)
+    project, _ = authorize_export(actor, project_id, query)
+    link = _link(project, query)
+    return list(_files(project, query, link, files_by_language(project, query, link)))
 
 
 def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
@@ -448,7 +464,7 @@ def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
     if multilingual:
         layout = files_by_language(project, query, link)
         body = _multilingual_file(project, query, link, layout)(file_name)
-        filename = writers.entry_name("", file_name, query.format)[1:]
+        filename = writers.entry_name("", file_name, query.format)
     else:
         language = languages[0]
         body = _file_writer(project, query, link, [language])(language, file_name)

@@ -50,6 +50,7 @@ PROJECT_TABS = (
     ("History", "translations_ui.history", "can_view_translations"),
     ("API keys", "apikeys_ui.keys", "can_edit_projects"),
     ("Settings", "projects_ui.settings", "can_edit_projects"),
+    ("Repository", "repohost_ui.repository", "can_edit_projects"),
 )
 
 

@@ -63,7 +63,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory):
-    """A real ``loko serve`` on a free port, with a new SQLite database and open sign-up."""
+    """A real ``loko serve`` on a free port, with a new SQLite database, open sign-up, and
+    repository hosts allowed on private addresses (the stand-ins are on 127.0.0.1)."""
     folder = tmp_path_factory.mktemp("browser-server")
     port = _free_port()
     loko = shutil.which("loko", path=str(Path(sys.executable).parent)) or "loko"
@@ -74,6 +75,7 @@ def server_url(tmp_path_factory):
         "LOKO_PORT": str(port),
         "LOKO_ALLOW_SIGNUP": "true",
         "LOKO_RATELIMIT_STORAGE_URI": "memory://",
+        "LOKO_REPOHOST_ALLOW_PRIVATE": "true",
     }
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen([loko, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)

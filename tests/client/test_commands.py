@@ -12,7 +12,7 @@ import pytest
 
 import loko.client
 from loko.cli import main
-from tests.client.conftest import import_result, write, write_config
+from tests.client.conftest import PROJECT_ID, import_result, write, write_config
 
 CREATED = {"fileName": "common", "key": "hello", "language": "de", "value": "Hallo"}
 UPDATED = {"fileName": "common", "key": "title", "language": "de", "old": "Alt", "new": "Neu"}
@@ -297,3 +297,55 @@ def test_status_without_fail_on_diff_exits_0(loko, repo, fake_server):
     fake_server.imports(httpx.Response(200, json=import_result(created=[CREATED])))
     fake_server.export({})
     assert loko("status").exit_code == 0
+
+
+# --- repohost --------------------------------------------------------------------------------
+
+SYNCED = {
+    "created": 2,
+    "updated": 1,
+    "unchanged": 4,
+    "trashed": 0,
+    "conflicts": 0,
+    "files": ["locales/de/common.json", "locales/en/common.json"],
+    "dryRun": True,
+    "commit": "0" * 40,
+    "changes": {"created": [], "updated": [], "trashed": [], "conflicts": []},
+    "truncated": False,
+}
+
+
+def test_repohost_push_prints_the_pull_request(loko, repo, fake_server):
+    pull = {"url": "https://git.example/acme/app/pull/7", "number": 7, "branch": "loko/translations"}
+    fake_server.answers[("POST", f"/api/projects/{PROJECT_ID}/repohost/push")] = httpx.Response(
+        200, json={"pullRequest": pull}
+    )
+    result = loko("repohost", "push")
+    assert result.exit_code == 0, result.output
+    assert "Pull request #7: https://git.example/acme/app/pull/7" in result.output
+
+
+def test_repohost_push_with_nothing_to_push_says_so(loko, repo, fake_server):
+    fake_server.answers[("POST", f"/api/projects/{PROJECT_ID}/repohost/push")] = httpx.Response(
+        200, json={"pullRequest": None}
+    )
+    assert "Nothing to push" in loko("repohost", "push").output
+
+
+def test_repohost_sync_dry_run_sends_its_options_and_fails_on_diff(loko, repo, fake_server):
+    fake_server.answers[("POST", f"/api/projects/{PROJECT_ID}/repohost/sync")] = httpx.Response(
+        200, json=SYNCED
+    )
+    result = loko("repohost", "sync", "--dry-run", "--removed-keys", "trash", "--fail-on-diff")
+    assert result.exit_code == 3, result.output
+    assert json.loads(fake_server.requests[-1].content) == {"dryRun": True, "removedKeys": "trash"}
+    assert "Would change: 2 created, 1 updated" in result.output
+
+
+def test_repohost_errors_print_the_servers_message(loko, repo, fake_server):
+    fake_server.answers[("POST", f"/api/projects/{PROJECT_ID}/repohost/push")] = httpx.Response(
+        502, json={"error": "github: GitHub answered 500: the host is on fire"}
+    )
+    result = loko("repohost", "push")
+    assert result.exit_code == 1
+    assert "the host is on fire" in result.output

@@ -1,0 +1,80 @@
+"""The interface every provider implements, and what they share."""
+
+from dataclasses import dataclass
+
+import httpx
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    url: str  # the page people open (html_url / web_url)
+    number: int  # GitHub/Gitea number, GitLab iid
+    branch: str  # the head branch
+
+
+class ProviderError(Exception):
+    """A provider refused or failed; ``message`` says what it answered, for a 502 or a 400.
+
+    ``status`` is the provider's HTTP status (None for a network failure); ``problem`` is
+    one of "not_found" (repository), "no_write_access", "branch_missing", "unauthorized",
+    "unavailable", "refused" so that callers can word the connection check precisely.
+    """
+
+    def __init__(self, message: str, status: int | None = None, problem: str = "refused"):
+        super().__init__(message)
+        self.message, self.status, self.problem = message, status, problem
+
+
+class Provider:
+    """One repository on one host, reached with one token through ``http`` (an
+    ``httpx.Client`` made by ``net.http_client``: timeouts and the address check included).
+
+    ``repository`` is ``owner/name`` (GitLab: the project's full path, groups included);
+    ``api_url`` overrides the public host's API root (GitHub Enterprise, self-hosted GitLab
+    or Gitea): the git URL then uses the same scheme and host.
+    """
+
+    name = ""
+    default_api_url = ""
+
+    def __init__(self, repository: str, token: str, api_url: str | None, http: httpx.Client):
+        self.repository, self.token, self.http = repository, token, http
+        self.api_url = (api_url or self.default_api_url).rstrip("/")
+
+    # git
+    def git_url(self) -> str:
+        """The repository's smart-HTTP URL (``https://host/owner/name.git``)."""
+        raise NotImplementedError
+
+    def git_credentials(self) -> tuple[str, str]:
+        """``(username, password)`` for git over HTTPS with the token."""
+        raise NotImplementedError
+
+    # API
+    def check(self, branch: str) -> None:
+        """ProviderError (with ``problem``) unless the repository exists, the token may push
+        to it, and ``branch`` exists."""
+        raise NotImplementedError
+
+    def find_pull_request(self, head: str, base: str) -> PullRequest | None:
+        """The open pull request from ``head`` into ``base``, if any."""
+        raise NotImplementedError
+
+    def open_pull_request(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        raise NotImplementedError
+
+    def update_pull_request(self, number: int, title: str, body: str) -> PullRequest:
+        raise NotImplementedError
+
+    # webhooks
+    @staticmethod
+    def verify_webhook(headers, body: bytes, secret: str) -> bool:
+        """True when the request carries the provider's proof of ``secret`` (GitHub
+        ``X-Hub-Signature-256``, Gitea ``X-Gitea-Signature``: HMAC-SHA256 of the body;
+        GitLab ``X-Gitlab-Token``: the secret itself), compared in constant time."""
+        raise NotImplementedError
+
+    @staticmethod
+    def pushed_branch(headers, payload: dict) -> str | None:
+        """The branch a push event updated (``refs/heads/<branch>``), None for other events."""
+        raise NotImplementedError

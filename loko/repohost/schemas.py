@@ -1,0 +1,119 @@
+"""Repository integration: the configuration, the runs' answers."""
+
+from marshmallow import fields, validate
+
+from loko.fields import ApiSchema
+from loko.formats.registry import FORMAT_NAMES
+from loko.imports.schemas import TrashedKey, ValueChange
+
+PROVIDER_NAMES = ("github", "gitlab", "gitea")
+REPOSITORY = r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$"
+BRANCH = r"^(?!/)(?!.*\.\.)(?!.*//)[^\x00-\x20~^:?*\[\\]{1,250}(?<![/.])$"
+
+
+class RepoHostIn(ApiSchema):
+    provider = fields.String(required=True, validate=validate.OneOf(PROVIDER_NAMES))
+    repository = fields.String(
+        required=True,
+        validate=[validate.Length(max=256), validate.Regexp(REPOSITORY)],
+        metadata={"description": "`owner/name` (GitLab: the project's full path, groups included)."},
+    )
+    branch = fields.String(
+        load_default="main",
+        validate=[validate.Length(min=1, max=250), validate.Regexp(BRANCH)],
+        metadata={"description": "The base branch the pull request goes into and sync reads."},
+    )
+    path = fields.String(
+        load_default="locales/{language}/{fileName}.json",
+        validate=validate.Length(min=1, max=512),
+        metadata={"description": "Where each file lives: a template with {language} and {fileName}."},
+    )
+    format = fields.String(load_default="json", validate=validate.OneOf(FORMAT_NAMES))
+    token = fields.String(
+        validate=validate.Length(min=1, max=1024),
+        load_only=True,
+        metadata={
+            "description": "A token that may push and open pull requests; stored encrypted, never "
+            "returned. Required the first time; left out, the stored one is kept."
+        },
+    )
+    api_url = fields.String(
+        allow_none=True,
+        validate=[validate.Length(max=512), validate.URL(schemes={"https", "http"}, require_tld=False)],
+        metadata={"description": "API root of GitHub Enterprise or a self-hosted GitLab/Gitea."},
+    )
+
+
+class RepoHostOut(ApiSchema):
+    provider = fields.String(required=True)
+    repository = fields.String(required=True)
+    branch = fields.String(required=True)
+    path = fields.String(required=True)
+    format = fields.String(required=True)
+    api_url = fields.String(allow_none=True, required=True)
+    token_set = fields.Boolean(required=True)
+    pullRequestBranch = fields.String(required=True, metadata={"description": "The branch Loko pushes to."})
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class WebhookOut(ApiSchema):
+    url = fields.String(required=True)
+    secret = fields.String(
+        required=True, metadata={"description": "Shown once: set it as the webhook's secret."}
+    )
+
+
+class RepoHostEnvelope(ApiSchema):
+    repohost = fields.Nested(RepoHostOut, allow_none=True, required=True)
+    webhook = fields.Nested(WebhookOut, metadata={"description": "When the project had no configuration."})
+
+
+class PullRequestOut(ApiSchema):
+    url = fields.String(required=True)
+    number = fields.Integer(required=True)
+    branch = fields.String(required=True)
+
+
+class PushOut(ApiSchema):
+    pullRequest = fields.Nested(PullRequestOut, allow_none=True, required=True)
+
+
+class SyncIn(ApiSchema):
+    dryRun = fields.Boolean(load_default=False)
+    removedKeys = fields.String(load_default="keep", validate=validate.OneOf(("keep", "trash")))
+
+
+class SyncChanges(ApiSchema):
+    created = fields.List(fields.Nested(ValueChange), required=True)
+    updated = fields.List(fields.Nested(ValueChange), required=True)
+    trashed = fields.List(fields.Nested(TrashedKey), required=True)
+    conflicts = fields.List(fields.Nested(ValueChange), required=True)
+
+
+class SyncOut(ApiSchema):
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    unchanged = fields.Integer(required=True)
+    trashed = fields.Integer(required=True)
+    conflicts = fields.Integer(required=True)
+    files = fields.List(fields.String(), required=True, metadata={"description": "The paths read."})
+    dryRun = fields.Boolean(required=True)
+    commit = fields.String(required=True, metadata={"description": "The base branch's commit read."})
+    changes = fields.Nested(SyncChanges, required=True)
+    truncated = fields.Boolean(required=True)
+
+
+class WebhookResult(ApiSchema):
+    synced = fields.Boolean(required=True)
+    reason = fields.String()
+    created = fields.Integer()
+    updated = fields.Integer()
+    unchanged = fields.Integer()
+    trashed = fields.Integer()
+    conflicts = fields.Integer()
+    files = fields.List(fields.String())
+    dryRun = fields.Boolean()
+    commit = fields.String()
+    changes = fields.Nested(SyncChanges)
+    truncated = fields.Boolean()

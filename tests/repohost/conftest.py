@@ -1,0 +1,77 @@
+"""What the repository tests share: a stand-in host (GitHub, GitLab or Gitea API plus real git
+over HTTP on 127.0.0.1) holding one repository, and a project configured to use it. The app
+may reach 127.0.0.1 only with LOKO_REPOHOST_ALLOW_PRIVATE."""
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import orjson
+import pytest
+
+from tests.repohost.standins import STAND_INS, StandIn
+from tests.translation_factories import ProjectApi, project_api
+
+NEEDS_GIT = pytest.mark.skipif(shutil.which("git") is None, reason="needs Debian's git (apt-get install git)")
+TOKEN = "tok-7d2f-never-echoed"
+REPOSITORY = "acme/app"
+BASE_FILES = {
+    "locales/en/common.json": orjson.dumps({"old": "Old", "title": "Title"}),  # as Loko writes it
+    "locales/de/common.json": orjson.dumps({"title": "Titel"}),
+    "README.md": b"# App\n",
+}
+
+
+@contextmanager
+def stand_in(name: str) -> Iterator[StandIn]:
+    """The host ``name`` serving REPOSITORY with BASE_FILES on ``main``; on leaving, fails when
+    a request or response broke the host's API description."""
+    host = STAND_INS[name](token=TOKEN).start()
+    try:
+        host.add_repository(REPOSITORY, branches=("main",), files=BASE_FILES)
+        yield host
+    finally:
+        host.stop()
+    assert host.errors == [], "requests or responses that the API description does not allow"
+
+
+def settings(host, **overrides) -> dict:
+    """A valid configuration of REPOSITORY on ``host``."""
+    return {
+        "provider": host.name,
+        "repository": REPOSITORY,
+        "branch": "main",
+        "path": "locales/{language}/{fileName}.json",
+        "format": "json",
+        "token": TOKEN,
+        "api_url": host.api_url,
+        **overrides,
+    }
+
+
+@pytest.fixture
+def config_overrides():
+    return {"LOKO_REPOHOST_ALLOW_PRIVATE": True}
+
+
+@pytest.fixture(params=sorted(STAND_INS))
+def host(request):
+    with stand_in(request.param) as running:
+        yield running
+
+
+@pytest.fixture
+def api(app) -> ProjectApi:
+    return project_api(app)
+
+
+def configure(api: ProjectApi, host, **overrides):
+    return api.owner.post(api.url("/repohost"), json=settings(host, **overrides))
+
+
+@pytest.fixture
+def configured(api, host) -> ProjectApi:
+    response = configure(api, host)
+    assert response.status_code == 200, response.json
+    api.webhook_secret = response.json["webhook"]["secret"]
+    return api

@@ -1,0 +1,259 @@
+"""The five repository endpoints end to end: a real git server (git http-backend) and a
+stand-in of each provider's API on 127.0.0.1, checked against the provider's API
+description; push, sync, the webhook, errors, one run at a time and the permission table."""
+
+import hashlib
+import hmac
+import json
+
+import orjson
+import pytest
+from sqlalchemy import select, update
+
+from loko.extensions import db
+from loko.repohost.models import RepoHost
+from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure
+
+pytestmark = NEEDS_GIT
+
+
+def pulls(host):
+    return host.repositories[REPOSITORY].pulls
+
+
+# Configuration
+
+
+def test_configure_answers_the_settings_without_the_token(api, host):
+    response = configure(api, host)
+    assert response.status_code == 200, response.json
+    assert response.json["repohost"]["token_set"] is True
+    assert TOKEN not in response.get_data(as_text=True)
+    assert api.owner.get(api.url("/repohost")).json["repohost"]["repository"] == REPOSITORY
+
+
+def test_the_token_is_stored_encrypted(app, configured):
+    with app.app_context():
+        stored = db.session.execute(select(RepoHost.token_encrypted)).scalar_one()
+    assert TOKEN not in stored
+
+
+def test_the_webhook_secret_is_shown_only_the_first_time(configured, host):
+    again = configure(configured, host)
+    assert again.status_code == 200 and "webhook" not in again.json
+
+
+def test_without_configuration_get_answers_null(api):
+    assert api.owner.get(api.url("/repohost")).json == {"repohost": None}
+
+
+def test_a_missing_repository_is_named(api, host):
+    response = configure(api, host, repository="acme/none")
+    assert response.status_code == 400 and "repository" in response.json["error"]
+    assert api.owner.get(api.url("/repohost")).json == {"repohost": None}
+
+
+def test_a_missing_branch_is_named(api, host):
+    response = configure(api, host, branch="release")
+    assert response.status_code == 400 and "release" in response.json["error"]
+
+
+def test_a_token_that_may_not_push_is_named(api, host):
+    response = configure(api, host, token=host.read_only_token)
+    assert response.status_code == 400, response.json
+
+
+def test_a_loopback_host_is_refused_without_the_setting(app, api, host):
+    app.config["LOKO_REPOHOST_ALLOW_PRIVATE"] = False
+    response = configure(api, host)
+    assert response.status_code == 400 and "api_url" in response.json["error"]
+    assert host.calls == []
+
+
+def test_delete_removes_the_configuration(configured):
+    assert configured.owner.delete(configured.url("/repohost")).json == {"success": True}
+    assert configured.owner.get(configured.url("/repohost")).json == {"repohost": None}
+
+
+# Push
+
+
+def test_push_commits_to_the_branch_and_opens_a_pull_request(configured, host):
+    configured.upsert("en", {"title": "Title", "new": "New"}, file_name="common")
+    response = configured.post("/repohost/push", {})
+    assert response.status_code == 200, response.json
+    pull = response.json["pullRequest"]
+    assert pull["branch"] == "loko/translations" and pull["number"] == 1
+    files = host.git.read_branch(REPOSITORY, "loko/translations")
+    assert orjson.loads(files["locales/en/common.json"]) == {"new": "New", "title": "Title"}
+    assert files["README.md"] == b"# App\n"
+    assert [p.head for p in pulls(host)] == ["loko/translations"]
+
+
+def test_a_second_push_updates_the_same_pull_request(configured, host):
+    configured.upsert("en", {"title": "One"}, file_name="common")
+    first = configured.post("/repohost/push", {}).json["pullRequest"]
+    configured.upsert("en", {"title": "Two"}, file_name="common")
+    second = configured.post("/repohost/push", {}).json["pullRequest"]
+    assert second["number"] == first["number"]
+    assert len(pulls(host)) == 1
+    files = host.git.read_branch(REPOSITORY, "loko/translations")
+    assert orjson.loads(files["locales/en/common.json"]) == {"title": "Two"}
+
+
+def test_push_with_nothing_changed_answers_null(configured, host):
+    configured.upsert("en", {"title": "Title", "old": "Old"}, file_name="common")
+    configured.upsert("de", {"title": "Titel"}, file_name="common")
+    assert configured.post("/repohost/push", {}).json == {"pullRequest": None}
+    assert pulls(host) == []
+
+
+def test_a_provider_error_is_a_502_naming_its_answer(configured, host):
+    configured.upsert("en", {"title": "Changed"}, file_name="common")
+    host.fail_next(500, "the host is on fire")
+    response = configured.post("/repohost/push", {})
+    assert response.status_code == 502
+    assert "the host is on fire" in response.json["error"]
+
+
+def test_a_push_while_another_runs_is_a_409(app, configured):
+    with app.app_context():
+        db.session.execute(update(RepoHost).values(running="sync", run_started_at=db.func.now()))
+        db.session.commit()
+    response = configured.post("/repohost/push", {})
+    assert response.status_code == 409 and "running" in response.json["error"]
+
+
+def test_a_finished_run_lets_the_next_one_start(configured):
+    configured.post("/repohost/push", {})
+    assert configured.post("/repohost/push", {}).status_code == 200
+
+
+# Sync
+
+
+def test_sync_imports_the_base_branch(configured):
+    response = configured.post("/repohost/sync", {})
+    assert response.status_code == 200, response.json
+    assert response.json["created"] == 3
+    assert response.json["files"] == ["locales/de/common.json", "locales/en/common.json"]
+    assert configured.export() == {
+        "de": {"common": {"title": "Titel"}},
+        "en": {"common": {"old": "Old", "title": "Title"}},
+    }
+
+
+def test_sync_updates_changed_values_and_keeps_removed_keys(configured, host):
+    configured.post("/repohost/sync", {})
+    host.git.add_commit(REPOSITORY, "main", {"locales/en/common.json": orjson.dumps({"title": "New title"})})
+    answer = configured.post("/repohost/sync", {}).json
+    assert (answer["updated"], answer["trashed"]) == (1, 0)
+    assert configured.export()["en"]["common"] == {"old": "Old", "title": "New title"}
+
+
+def test_sync_trashes_removed_keys_when_asked(configured, host):
+    configured.post("/repohost/sync", {})
+    host.git.add_commit(REPOSITORY, "main", {"locales/en/common.json": orjson.dumps({"title": "Title"})})
+    answer = configured.post("/repohost/sync", {"removedKeys": "trash"}).json
+    assert answer["changes"]["trashed"] == [{"fileName": "common", "key": "old"}]
+
+
+def test_a_sync_dry_run_writes_nothing(configured):
+    answer = configured.post("/repohost/sync", {"dryRun": True}).json
+    assert answer["dryRun"] is True and answer["created"] == 3
+    assert configured.export() == {}
+
+
+# Webhook
+
+
+def signed(host, secret: str, body: bytes, event: str = "push") -> dict:
+    digest = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    if host.name == "github":
+        return {"X-GitHub-Event": event, "X-Hub-Signature-256": f"sha256={digest}"}
+    if host.name == "gitea":
+        return {"X-Gitea-Event": event, "X-Gitea-Signature": digest}
+    return {"X-Gitlab-Event": "Push Hook" if event == "push" else event, "X-Gitlab-Token": secret}
+
+
+def test_a_signed_push_to_the_base_branch_syncs(client, configured, host):
+    body = json.dumps({"ref": "refs/heads/main"}).encode()
+    response = client.post(
+        configured.url("/repohost/webhook"), data=body, headers=signed(host, configured.webhook_secret, body)
+    )
+    assert response.status_code == 200, response.json
+    assert response.json["synced"] is True
+    assert configured.export()["de"] == {"common": {"title": "Titel"}}
+
+
+def test_a_push_to_another_branch_is_ignored(client, configured, host):
+    body = json.dumps({"ref": "refs/heads/feature"}).encode()
+    response = client.post(
+        configured.url("/repohost/webhook"), data=body, headers=signed(host, configured.webhook_secret, body)
+    )
+    assert response.json["synced"] is False
+    assert configured.export() == {}
+
+
+def test_a_webhook_with_a_bad_signature_is_a_401(client, configured, host):
+    body = json.dumps({"ref": "refs/heads/main"}).encode()
+    response = client.post(
+        configured.url("/repohost/webhook"), data=body, headers=signed(host, "wrong", body)
+    )
+    assert response.status_code == 401
+    assert configured.export() == {}
+
+
+# Permissions: configuration needs canEditProjects; push and sync canEditTranslations.
+
+CONFIG_ALLOWED = {"org_owner", "org_admin", "project_admin"}
+RUN_ALLOWED = {"org_owner", "org_admin", "project_admin", "editor", "write_key"}
+DENIED = {"anonymous": 401, "unknown_key": 401, "revoked_key": 401, "outsider": 404}
+
+
+def expected(caller: str, allowed: set[str], success: int) -> int:
+    if caller in allowed:
+        return success
+    return DENIED.get(caller, 403)
+
+
+CALLERS = [
+    "anonymous",
+    "unknown_key",
+    "revoked_key",
+    "other_project_key",
+    "read_key",
+    "write_key",
+    "viewer",
+    "editor",
+    "project_admin",
+    "org_admin",
+    "org_owner",
+    "outsider",
+]
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+def test_reading_the_configuration_needs_edit_projects(world, as_caller, caller):
+    response = as_caller(caller).get(f"/api/projects/{world.project_id}/repohost")
+    assert response.status_code == expected(caller, CONFIG_ALLOWED, 200)
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+def test_deleting_the_configuration_needs_edit_projects(world, as_caller, caller):
+    response = as_caller(caller).delete(f"/api/projects/{world.project_id}/repohost")
+    assert response.status_code == expected(caller, CONFIG_ALLOWED, 404)  # none configured
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+def test_configuring_needs_edit_projects(world, as_caller, caller):
+    body = {"provider": "github", "repository": "acme/app", "token": "t", "api_url": "http://10.0.0.1/api"}
+    response = as_caller(caller).post(f"/api/projects/{world.project_id}/repohost", json=body)
+    assert response.status_code == expected(caller, CONFIG_ALLOWED, 400)  # a private address
+
+
+@pytest.mark.parametrize("action", ["push", "sync"])
+@pytest.mark.parametrize("caller", CALLERS)
+def test_push_and_sync_need_edit_translations(world, as_caller, caller, action):
+    response = as_caller(caller).post(f"/api/projects/{world.project_id}/repohost/{action}", json={})
+    assert response.status_code == expected(caller, RUN_ALLOWED, 404)  # none configured
