@@ -24,6 +24,7 @@ def page_blueprints() -> list:
     from loko.languages.views import languages_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
+    from loko.repohost.views import repohost_ui
     from loko.translations.views import translations_ui
 
     return [
@@ -35,6 +36,7 @@ def page_blueprints() -> list:
         files_ui,
         imports_ui,
         apikeys_ui,
+        repohost_ui,
     ]
 
 
@@ -43,12 +45,13 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.apikeys.api import apikeys_api
     from loko.auth.api import auth_api
     from loko.auth.identity import NoFlaskSession, resolve_identity
+    from loko.auth.signin import init_sign_in_limit
     from loko.config import load_config
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
     from loko.exports.cache import ExportCache
     from loko.exports.revalidation import ExportRevalidation
-    from loko.extensions import db, limiter, migrate
+    from loko.extensions import db, migrate
     from loko.files.api import files_api
     from loko.health.api import health_api
     from loko.imports.api import imports_api
@@ -58,6 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
+    from loko.repohost.api import repohost_api
     from loko.translations.api import translations_api
     from loko.web import web_ui
 
@@ -70,7 +74,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIRECTORY, render_as_batch=True)
-    limiter.init_app(app)
+    init_sign_in_limit(app)
     with app.app_context():
         configure_sqlite(db.engine)
         app.wsgi_app = ExportRevalidation(app.wsgi_app, db.engine)
@@ -87,6 +91,7 @@ def create_app(config: dict | None = None) -> Flask:
         apikeys_api,
         translations_api,
         imports_api,
+        repohost_api,
         files_api,
         languages_api,
         mcp_api,

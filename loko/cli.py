@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sys
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -53,20 +54,28 @@ def register_commands(app) -> None:
         create_project_command,
         create_api_key_command,
         purge_trash_command,
+        backup_command,
+        restore_command,
     ):
         app.cli.add_command(command)
 
 
 def ensure_schema_current(app) -> None:
-    """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database."""
+    """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database,
+    and on any database whose schema a newer Loko wrote."""
     from flask_migrate import upgrade
 
-    from loko.database import schema_revision_state
+    from loko.database import known_schema_revisions, schema_revision_state
     from loko.extensions import db
 
     current, head = schema_revision_state(app)
     if current == head:
         return
+    if current is not None and current not in known_schema_revisions(app):
+        raise click.ClickException(
+            f"The database schema is newer than this Loko (revision {current}); "
+            "upgrade Loko or restore a backup."
+        )
     if db.engine.dialect.name == "sqlite":
         click.echo(f"Upgrading the database schema ({current or 'empty'} -> {head}).", err=True)
         upgrade()
@@ -246,6 +255,52 @@ def purge_trash_command(days):
     retention = current_app.config["LOKO_TRASH_RETENTION_DAYS"] if days is None else days
     purged = purge_expired_trash(SystemActor(name="loko purge-trash"), retention)
     click.echo(f"purged {purged} translation(s) trashed more than {retention} day(s) ago")
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file):
+    """Copy the SQLite database to FILE, consistent while Loko serves (PostgreSQL: pg_dump)."""
+    from loko import backup
+    from loko.extensions import db
+
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite":
+        raise click.ClickException(backup.pg_dump_advice(url, file))
+    source = _run_service(lambda: backup.sqlite_file(url))
+    summary = _run_service(lambda: backup.backup_sqlite(source, file))
+    click.echo(f"Backed up {source} to {file}: {summary.describe()}.")
+    click.echo("Keep the secret key (LOKO_SECRET_KEY or secret_key in the data folder) with it.")
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace a database that already holds data.")
+def restore_command(file, force):
+    """Replace the SQLite database with the backup FILE and bring its schema up to date.
+    Stop `loko serve` first."""
+    from flask_migrate import upgrade
+
+    from loko import backup
+    from loko.database import known_schema_revisions, schema_revision_state
+    from loko.extensions import db
+
+    app = current_app._get_current_object()
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite":
+        raise click.ClickException(backup.pg_restore_advice(url, file))
+    target = _run_service(lambda: backup.sqlite_file(url))
+    known = known_schema_revisions(app)
+    db.engine.dispose()
+    summary = _run_service(lambda: backup.restore_sqlite(file, target, known, force=force))
+    db.engine.dispose()
+    click.echo(f"Restored {file} into {target}: {summary.describe()}.")
+    current, head = schema_revision_state(app)
+    if current != head:
+        click.echo(f"Upgrading the database schema ({current} -> {head}).")
+        upgrade()
 
 
 def _validated(schema, **values):

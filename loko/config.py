@@ -1,15 +1,32 @@
-"""Settings: defaults, then ``instance/config.py``, then ``LOKO_*`` environment variables,
-then the mapping passed to ``create_app`` (tests and embedding hosts)."""
+"""Settings: defaults, then ``config.py`` in the data folder, then ``LOKO_*`` environment
+variables, then the mapping passed to ``create_app`` (tests and embedding hosts).
+
+The data folder holds the SQLite database (``loko.db``), the secret key generated on first
+start (``secret_key``) and the optional ``config.py``. It is, first that applies:
+
+- ``LOKO_DATA_DIR``, from the environment or the mapping (``config.py`` cannot move the
+  folder it is read from);
+- ``./loko-data`` in the working directory for the one-file build (``dist/loko``, which
+  unpacks its own files to a temporary folder on each run, so nothing can be kept beside
+  them);
+- Flask's instance folder otherwise: ``instance/`` in a source checkout.
+
+The folder is created when something is stored there: the default SQLite database or a
+generated secret key."""
 
 import os
 import secrets
+import sys
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
+FROZEN_DATA_DIR = "loko-data"
+
 DEFAULTS = {
+    "LOKO_DATA_DIR": None,
     "LOKO_DATABASE_URL": None,
     "LOKO_SECRET_KEY": None,
     "LOKO_HOST": "127.0.0.1",
@@ -24,6 +41,7 @@ DEFAULTS = {
     "LOKO_LOG_FORMAT": "text",
     "LOKO_EXPORT_CACHE_MB": 64,
     "LOKO_MAX_IMPORT_MB": 32,
+    "LOKO_REPOHOST_ALLOW_PRIVATE": False,
 }
 
 _CONVERTERS = {
@@ -36,6 +54,7 @@ _CONVERTERS = {
     "LOKO_MAX_IMPORT_MB": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
+    "LOKO_REPOHOST_ALLOW_PRIVATE": "bool",
 }
 
 
@@ -53,7 +72,9 @@ def _parse(name, raw):
 def load_config(app, overrides=None):
     """Fill ``app.config`` with every LOKO_* setting and the Flask settings derived from them."""
     app.config.from_mapping(DEFAULTS)
-    app.config.from_pyfile("config.py", silent=True)
+    data = data_folder(app, overrides)
+    app.instance_path = str(data)
+    app.config.from_pyfile(str(data / "config.py"), silent=True)
     for name in DEFAULTS:
         if name in os.environ:
             app.config[name] = os.environ[name]
@@ -63,19 +84,33 @@ def load_config(app, overrides=None):
         if app.config[name] is not None:
             app.config[name] = _parse(name, app.config[name])
 
-    instance = Path(app.instance_path)
+    app.config["LOKO_DATA_DIR"] = str(data)
     if not app.config["LOKO_DATABASE_URL"]:
-        app.config["LOKO_DATABASE_URL"] = f"sqlite:///{instance / 'loko.db'}"
+        _create_data_folder(data)
+        app.config["LOKO_DATABASE_URL"] = f"sqlite:///{data / 'loko.db'}"
     if not app.config["LOKO_SECRET_KEY"]:
-        app.config["LOKO_SECRET_KEY"] = _instance_secret_key(instance)
+        app.config["LOKO_SECRET_KEY"] = _instance_secret_key(data)
 
     app.config["SECRET_KEY"] = app.config["LOKO_SECRET_KEY"]
     app.config["SQLALCHEMY_DATABASE_URI"] = app.config["LOKO_DATABASE_URL"]
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config))
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
-    app.config["RATELIMIT_STORAGE_URI"] = app.config["LOKO_RATELIMIT_STORAGE_URI"]
-    app.config["RATELIMIT_HEADERS_ENABLED"] = True
     app.json.sort_keys = False
+
+
+def data_folder(app, overrides=None) -> Path:
+    """The folder of ``loko.db``, ``secret_key`` and ``config.py`` (see the module docstring)."""
+    chosen = (overrides or {}).get("LOKO_DATA_DIR") or os.environ.get("LOKO_DATA_DIR")
+    if chosen:
+        return Path(chosen).expanduser().absolute()
+    if getattr(sys, "frozen", False):
+        return Path.cwd() / FROZEN_DATA_DIR
+    return Path(app.instance_path)
+
+
+def _create_data_folder(folder: Path) -> None:
+    """Only its owner may read a new data folder: it holds the database and the key."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
 def _engine_options(config) -> dict:
@@ -95,7 +130,7 @@ def _engine_options(config) -> dict:
 def _instance_secret_key(instance: Path) -> str:
     """Read the installation's secret key, creating it (mode 600) on first start."""
     path = instance / "secret_key"
-    instance.mkdir(parents=True, exist_ok=True)
+    _create_data_folder(instance)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

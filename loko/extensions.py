@@ -1,7 +1,5 @@
 """Flask extensions, created unbound and initialised in ``create_app``."""
 
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData
@@ -16,4 +14,3 @@ NAMING_CONVENTION = {
 
 db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
 migrate = Migrate()
-limiter = Limiter(get_remote_address)

@@ -3,7 +3,7 @@ from flask import Blueprint, current_app, request
 from loko.auth import service
 from loko.auth.identity import SESSION_COOKIE, current_actor
 from loko.auth.schemas import LoginIn, MeOut, SignupIn, SuccessOut, UserEnvelope
-from loko.auth.signin import sign_in_limit, with_session_cookie
+from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
 from loko.http import load_body
 from loko.openapi import documented
 
@@ -62,9 +62,7 @@ def login():
 )
 def logout():
     service.logout(current_actor(), request.cookies.get(SESSION_COOKIE))
-    response = current_app.json.response({"success": True})
-    response.delete_cookie(SESSION_COOKIE, path="/")
-    return response
+    return without_session_cookie(current_app.json.response({"success": True}))
 
 
 @auth_api.get("/auth/me")

@@ -1,4 +1,4 @@
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Integer, String
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -24,3 +24,16 @@ class Session(db.Model):
     user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     expires_at = db.Column(UTCDateTime, nullable=False)
+
+
+class SignInAttempt(db.Model):
+    """Failed sign-ins of one address and email in the current window, counted here so that
+    every ``loko serve`` process shares one limit. ``key_hash`` is the SHA-256 of the
+    address and email, which are never stored; a row whose window has ended counts nothing
+    and is deleted by the next purge."""
+
+    __tablename__ = "sign_in_attempts"
+
+    key_hash = db.Column(String(64), primary_key=True)
+    attempts = db.Column(Integer, nullable=False)
+    window_ends_at = db.Column(UTCDateTime, nullable=False, index=True)

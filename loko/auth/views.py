@@ -8,7 +8,7 @@ from loko.auth import service
 from loko.auth.actors import UserActor
 from loko.auth.identity import SESSION_COOKIE
 from loko.auth.schemas import LoginIn, SignupIn
-from loko.auth.signin import sign_in_limit, with_session_cookie
+from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
 from loko.organizations.schemas import OrganizationCreate
 from loko.organizations.service import create_organization
 from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit
@@ -83,9 +83,7 @@ def logout():
     cookie = request.cookies.get(SESSION_COOKIE)
     if isinstance(g.get("actor"), UserActor):
         service.logout(g.actor, cookie)
-    response = redirect_with_notice(url_for("auth_ui.login"), "Signed out.")
-    response.delete_cookie(SESSION_COOKIE, path="/")
-    return response
+    return without_session_cookie(redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
 
 
 @auth_ui.route("/account", methods=["GET", "POST"])

@@ -1,6 +1,7 @@
 """The OpenAPI document is a contract: generated requests, valid and invalid, sent by an
 organization owner and by a project API key, must get only documented status codes and
-content types, bodies that match the documented schemas, and never a 5xx.
+content types, bodies that match the documented schemas, and never a 5xx. Operations that
+would reach beyond the loopback are not sent (``NOT_SENT``).
 
 The run is bounded and derandomized: a few examples per operation and generation mode,
 the same ones on every run. Path, query and body values are often swapped for real ones
@@ -20,6 +21,7 @@ from schemathesis.checks import (
 )
 from schemathesis.core.failures import FailureGroup
 
+from tests.api.test_document_acceptance import NOT_SENT
 from tests.factories import PASSWORD
 
 MAX_EXAMPLES = 6
@@ -40,6 +42,8 @@ def test_api_honours_its_document(app, contract, contract_schema):
         operation = result.ok()
         if not operation.definition.raw["security"] and contract.caller != "org_owner":
             continue  # takes no credentials: the owner's pass covers it
+        if operation.label in NOT_SENT:
+            continue
         for mode in contract.modes:
             try:
                 _exercise(app, contract, operation, mode)

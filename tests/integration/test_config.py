@@ -112,7 +112,7 @@ def test_environment_variables_override_defaults(make_app, monkeypatch):
     assert config["LOKO_COOKIE_SECURE"] is True
     assert config["LOKO_SESSION_DAYS"] == 3
     assert config["LOKO_TRASH_RETENTION_DAYS"] == 0
-    assert config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
+    assert config["LOKO_RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
 
 
 @pytest.mark.parametrize("value", ["false", "0", "no", "off", ""])
