@@ -6,7 +6,7 @@ import re
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from flask import Blueprint, current_app, render_template_string, send_from_directory
+from flask import Blueprint, current_app, render_template_string, request, send_from_directory
 from marshmallow import Schema, fields
 from swagger_ui_bundle import swagger_ui_path
 
@@ -304,7 +304,8 @@ def openapi_document():
     if document is None:
         document = build_spec(current_app)
         current_app.extensions["loko_openapi"] = document
-    return document
+    # Under a mount prefix (Loko embedded in another app) the paths start after it.
+    return {**document, "servers": [{"url": request.script_root or "/"}]}
 
 
 DOCS_PAGE = """<!doctype html>

@@ -179,3 +179,9 @@ def test_an_unknown_page_under_the_prefix_is_loko_s_404(host):
 def test_without_a_prefix_the_session_cookie_path_is_the_root(client):
     response = client.post("/api/auth/signup", json={"email": "ada@example.test", "password": PASSWORD})
     assert set_cookie(response, "sb-access-token")["path"] == "/"
+
+
+def test_the_api_document_names_the_prefix_as_its_server(host):
+    document = host.get("/loko/api/openapi.json").json
+    assert document["servers"] == [{"url": "/loko"}]
+    assert "/api/projects" in document["paths"]
