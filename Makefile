@@ -73,6 +73,7 @@ bench-deps:
 
 bench: install bench-deps
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.dist
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }

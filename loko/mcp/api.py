@@ -6,7 +6,6 @@ from werkzeug.exceptions import MethodNotAllowed
 
 from loko.auth.identity import current_actor
 from loko.http import guard_cross_site_write
-from loko.mcp import protocol
 from loko.openapi import documented
 
 mcp_api = Blueprint("mcp_api", __name__)
@@ -69,7 +68,7 @@ def challenge(response):
     return response
 
 
-def _response(reply: protocol.Reply):
+def _response(reply):
     body = orjson.dumps(reply.body) if reply.body is not None else b""
     response = current_app.response_class(body, status=reply.status, headers=reply.headers)
     if reply.body is None:
@@ -119,6 +118,8 @@ def _response(reply: protocol.Reply):
 )
 def mcp_message():
     guard_cross_site_write(authenticated_by_cookie=False)
+    from loko.mcp import protocol  # MCP's types (pydantic) load on the first MCP request
+
     actor = protocol.require_api_key(current_actor())
     return _response(protocol.handle_post(actor, request.headers, request.get_data()))
 
@@ -150,5 +151,7 @@ def mcp_stream():
 )
 def mcp_end_session():
     guard_cross_site_write(authenticated_by_cookie=False)
+    from loko.mcp import protocol
+
     actor = protocol.require_api_key(current_actor())
     return _response(protocol.end_session(actor, request.headers))

@@ -29,11 +29,9 @@ from loko.extensions import db
 from loko.formats.registry import format_module
 from loko.imports.files import template_pattern
 from loko.imports.service import ImportOptions, import_files
-from loko.repohost import git, net
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError
-from loko.repohost.secrets import decrypt, encrypt
 
 BRANCH = "loko/translations"
 STALE_RUN = timedelta(minutes=15)
@@ -55,6 +53,35 @@ class Settings:
     token: str
     webhook_secret: str
     configured_by: str | None
+
+
+# git (dulwich, urllib3) and the outbound HTTP client load on the first push or sync, and
+# cryptography on the first configuration: a server that never uses the integration keeps
+# them out of its memory.
+
+
+def _git():
+    from loko.repohost import git
+
+    return git
+
+
+def _net():
+    from loko.repohost import net
+
+    return net
+
+
+def encrypt(secret_key: str, plain: str) -> str:
+    from loko.repohost.secrets import encrypt as encrypted
+
+    return encrypted(secret_key, plain)
+
+
+def decrypt(secret_key: str, token: str) -> str:
+    from loko.repohost.secrets import decrypt as decrypted
+
+    return decrypted(secret_key, token)
 
 
 def _allow_private() -> bool:
@@ -114,7 +141,7 @@ def _provider(settings) -> Iterator[Provider]:
     when its API or git address is refused."""
     if settings.api_url:
         _checked_url("api_url", settings.api_url)
-    with net.http_client(_allow_private()) as http:
+    with _net().http_client(_allow_private()) as http:
         provider = provider_for(
             settings.provider, settings.repository, settings.token, settings.api_url, http
         )
@@ -124,8 +151,8 @@ def _provider(settings) -> Iterator[Provider]:
 
 def _checked_url(field: str, url: str) -> None:
     try:
-        net.check_url(url, _allow_private())
-    except net.AddressRefused as error:
+        _net().check_url(url, _allow_private())
+    except _net().AddressRefused as error:
         raise BadRequest(f"{field}: {error}") from None
     except ProviderError as error:  # the name does not resolve
         raise BadGateway(f"{field}: {error.message}") from None
@@ -394,7 +421,7 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
     """Compare with the base branch, commit what differs to BRANCH, open or update the pull
     request; returns the answer and the run's summary."""
     try:
-        base = git.read_files(
+        base = _git().read_files(
             provider.git_url(),
             provider.git_credentials(),
             settings.branch,
@@ -411,7 +438,7 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
             for code, counter in _key_changes(settings.format, language, base.files.get(path), data).items():
                 per_language.setdefault(code, Counter()).update(counter)
         line, body = _change_text(per_language)
-        git.commit_files(
+        _git().commit_files(
             provider.git_url(),
             provider.git_credentials(),
             settings.branch,
@@ -447,7 +474,7 @@ def sync(
         pattern = template_pattern(settings.path)
         try:
             with _provider(settings) as provider:
-                base = git.read_files(
+                base = _git().read_files(
                     provider.git_url(),
                     provider.git_credentials(),
                     settings.branch,
