@@ -288,3 +288,24 @@ def test_an_unknown_mode_is_refused(kept):
     assert_refused(
         kept, json_file({"a": "A"}), "mode", fileName="home", language="en", format="json", mode="merge"
     )
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE resources [
+  <!ENTITY lol "lol">
+  <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+<resources><string name="kept">&lol3;</string></resources>
+"""
+EXTERNAL_ENTITY = b"""<?xml version="1.0"?>
+<!DOCTYPE resources [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<resources><string name="kept">&secret;</string></resources>
+"""
+
+
+@pytest.mark.parametrize(
+    "document", [BILLION_LAUGHS, EXTERNAL_ENTITY], ids=["billion-laughs", "external-entity"]
+)
+def test_xml_with_entities_is_refused(kept, document):
+    assert_refused(kept, document, "android", fileName="home", language="en", format="android")
