@@ -12,6 +12,7 @@ from sqlalchemy import select, update
 
 from loko.extensions import db
 from loko.repohost.models import RepoHost
+from tests.factories import CALLERS
 from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure
 
 pytestmark = NEEDS_GIT
@@ -215,22 +216,6 @@ def expected(caller: str, allowed: set[str], success: int) -> int:
     if caller in allowed:
         return success
     return DENIED.get(caller, 403)
-
-
-CALLERS = [
-    "anonymous",
-    "unknown_key",
-    "revoked_key",
-    "other_project_key",
-    "read_key",
-    "write_key",
-    "viewer",
-    "editor",
-    "project_admin",
-    "org_admin",
-    "org_owner",
-    "outsider",
-]
 
 
 @pytest.mark.parametrize("caller", CALLERS)
