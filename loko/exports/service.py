@@ -232,9 +232,18 @@ class _Values:
     catalog shows them with an empty msgstr); in the link's target language, the linked
     project's values fill the gaps."""
 
-    def __init__(self, project: Row, query: ExportQuery, link: Link | None, languages, untranslated: bool):
+    def __init__(
+        self,
+        project: Row,
+        query: ExportQuery,
+        link: Link | None,
+        languages,
+        untranslated: bool,
+        one_batch: bool = False,
+    ):
         self.project, self.file_names, self.link = project, query.file_names, link
-        self.batches = iter(_language_batches(project, list(languages)))
+        languages = list(languages)
+        self.batches = iter([languages] if one_batch else _language_batches(project, languages))
         self.keys = self._keys() if untranslated else None
         self.loaded: dict[str, dict[str, dict]] = {}
 
@@ -356,14 +365,16 @@ def _source_reader(project: Row, query: ExportQuery, link: Link | None):
 
 
 def _multilingual_file(project: Row, query: ExportQuery, link: Link | None, layout) -> Callable[[str], bytes]:
-    """``file_name -> bytes`` for a format whose one file holds every language (CSV)."""
+    """``file_name -> bytes`` for a format whose one file holds every language (CSV): each
+    file reads its own values in every language with one query (memory holds one file)."""
     module = format_module(query.format)
     languages = list(layout)
-    file_values = _Values(project, query, link, languages, untranslated=False)
     notes = _key_notes(project, query)
     revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
 
     def write(file_name: str) -> bytes:
+        file_query = replace(query, file_names=(file_name,))
+        file_values = _Values(project, file_query, link, languages, untranslated=False, one_batch=True)
         file_notes = notes.get(file_name, {})
         by_language = {}
         for language in languages:
@@ -443,9 +454,27 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
     layout = files_by_language(project, query, link)
     if query.zip:
         chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
+        if query.format not in STREAMED:
+            chunks = iter([_refusing(query.format, lambda: b"".join(chunks))])
     else:
         chunks = _json_document(project, query, link, layout)
     return Export(cache.keep(etag, owner, chunks), mimetype, filename, etag)
+
+
+# Formats whose writer takes any stored key and value are streamed; the others may refuse a
+# project's keys (a nested format cannot hold both "a" and "a.b"), so their archive is made
+# whole before the answer starts, and a refusal is a 400 rather than a cut-off download.
+STREAMED = ("json", "po")
+
+
+def _refusing(format: str, make: Callable[[], bytes]) -> bytes:
+    try:
+        return make()
+    except ValueError as error:
+        raise BadRequest(
+            f"format={format} cannot hold this project's keys: {error}. Export it in another "
+            "format (json keeps every key), or rename the key."
+        ) from None
 
 
 def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
@@ -463,11 +492,13 @@ def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
     file_name, link = file_names[0], _link(project, query)
     if multilingual:
         layout = files_by_language(project, query, link)
-        body = _multilingual_file(project, query, link, layout)(file_name)
+        body = _refusing(query.format, lambda: _multilingual_file(project, query, link, layout)(file_name))
         filename = writers.entry_name("", file_name, query.format)
     else:
         language = languages[0]
-        body = _file_writer(project, query, link, [language])(language, file_name)
+        body = _refusing(
+            query.format, lambda: _file_writer(project, query, link, [language])(language, file_name)
+        )
         filename = writers.entry_name(language, file_name, query.format)
     return Export(body, module.MEDIA_TYPE, filename.replace("/", "-"), etag)
 

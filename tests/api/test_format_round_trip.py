@@ -105,3 +105,26 @@ def test_every_format_exports_as_a_zip(api, name):
         assert list(entries) == [f"home{extension}"]
     else:
         assert sorted(entries) == [f"de/home{extension}", f"en/home{extension}"]
+
+
+def test_a_csv_export_reads_every_language_of_each_file_when_languages_come_in_batches(api, monkeypatch):
+    from loko.exports import service
+
+    monkeypatch.setattr(service, "ROWS_PER_QUERY", 1)  # one language a query, as at 1M values
+    for file_name in ("about", "home"):
+        api.upsert("en", {"title": "Title"}, file_name=file_name)
+        api.upsert("de", {"title": "Titel"}, file_name=file_name)
+    entries = api.export_zip(format="csv")
+    assert entries == {
+        "about.csv": b"key,de,en\r\ntitle,Titel,Title\r\n",
+        "home.csv": b"key,de,en\r\ntitle,Titel,Title\r\n",
+    }
+
+
+@pytest.mark.parametrize("zipped", [True, False], ids=["zip", "one-file"])
+def test_keys_a_nested_format_cannot_hold_are_a_400_naming_them(api, zipped):
+    api.upsert("en", {"a": "A", "a.b": "B"}, file_name="home")
+    params = {"zip": "true"} if zipped else {"language": "en", "fileName": "home"}
+    response = api.export_response(format="json-nested", **params)
+    assert response.status_code == 400
+    assert "json-nested" in response.json["error"] and "'a'" in response.json["error"]
