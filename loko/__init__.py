@@ -3,8 +3,11 @@
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
+
 
 MIGRATIONS_DIRECTORY = str(Path(__file__).parent / "migrations")
 
@@ -40,8 +43,10 @@ def page_blueprints() -> list:
     ]
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None) -> "Flask":
     """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
+    from flask import Flask
+
     from loko.apikeys.api import apikeys_api
     from loko.auth.api import auth_api
     from loko.auth.identity import NoFlaskSession, resolve_identity

@@ -1,6 +1,6 @@
 """The entry point of the one-file build (``dist/loko``): the ``loko`` command."""
 
-from loko.cli import main
+from loko.entry import main
 
 if __name__ == "__main__":
-    main(prog_name="loko")
+    main()

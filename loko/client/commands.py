@@ -520,3 +520,12 @@ def init_command(url, project, path_template, format_name, source_language, yes,
 
 
 COMMANDS = (init_command, push_command, pull_command, status_command)
+
+
+@click.group()
+def client_main():
+    """Loko's pipeline commands (the same as in ``loko``, without the server's code)."""
+
+
+for _command in (init_command, push_command, pull_command, status_command, repohost_group):
+    client_main.add_command(_command)

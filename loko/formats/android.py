@@ -348,6 +348,8 @@ def _xml_attribute(value: str) -> str:
 
 
 def _escape(text: str, first: bool, xml: bool = True) -> str:
+    if _ESCAPED.search(text) is None and not (first and text[:1] in ("@", "?")):
+        return text  # most texts: nothing to escape, no loop over their characters
     out = []
     for position, character in enumerate(text):
         if character == "\\":
@@ -369,6 +371,9 @@ def _escape(text: str, first: bool, xml: bool = True) -> str:
         else:
             out.append(character)
     return "".join(out)
+
+
+_ESCAPED = re.compile("[\\\\\"'\n\t&<>]|" + _NOT_XML.pattern)
 
 
 def _needs_quotes(text: str) -> bool:

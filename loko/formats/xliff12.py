@@ -114,8 +114,13 @@ def _refusal(error: DefusedXmlException) -> str:
 
 
 def escape_text(text: str) -> str:
+    if _TEXT_SPECIAL.search(text) is None:
+        return text  # most texts: nothing to drop or escape
     text = NOT_XML.sub("", text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
+
+
+_TEXT_SPECIAL = re.compile("[&<>\r]|" + NOT_XML.pattern)
 
 
 def escape_attribute(text: str) -> str:

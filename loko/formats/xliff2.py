@@ -129,6 +129,8 @@ def read(data: bytes, language: str) -> list[Entry]:
 
 def _content(text: str) -> str:
     """Element content for ``text``, with the characters XML cannot hold as ``<cp hex>``."""
+    if NOT_XML.search(text) is None:
+        return escape_text(text)
     parts, last = [], 0
     for match in NOT_XML.finditer(text):
         parts.append(escape_text(text[last : match.start()]))
