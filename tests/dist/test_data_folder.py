@@ -4,42 +4,9 @@ one-file build's default, ``./loko-data`` (loko/config.py)."""
 import stat
 import sys
 
-import flask
 import pytest
 
-import loko
-from loko import create_app
-from loko.config import DEFAULTS
-from loko.extensions import db
-
-
-@pytest.fixture
-def instance_path(tmp_path, monkeypatch):
-    """A fresh instance folder for ``create_app``, and no LOKO_* variables."""
-    path = tmp_path / "instance"
-
-    def flask_with_temporary_instance(import_name, **kwargs):
-        return flask.Flask(import_name, instance_path=str(path), **kwargs)
-
-    monkeypatch.setattr(loko, "Flask", flask_with_temporary_instance)
-    for name in DEFAULTS:
-        monkeypatch.delenv(name, raising=False)
-    return path
-
-
-@pytest.fixture
-def make_app(instance_path):
-    apps = []
-
-    def make(config=None):
-        app = create_app(config)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        with app.app_context():
-            db.engine.dispose()
+from tests.integration.test_config import instance_path, make_app  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import flask
 import pytest
 import sqlalchemy as sa
 
-import loko
 from loko import create_app
 from loko.auth.models import Session
 from loko.config import DEFAULTS
@@ -22,10 +21,12 @@ def instance_path(tmp_path, monkeypatch):
     """Make ``create_app`` use a fresh instance folder and see no LOKO_* variables."""
     path = tmp_path / "instance"
 
-    def flask_with_temporary_instance(import_name, **kwargs):
-        return flask.Flask(import_name, instance_path=str(path), **kwargs)
+    real_flask = flask.Flask
 
-    monkeypatch.setattr(loko, "Flask", flask_with_temporary_instance)
+    def flask_with_temporary_instance(import_name, **kwargs):
+        return real_flask(import_name, instance_path=str(path), **kwargs)
+
+    monkeypatch.setattr(flask, "Flask", flask_with_temporary_instance)
     for name in DEFAULTS:
         monkeypatch.delenv(name, raising=False)
     return path
