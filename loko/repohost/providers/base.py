@@ -1,5 +1,6 @@
 """The interface every provider implements, and what they share."""
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import httpx
@@ -25,7 +26,7 @@ class ProviderError(Exception):
         self.message, self.status, self.problem = message, status, problem
 
 
-class Provider:
+class Provider(ABC):
     """One repository on one host, reached with one token through ``http`` (an
     ``httpx.Client`` made by ``net.http_client``: timeouts and the address check included).
 
@@ -42,39 +43,41 @@ class Provider:
         self.api_url = (api_url or self.default_api_url).rstrip("/")
 
     # git
+    @abstractmethod
     def git_url(self) -> str:
         """The repository's smart-HTTP URL (``https://host/owner/name.git``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def git_credentials(self) -> tuple[str, str]:
         """``(username, password)`` for git over HTTPS with the token."""
-        raise NotImplementedError
 
     # API
+    @abstractmethod
     def check(self, branch: str) -> None:
         """ProviderError (with ``problem``) unless the repository exists, the token may push
         to it, and ``branch`` exists."""
-        raise NotImplementedError
 
+    @abstractmethod
     def find_pull_request(self, head: str, base: str) -> PullRequest | None:
         """The open pull request from ``head`` into ``base``, if any."""
-        raise NotImplementedError
 
+    @abstractmethod
     def open_pull_request(self, head: str, base: str, title: str, body: str) -> PullRequest:
-        raise NotImplementedError
+        """Open a pull request from ``head`` into ``base``."""
 
+    @abstractmethod
     def update_pull_request(self, number: int, title: str, body: str) -> PullRequest:
-        raise NotImplementedError
+        """Set the title and body of pull request ``number``."""
 
     # webhooks
     @staticmethod
+    @abstractmethod
     def verify_webhook(headers, body: bytes, secret: str) -> bool:
         """True when the request carries the provider's proof of ``secret`` (GitHub
         ``X-Hub-Signature-256``, Gitea ``X-Gitea-Signature``: HMAC-SHA256 of the body;
         GitLab ``X-Gitlab-Token``: the secret itself), compared in constant time."""
-        raise NotImplementedError
 
     @staticmethod
+    @abstractmethod
     def pushed_branch(headers, payload: dict) -> str | None:
         """The branch a push event updated (``refs/heads/<branch>``), None for other events."""
-        raise NotImplementedError
