@@ -715,7 +715,10 @@
 
   historyMore.addEventListener("click", loadHistory);
   details.addEventListener("close", () => {
-    if (detailsOpener && detailsOpener.isConnected) detailsOpener.focus();
+    // The close event comes a task after the dialog closed: focus moved meanwhile stays.
+    const focus = document.activeElement;
+    const lost = !focus || focus === document.body || details.contains(focus);
+    if (lost && detailsOpener && detailsOpener.isConnected) detailsOpener.focus();
   });
   tbody.addEventListener("click", (event) => {
     const opener = event.target.closest("[data-details-of]");
