@@ -68,6 +68,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.projects.api import projects_api
     from loko.repohost.api import repohost_api
     from loko.translations.api import translations_api
+    from loko.translations.direct import DirectPatch
     from loko.web import web_ui
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
@@ -82,7 +83,8 @@ def create_app(config: dict | None = None) -> "Flask":
     init_sign_in_limit(app)
     with app.app_context():
         configure_sqlite(db.engine)
-        app.wsgi_app = ExportRevalidation(app.wsgi_app, db.engine)
+        # The early answers: a revalidation (304) and a single PATCH by API key.
+        app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
 
     app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
     register_error_handlers(app)

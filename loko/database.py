@@ -394,6 +394,62 @@ def _insert_sql(table: str, columns: tuple[str, ...], dialect) -> str:
     return f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})"  # noqa: S608
 
 
+class SessionStatements:
+    """Statements run in the session's transaction: the usual write path."""
+
+    def query(self, driver_query: "DriverQuery", parameters: dict):
+        """Run a ``DriverQuery``; returns the DBAPI cursor to read."""
+        return driver_query.run(parameters)
+
+    def execute(self, sql: str, rows: list[tuple]) -> None:
+        """``sql`` (``?`` placeholders) once per row."""
+        execute_rows(sql, rows)
+
+    def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        insert_rows(table, columns, rows)
+
+
+class ConnectionStatements(SessionStatements):
+    """The same statements on a DBAPI ``connection`` to ``engine``'s database, in a
+    transaction its owner began and ends (the direct write path of a single PATCH). The
+    engine's ``before_cursor_execute`` listeners hear of each statement, with no
+    SQLAlchemy connection."""
+
+    def __init__(self, connection, engine):
+        self.connection = connection
+        self.dialect = engine.dialect
+        self.listeners = engine.dispatch.before_cursor_execute
+
+    def run(self, sql: str, parameters=(), many: bool = False):
+        """``sql`` as the driver takes it; returns the cursor."""
+        cursor = self.connection.cursor()
+        if self.listeners:
+            self.listeners(None, cursor, sql, parameters, None, many)
+        if many:
+            cursor.executemany(sql, parameters)
+        else:
+            cursor.execute(sql, parameters)
+        return cursor
+
+    def query(self, driver_query: "DriverQuery", parameters: dict):
+        return self.run(*driver_query.arguments(self.dialect, parameters))
+
+    def execute(self, sql: str, rows: list[tuple]) -> None:
+        if rows:
+            sql = _driver_sql(sql, self.dialect.paramstyle)
+            if len(rows) == 1:
+                self.run(sql, rows[0])
+            else:
+                self.run(sql, rows, many=True)
+
+    def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        if rows:
+            self.execute(_insert_sql(table.name, columns, self.dialect), rows)
+
+
+SESSION_STATEMENTS = SessionStatements()
+
+
 class DriverQuery:
     """A Core statement compiled once per dialect and run straight on a DBAPI cursor, for the
     hottest paths (a key lookup on every request, the statements of a single PATCH):
@@ -414,10 +470,14 @@ class DriverQuery:
             compiled = self._compiled[(dialect.name, dialect.driver)] = (statement.string, positions)
         return compiled
 
+    def arguments(self, dialect, parameters: dict) -> tuple[str, list | dict]:
+        """``(sql, arguments)`` as the DBAPI driver of a ``dialect`` database takes them."""
+        sql, positions = self._compiled_for(dialect)
+        return sql, parameters if positions is None else [parameters[name] for name in positions]
+
     def execute(self, cursor, dialect, parameters: dict):
         """Run on ``cursor`` (a DBAPI cursor of a ``dialect`` database); returns the cursor."""
-        sql, positions = self._compiled_for(dialect)
-        cursor.execute(sql, parameters if positions is None else [parameters[name] for name in positions])
+        cursor.execute(*self.arguments(dialect, parameters))
         return cursor
 
     def first(self, engine, parameters: dict):
@@ -442,9 +502,7 @@ class DriverQuery:
     def run(self, parameters: dict):
         """Execute in the session's transaction; returns the DBAPI cursor to read."""
         connection = db.session.connection()
-        sql, positions = self._compiled_for(connection.dialect)
-        arguments = parameters if positions is None else [parameters[name] for name in positions]
-        return driver_execute(connection, sql, arguments)
+        return driver_execute(connection, *self.arguments(connection.dialect, parameters))
 
 
 class _ThreadConnections:

@@ -15,7 +15,11 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 def json_body() -> dict:
     """The request body as a JSON object; an empty body is ``{}``."""
-    raw = request.get_data(cache=True)
+    return json_object(request.get_data(cache=True))
+
+
+def json_object(raw: bytes) -> dict:
+    """``raw`` as a JSON object (``json_body`` of a body already read)."""
     if not raw.strip():
         return {}
     try:

@@ -170,28 +170,40 @@ LIVE_API_KEY = DriverQuery(
 )
 
 
-def actor_for_api_key(key: str) -> ApiKeyActor:
-    """Resolve a Bearer API key and note its use (at most once a minute); Unauthorized when
-    unknown or revoked."""
+def api_key_lookup(key: str) -> tuple[ApiKeyActor, bool] | None:
+    """The actor of a live API key, and whether its use was noted recently enough not to be
+    noted again; None when the key is unknown, revoked or not a key."""
     if not key.startswith(API_KEY_PREFIX):
-        raise Unauthorized("Invalid API key.")
-    now = utcnow()
-    fresh_since = last_use_noted_since(now)
+        return None
     engine = db.engine
-    api_key = LIVE_API_KEY.first(
+    fresh_since = last_use_noted_since(utcnow())
+    row = LIVE_API_KEY.first(
         engine,
         {"key_hash": token_hash(key), "fresh_since": driver_timestamp(fresh_since, engine.dialect.name)},
     )
-    if api_key is None:
-        raise Unauthorized("Invalid or revoked API key.")
-    key_id, name, project_id, scope, noted = api_key
-    actor = ApiKeyActor(id=key_id, name=name, project_id=project_id, scope=scope)
+    if row is None:
+        return None
+    key_id, name, project_id, scope, noted = row
+    return ApiKeyActor(id=key_id, name=name, project_id=project_id, scope=scope), bool(noted)
+
+
+def actor_for_api_key(key: str) -> ApiKeyActor:
+    """Resolve a Bearer API key and note its use (at most once a minute); Unauthorized when
+    unknown or revoked."""
+    found = api_key_lookup(key)
+    if found is None:
+        raise Unauthorized(
+            "Invalid API key." if not key.startswith(API_KEY_PREFIX) else "Invalid or revoked API key."
+        )
+    actor, noted = found
     if not noted:
+        now = utcnow()
+        fresh_since = last_use_noted_since(now)
         with unit_of_work():
             db.session.execute(
                 update(ApiKey)
                 .where(
-                    ApiKey.id == key_id,
+                    ApiKey.id == actor.id,
                     or_(ApiKey.last_used_at.is_(None), ApiKey.last_used_at < fresh_since),
                 )
                 .values(last_used_at=now)

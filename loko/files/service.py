@@ -3,7 +3,7 @@
 from sqlalchemy import bindparam, func, insert, select, update
 
 from loko.auth import policy
-from loko.database import DriverQuery, new_id, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, DriverQuery, new_id, unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.models import FileRecord
@@ -57,6 +57,16 @@ FILE_RECORD_ID = DriverQuery(
         FileRecord.language_code == bindparam("code"),
     )
 )
+
+
+def file_record_ids(project_id: str, file_name: str, codes, statements=SESSION_STATEMENTS) -> dict[str, str]:
+    """``{code: record id}`` of the file's existing records among ``codes`` (one query each,
+    run by ``statements``: for a PATCH's one or few languages)."""
+    parameters = {"project_id": project_id, "file_name": file_name}
+    ids = {}
+    for code in codes:
+        ids.update(statements.query(FILE_RECORD_ID, {**parameters, "code": code}).fetchall())
+    return ids
 
 
 def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:

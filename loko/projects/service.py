@@ -7,7 +7,7 @@ from sqlalchemy import func, update
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
-from loko.database import driver_timestamp, execute_rows, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, driver_timestamp, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
@@ -82,13 +82,13 @@ def insert_project(organization_id: str, name: str, desc: str = "", emoji: str =
     return project
 
 
-def bump_data_version(project_id: str) -> None:
+def bump_data_version(project_id: str, statements=SESSION_STATEMENTS) -> None:
     """Mark the project's data as changed (the export ETag names this version).
 
     Every write use case calls it first: on PostgreSQL the row lock it takes also
     serialises concurrent writers of one project, so they cannot deadlock on each other.
     """
-    execute_rows(
+    statements.execute(
         "UPDATE projects SET data_version = data_version + 1, data_updated_at = ? WHERE id = ?",
         [(driver_timestamp(utcnow()), project_id)],
     )

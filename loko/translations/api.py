@@ -154,8 +154,7 @@ def bulk_translations(project_id):
 )
 def patch_translation(project_id):
     data = load_body(TranslationPatch)
-    updates = {code: item["value"] for code, item in data["updates"].items()}
-    expected = {code: item["expected"] for code, item in data["updates"].items() if "expected" in item}
+    updates, expected = service.patch_changes(data["updates"])
     results = service.patch_translation(
         current_actor(), str(project_id), data["key"], data["fileName"], updates, expected
     )

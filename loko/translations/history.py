@@ -5,7 +5,7 @@ from sqlalchemy import func, insert, literal, null, select
 
 from loko.auth import policy
 from loko.auth.actors import actor_summary
-from loko.database import driver_timestamp, insert_rows, utcnow
+from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
 from loko.extensions import db
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 
@@ -34,12 +34,12 @@ ROW_COLUMNS = (
 )
 
 
-def record_rows(actor, project_id: str, rows: list[tuple], now) -> None:
+def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
     old_value, new_value)`` tuples written with one executemany."""
     summary = actor_summary(actor)
     common = (project_id, summary["type"], summary["id"], summary["name"], driver_timestamp(now))
-    insert_rows(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
+    statements.insert(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
 
 
 SELECT_COLUMNS = (

@@ -12,9 +12,9 @@ from sqlalchemy import bindparam, func, select, update
 
 from loko.auth import policy
 from loko.database import (
+    SESSION_STATEMENTS,
     DriverQuery,
     driver_timestamp,
-    execute_rows,
     in_chunks,
     insert_rows,
     new_id,
@@ -87,25 +87,27 @@ VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "upda
 TRANSLATION_COLUMNS = ("id", "project_id", "file_name", "key", "created_at", "updated_at")
 
 
-def _insert_values(project_id: str, rows: list[tuple], now) -> None:
+def _insert_values(project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
     """Insert ``(translation_id, language_code, value)`` rows."""
     stamp = driver_timestamp(now)
-    insert_rows(values_table, VALUE_COLUMNS, [(t, c, project_id, v, stamp) for t, c, v in rows])
+    statements.insert(values_table, VALUE_COLUMNS, [(t, c, project_id, v, stamp) for t, c, v in rows])
 
 
-def _update_values(rows: list[tuple], now) -> None:
+def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
     """Overwrite ``(translation_id, language_code, value)`` rows."""
     stamp = driver_timestamp(now)
-    execute_rows(
+    statements.execute(
         "UPDATE translation_values SET value = ?, updated_at = ? "
         "WHERE translation_id = ? AND language_code = ?",
         [(v, stamp, t, c) for t, c, v in rows],
     )
 
 
-def _touch(translation_ids: list[str], now) -> None:
+def _touch(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> None:
     stamp = driver_timestamp(now)
-    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in translation_ids])
+    statements.execute(
+        "UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in translation_ids]
+    )
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
@@ -144,6 +146,14 @@ ACTIVE_WITH_VALUES = DriverQuery(
 )
 
 
+def patch_changes(updates: dict) -> tuple[dict, dict]:
+    """A PATCH body's ``updates`` (``{code: {value, [expected]}}``) as ``({code: value},
+    {code: expected})``."""
+    values = {code: item["value"] for code, item in updates.items()}
+    expected = {code: item["expected"] for code, item in updates.items() if "expected" in item}
+    return values, expected
+
+
 def patch_translation(
     actor, project_id: str, key: str, file_name: str, updates: dict, expected: dict | None = None
 ) -> dict:
@@ -154,49 +164,68 @@ def patch_translation(
     in the write's own transaction; otherwise Conflict, with ``{conflicts: {code:
     {expected, current}}}`` as details, and nothing is written. Returns ``{code: {id,
     id_file, updated}}``; ``updated`` is false where the stored value already equalled the
-    new one. The hot single-value path: a handful of statements run by the driver, no ORM
-    objects.
+    new one.
     """
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
-        rows = ACTIVE_WITH_VALUES.run({"project_id": project_id, "file_name": file_name, "key": key})
-        translation_id, stored = None, {}
-        for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
-            if code is not None:
-                stored[code] = value
-        _check_expected(expected or {}, stored)
-        record_ids, _ = ensure_file_records(project_id, file_name, updates)
-        now = utcnow()
-        created = translation_id is None
-        if created:
-            translation_id = new_id()
-            stamp = driver_timestamp(now)
-            insert_rows(
-                translations_table,
-                TRANSLATION_COLUMNS,
-                [(translation_id, project_id, file_name, key, stamp, stamp)],
-            )
-        new_rows, changed_rows, entries, results = [], [], [], {}
-        for code, value in updates.items():
-            row = (translation_id, code, value)
-            if code not in stored:
-                new_rows.append(row)
-                entries.append((translation_id, key, file_name, code, "created", None, value))
-            elif stored[code] != value:
-                changed_rows.append(row)
-                entries.append((translation_id, key, file_name, code, "updated", stored[code], value))
-            results[code] = {
-                "id": translation_id,
-                "id_file": record_ids[code],
-                "updated": code not in stored or stored[code] != value,
-            }
-        _insert_values(project_id, new_rows, now)
-        _update_values(changed_rows, now)
-        if entries and not created:
-            _touch([translation_id], now)
-        history.record_rows(actor, project_id, entries, now)
-        return results
+        return write_patch(SESSION_STATEMENTS, actor, project_id, key, file_name, updates, expected)
+
+
+def write_patch(
+    statements,
+    actor,
+    project_id: str,
+    key: str,
+    file_name: str,
+    updates: dict,
+    expected: dict | None = None,
+    file_records=ensure_file_records,
+) -> dict:
+    """The statements of ``patch_translation``, run by ``statements`` in the caller's
+    transaction once the permission is checked: the hot single-value path, a handful of
+    statements by the driver and no ORM objects. ``file_records(project_id, file_name,
+    codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
+    missing ones)."""
+    bump_data_version(project_id, statements)
+    rows = statements.query(
+        ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
+    )
+    translation_id, stored = None, {}
+    for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
+        if code is not None:
+            stored[code] = value
+    _check_expected(expected or {}, stored)
+    record_ids, _ = file_records(project_id, file_name, updates)
+    now = utcnow()
+    created = translation_id is None
+    if created:
+        translation_id = new_id()
+        stamp = driver_timestamp(now)
+        statements.insert(
+            translations_table,
+            TRANSLATION_COLUMNS,
+            [(translation_id, project_id, file_name, key, stamp, stamp)],
+        )
+    new_rows, changed_rows, entries, results = [], [], [], {}
+    for code, value in updates.items():
+        row = (translation_id, code, value)
+        if code not in stored:
+            new_rows.append(row)
+            entries.append((translation_id, key, file_name, code, "created", None, value))
+        elif stored[code] != value:
+            changed_rows.append(row)
+            entries.append((translation_id, key, file_name, code, "updated", stored[code], value))
+        results[code] = {
+            "id": translation_id,
+            "id_file": record_ids[code],
+            "updated": code not in stored or stored[code] != value,
+        }
+    _insert_values(project_id, new_rows, now, statements)
+    _update_values(changed_rows, now, statements)
+    if entries and not created:
+        _touch([translation_id], now, statements)
+    history.record_rows(actor, project_id, entries, now, statements)
+    return results
 
 
 def _check_expected(expected: dict, stored: dict) -> None:

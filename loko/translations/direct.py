@@ -1,0 +1,130 @@
+"""Direct writes: a single PATCH of a project's translations with an API key of that project
+is written, on SQLite, before Flask builds a request.
+
+``PATCH /api/projects/<id>/translations`` with a Bearer API key and a JSON body is loaded
+with the handler's schema, allowed by the policy (``api_key_may``) and written by the
+service's own statements (``write_patch``) on the calling thread's SQLite connection, in the
+writers' turn (``write_gate``), in one transaction. It answers as the handler does. Anything
+else goes to Flask unchanged, with the body it sent, so every other status, header and
+message stays the handler's: another path, method or database, a body the schema refuses or
+larger than ``DIRECT_BODY_BYTES``, an unknown, revoked or foreign key, a key whose use is due
+to be noted again (once a minute), a conditional write whose expected value no longer holds,
+a language or file record the project does not have yet, a database error. The full path
+then writes (or refuses) the same way, in a transaction of its own; the direct attempt has
+written nothing.
+"""
+
+import io
+import logging
+import re
+import sqlite3
+
+from marshmallow import ValidationError
+
+from loko.auth import policy
+from loko.auth.service import api_key_lookup
+from loko.database import ConnectionStatements, thread_connection, write_gate
+from loko.errors import LokoError
+from loko.exports.revalidation import bearer_key
+from loko.files.service import file_record_ids
+from loko.http import json_object, schema_instance
+from loko.translations.schemas import PatchResults, TranslationPatch
+from loko.translations.service import patch_changes, write_patch
+
+log = logging.getLogger("loko")
+
+PATCH_PATH = re.compile(
+    r"/api/projects/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/translations/?"
+)
+DIRECT_BODY_BYTES = 64 * 1024  # a single PATCH is far smaller; larger bodies take the full path
+
+
+class FullPathNeeded(Exception):
+    """The write needs what only the full path does (adding a language or a file record)."""
+
+
+def existing_file_records(statements):
+    """``write_patch``'s ``file_records`` for the direct path: the file's records, or
+    FullPathNeeded when a language lacks one."""
+
+    def file_records(project_id: str, file_name: str, codes):
+        ids = file_record_ids(project_id, file_name, codes, statements)
+        if len(ids) != len(codes):
+            raise FullPathNeeded
+        return ids, []
+
+    return file_records
+
+
+class DirectPatch:
+    """WSGI middleware around Flask's ``wsgi_app`` (see the module's docstring)."""
+
+    def __init__(self, wsgi_app, app, engine):
+        self.wsgi_app = wsgi_app
+        self.app = app
+        self.engine = engine
+        self.enabled = self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
+            None,
+            "",
+            ":memory:",
+        )
+
+    def __call__(self, environ, start_response):
+        if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled:
+            return self.wsgi_app(environ, start_response)
+        path = PATCH_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        key = bearer_key(environ.get("HTTP_AUTHORIZATION", ""))
+        length = environ.get("CONTENT_LENGTH") or ""
+        if path is None or key is None or not length.isdigit() or not 0 < int(length) <= DIRECT_BODY_BYTES:
+            return self.wsgi_app(environ, start_response)
+        body = environ["wsgi.input"].read(int(length))
+        response = self.write(path[1], key, body)
+        if response is None:
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            return self.wsgi_app(environ, start_response)
+        return response(environ, start_response)
+
+    def write(self, project_id: str, key: str, body: bytes):
+        """The answer (a response, made as the handler's is), or None to let Flask answer."""
+        with self.app.app_context():
+            try:
+                return self._write(project_id, key, body)
+            except (LokoError, ValidationError, FullPathNeeded, sqlite3.Error):
+                return None
+            except Exception:
+                log.exception("a direct PATCH failed; the full path answers it")
+                return None
+
+    def _write(self, project_id: str, key: str, body: bytes):
+        data = schema_instance(TranslationPatch).load(json_object(body))
+        found = api_key_lookup(key)
+        if found is None:
+            return None
+        actor, noted = found
+        if not noted or not policy.api_key_may(
+            actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
+        ):
+            return None
+        updates, expected = patch_changes(data["updates"])
+        engine = self.engine
+        connection = thread_connection(engine)
+        statements = ConnectionStatements(connection, engine)
+        with write_gate(engine, self.app.config["LOKO_PROCESSES"] > 1):
+            statements.run("BEGIN IMMEDIATE")
+            try:
+                results = write_patch(
+                    statements,
+                    actor,
+                    project_id,
+                    data["key"],
+                    data["fileName"],
+                    updates,
+                    expected,
+                    existing_file_records(statements),
+                )
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        return self.app.json.response(schema_instance(PatchResults).dump({"results": results}))
