@@ -153,11 +153,122 @@ def write_gate(engine, across_processes: bool = False):
     database = engine.url.database
     if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
         return nullcontext()
-    with _write_gates_lock:
-        gate = _write_gates.get(engine)
-        if gate is None:
-            gate = _write_gates[engine] = WriteGate(database)
-    return gate.held(across_processes)
+    return _per_engine(_write_gates, engine, lambda: WriteGate(database)).held(across_processes)
+
+
+def _per_engine(registry, engine, make):
+    """``registry[engine]``, made by ``make()`` the first time. Only that first time takes
+    the lock: every request passes here, and a lock all threads take is a queue."""
+    found = registry.get(engine)
+    if found is None:
+        with _write_gates_lock:
+            found = registry.get(engine)
+            if found is None:
+                found = registry[engine] = make()
+    return found
+
+
+class _Job:
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work):
+        self.work = work
+        self.done = False
+        self.result = None
+        self.error = None
+
+
+class GroupCommit:
+    """Small writes to one SQLite database that arrive while another's transaction runs are
+    written together in the next one: the first waiting writer takes every write queued by
+    then, runs them and commits them all at once, in the writers' turn (``write_gate``). When
+    one of them fails, the transaction is rolled back and each write runs again alone, so
+    only the failing one fails. Under many writers the cost of
+    a transaction (BEGIN, COMMIT and the turn itself) is paid once per group, not per write;
+    a lone writer runs at once, as before. A write's result comes back only once its
+    transaction has committed.
+
+    The writes go through one connection of their own, whichever thread leads: its page
+    cache stays valid from one write to the next, where a thread's connection would find
+    it stale after every other thread's write and read each page of the write again."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self._condition = threading.Condition()
+        self._queue: list[_Job] = []
+        self._busy = False
+        self._connection = None
+        self._pid = None
+
+    def _writer(self):
+        """The writers' connection (opened in each process: a fork must not share it)."""
+        if self._pid != os.getpid():
+            pooled = self.engine.raw_connection()
+            self._connection = pooled.driver_connection
+            pooled.detach()
+            weakref.finalize(self, self._connection.close)
+            self._pid = os.getpid()
+        return self._connection
+
+    def run(self, work, across_processes: bool = False):
+        """``work(statements)`` (a ``ConnectionStatements``) in a committed transaction; its
+        result, or its error (nothing of it written)."""
+        job = _Job(work)
+        with self._condition:
+            self._queue.append(job)
+            while self._busy and not job.done:
+                self._condition.wait()
+            if not job.done:
+                self._busy = True
+                group, self._queue = self._queue, []
+        if not job.done:
+            try:
+                self._commit(group, across_processes)
+            finally:
+                with self._condition:
+                    self._busy = False
+                    self._condition.notify_all()
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def _commit(self, group: list[_Job], across_processes: bool) -> None:
+        try:
+            self._transaction(group, across_processes)
+        except Exception as error:
+            if len(group) == 1:
+                group[0].error = error
+            else:  # each write again, alone: only the failing one fails
+                for job in group:
+                    self._commit([job], across_processes)
+        except BaseException as error:
+            for job in group:
+                job.result, job.error = None, error
+            raise
+        finally:
+            for job in group:
+                job.done = True
+
+    def _transaction(self, group: list[_Job], across_processes: bool) -> None:
+        """Every write of ``group`` in one transaction; any error rolls them all back."""
+        statements = ConnectionStatements(self._writer(), self.engine)
+        with write_gate(self.engine, across_processes):
+            statements.run("BEGIN IMMEDIATE")
+            try:
+                for job in group:
+                    job.result = job.work(statements)
+                statements.run("COMMIT")
+            except BaseException:
+                statements.run("ROLLBACK")
+                raise
+
+
+_group_commits: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def group_commit(engine) -> GroupCommit:
+    """The ``GroupCommit`` of ``engine``'s SQLite database in this process."""
+    return _per_engine(_group_commits, engine, lambda: GroupCommit(engine))
 
 
 def read_snapshot() -> None:
@@ -521,10 +632,7 @@ def thread_connection(engine):
     lookup, the early 304) then skip the pool's checkout and return, a quarter of their
     time under load. In autocommit mode it holds no lock between statements. Closed when the
     engine goes."""
-    with _write_gates_lock:
-        connections = _thread_connections.get(engine)
-        if connections is None:
-            connections = _thread_connections[engine] = _ThreadConnections()
+    connections = _per_engine(_thread_connections, engine, _ThreadConnections)
     connection = getattr(connections.local, "connection", None)
     if connection is None:
         pooled = engine.raw_connection()

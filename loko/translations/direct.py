@@ -3,15 +3,15 @@ is written, on SQLite, before Flask builds a request.
 
 ``PATCH /api/projects/<id>/translations`` with a Bearer API key and a JSON body is loaded
 with the handler's schema, allowed by the policy (``api_key_may``) and written by the
-service's own statements (``write_patch``) on the calling thread's SQLite connection, in the
-writers' turn (``write_gate``), in one transaction. It answers as the handler does. Anything
-else goes to Flask unchanged, with the body it sent, so every other status, header and
-message stays the handler's: another path, method or database, a body the schema refuses or
-larger than ``DIRECT_BODY_BYTES``, an unknown, revoked or foreign key, a key whose use is due
-to be noted again (once a minute), a conditional write whose expected value no longer holds,
-a language or file record the project does not have yet, a database error. The full path
-then writes (or refuses) the same way, in a transaction of its own; the direct attempt has
-written nothing.
+service's own statements (``write_patch``) in the writers' turn, in one transaction that
+other such writes arriving meanwhile may share (``GroupCommit``). It answers as the handler
+does. Anything else goes to Flask unchanged, with the body it sent, so every other status,
+header and message stays the handler's: another path, method or database, a body the schema
+refuses or larger than ``DIRECT_BODY_BYTES``, an unknown, revoked or foreign key, a key whose
+use is due to be noted again (once a minute), a conditional write whose expected value no
+longer holds, a language or file record the project does not have yet, a database error.
+The full path then writes (or refuses) the same way, in a transaction of its own; the direct
+attempt has written nothing.
 """
 
 import io
@@ -19,16 +19,17 @@ import logging
 import re
 import sqlite3
 
+import orjson
 from marshmallow import ValidationError
 
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
-from loko.database import ConnectionStatements, thread_connection, write_gate
+from loko.database import group_commit
 from loko.errors import LokoError
 from loko.exports.revalidation import bearer_key
 from loko.files.service import file_record_ids
 from loko.http import json_object, schema_instance
-from loko.translations.schemas import PatchResults, TranslationPatch
+from loko.translations.schemas import TranslationPatch
 from loko.translations.service import patch_changes, write_patch
 
 log = logging.getLogger("loko")
@@ -78,15 +79,18 @@ class DirectPatch:
         if path is None or key is None or not length.isdigit() or not 0 < int(length) <= DIRECT_BODY_BYTES:
             return self.wsgi_app(environ, start_response)
         body = environ["wsgi.input"].read(int(length))
-        response = self.write(path[1], key, body)
-        if response is None:
+        payload = self.write(path[1], key, body)
+        if payload is None:
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             return self.wsgi_app(environ, start_response)
-        return response(environ, start_response)
+        start_response(
+            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
+        )
+        return [payload]
 
-    def write(self, project_id: str, key: str, body: bytes):
-        """The answer (a response, made as the handler's is), or None to let Flask answer."""
+    def write(self, project_id: str, key: str, body: bytes) -> bytes | None:
+        """The answer's body, or None to let Flask answer."""
         with self.app.app_context():
             try:
                 return self._write(project_id, key, body)
@@ -96,7 +100,7 @@ class DirectPatch:
                 log.exception("a direct PATCH failed; the full path answers it")
                 return None
 
-    def _write(self, project_id: str, key: str, body: bytes):
+    def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = schema_instance(TranslationPatch).load(json_object(body))
         found = api_key_lookup(key)
         if found is None:
@@ -107,24 +111,21 @@ class DirectPatch:
         ):
             return None
         updates, expected = patch_changes(data["updates"])
-        engine = self.engine
-        connection = thread_connection(engine)
-        statements = ConnectionStatements(connection, engine)
-        with write_gate(engine, self.app.config["LOKO_PROCESSES"] > 1):
-            statements.run("BEGIN IMMEDIATE")
-            try:
-                results = write_patch(
-                    statements,
-                    actor,
-                    project_id,
-                    data["key"],
-                    data["fileName"],
-                    updates,
-                    expected,
-                    existing_file_records(statements),
-                )
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-        return self.app.json.response(schema_instance(PatchResults).dump({"results": results}))
+
+        def work(statements):
+            return write_patch(
+                statements,
+                actor,
+                project_id,
+                data["key"],
+                data["fileName"],
+                updates,
+                expected,
+                existing_file_records(statements),
+            )
+
+        results = group_commit(self.engine).run(work, self.app.config["LOKO_PROCESSES"] > 1)
+        # The handler's answer, byte for byte: ``PatchResults`` of these results is the same
+        # dict, and Flask writes it compact, ASCII only (ids and language codes are), and
+        # with a final newline.
+        return orjson.dumps({"results": results}, option=orjson.OPT_APPEND_NEWLINE)
