@@ -169,24 +169,28 @@ def _per_engine(registry, engine, make):
 
 
 class _Job:
-    __slots__ = ("done", "error", "result", "work")
+    __slots__ = ("done", "error", "group", "result", "wake", "work")
 
     def __init__(self, work):
         self.work = work
         self.done = False
         self.result = None
         self.error = None
+        self.group = None  # set when this job's thread is to lead a group
+        self.wake = threading.Lock()  # released once: the job is done, or its thread leads
+        self.wake.acquire()
 
 
 class GroupCommit:
     """Small writes to one SQLite database that arrive while another's transaction runs are
-    written together in the next one: the first waiting writer takes every write queued by
-    then, runs them and commits them all at once, in the writers' turn (``write_gate``). When
-    one of them fails, the transaction is rolled back and each write runs again alone, so
-    only the failing one fails. Under many writers the cost of
-    a transaction (BEGIN, COMMIT and the turn itself) is paid once per group, not per write;
-    a lone writer runs at once, as before. A write's result comes back only once its
-    transaction has committed.
+    written together in the next one. The writer that finds none running leads: it runs its
+    write, commits, then wakes the writers it wrote for and hands every write queued
+    meanwhile to the first of them, who leads the next transaction. Each waiting thread is
+    woken once, when its write is done or its turn to lead has come. When a write of a group
+    fails, the transaction is rolled back and each write runs again alone, so only the
+    failing one fails. Under many writers the cost of a transaction (BEGIN, COMMIT and the
+    writers' turn, ``write_gate``) is paid once per group, not per write; a lone writer runs
+    at once, as before. A write's result comes back only once its transaction has committed.
 
     The writes go through one connection of their own, whichever thread leads: its page
     cache stays valid from one write to the next, where a thread's connection would find
@@ -194,7 +198,7 @@ class GroupCommit:
 
     def __init__(self, engine):
         self.engine = engine
-        self._condition = threading.Condition()
+        self._lock = threading.Lock()
         self._queue: list[_Job] = []
         self._busy = False
         self._connection = None
@@ -214,23 +218,35 @@ class GroupCommit:
         """``work(statements)`` (a ``ConnectionStatements``) in a committed transaction; its
         result, or its error (nothing of it written)."""
         job = _Job(work)
-        with self._condition:
-            self._queue.append(job)
-            while self._busy and not job.done:
-                self._condition.wait()
-            if not job.done:
+        with self._lock:
+            if self._busy:
+                self._queue.append(job)
+            else:
                 self._busy = True
-                group, self._queue = self._queue, []
+                job.group = [job]
+        if job.group is None:
+            job.wake.acquire()
         if not job.done:
-            try:
-                self._commit(group, across_processes)
-            finally:
-                with self._condition:
-                    self._busy = False
-                    self._condition.notify_all()
+            self._lead(job, across_processes)
         if job.error is not None:
             raise job.error
         return job.result
+
+    def _lead(self, leader: _Job, across_processes: bool) -> None:
+        try:
+            self._commit(leader.group, across_processes)
+        finally:
+            with self._lock:
+                following, self._queue = self._queue, []
+                if following:
+                    following[0].group = following
+                else:
+                    self._busy = False
+            for job in leader.group:
+                if job is not leader:
+                    job.wake.release()
+            if following:
+                following[0].wake.release()
 
     def _commit(self, group: list[_Job], across_processes: bool) -> None:
         try:

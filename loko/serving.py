@@ -6,7 +6,12 @@ no header a WSGI application sends can keep such a connection open: every revali
 (If-None-Match answered 304) paid for a new TCP connection. A response that can have no
 body needs no length to end it (RFC 9112 section 6.3), so Loko's task keeps the connection
 open for those, unless the client asked to close it.
+
+Its warning that requests wait for a thread is said at most every ten seconds
+(``QueueDepthLog``).
 """
+
+import time
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
@@ -39,10 +44,36 @@ class KeepAliveChannel(HTTPChannel):
     task_class = KeepAliveTask
 
 
+class QueueDepthLog:
+    """waitress warns "Task queue depth is N" each time a request waits for a free thread:
+    under a steady load, on nearly every request, and that log record (made and written to
+    stderr under the dispatcher's lock) took about a tenth of a busy server's time. Loko
+    says it at most once every ``interval`` seconds, with the deepest queue since."""
+
+    def __init__(self, logger, interval: float = 10.0):
+        self.logger = logger
+        self.interval = interval
+        self._next_at = 0.0
+        self._deepest = 0
+
+    def warning(self, _message: str, depth: int) -> None:
+        self._deepest = max(self._deepest, depth)
+        now = time.monotonic()
+        if now >= self._next_at:
+            self.logger.warning(
+                "Task queue depth is %d (the deepest since the last such warning; at most one every %g s)",
+                self._deepest,
+                self.interval,
+            )
+            self._deepest = 0
+            self._next_at = now + self.interval
+
+
 def make_server(app, **settings):
     """A waitress server for ``app`` (settings as for ``waitress.serve``); ``run()`` serves."""
     sockets = {}
     server = create_server(app, map=sockets, **settings)
+    server.task_dispatcher.queue_logger = QueueDepthLog(server.task_dispatcher.queue_logger)
     for listener in list(sockets.values()):
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = KeepAliveChannel

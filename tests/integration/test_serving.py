@@ -1,4 +1,5 @@
-"""``loko serve``'s waitress keeps an HTTP/1.1 connection open after a 304, as after a 200."""
+"""``loko serve``'s waitress keeps an HTTP/1.1 connection open after a 304, as after a 200,
+and says that requests wait for a thread at most once in a while."""
 
 import threading
 from http.client import HTTPConnection
@@ -6,7 +7,7 @@ from http.client import HTTPConnection
 import pytest
 from waitress import wasyncore
 
-from loko.serving import make_server
+from loko.serving import QueueDepthLog, make_server
 
 
 def app(environ, start_response):
@@ -68,3 +69,39 @@ def test_a_200_with_a_length_keeps_the_connection_open_too(port):
     assert exchange(connection, {}).status == 200
     assert connection.sock is socket_before
     connection.close()
+
+
+class Recorded:
+    def __init__(self):
+        self.lines = []
+
+    def warning(self, message, *args):
+        self.lines.append(message % args)
+
+
+def test_the_queue_depth_warning_is_said_once_per_interval_with_the_deepest_queue():
+    logger = Recorded()
+    log = QueueDepthLog(logger, interval=3600)
+    for depth in (1, 5, 2):
+        log.warning("Task queue depth is %d", depth)
+    assert len(logger.lines) == 1 and logger.lines[0].startswith("Task queue depth is 1 ")
+
+
+def test_the_queue_depth_warning_after_the_interval_names_the_deepest_queue_since():
+    logger = Recorded()
+    log = QueueDepthLog(logger, interval=0)
+    log.warning("Task queue depth is %d", 3)
+    log.warning("Task queue depth is %d", 2)
+    assert [line.split(" (")[0] for line in logger.lines] == [
+        "Task queue depth is 3",
+        "Task queue depth is 2",
+    ]
+
+
+def test_the_server_says_queue_depth_through_the_limited_log():
+    server = make_server(app, host="127.0.0.1", port=0, threads=1)
+    try:
+        assert isinstance(server.task_dispatcher.queue_logger, QueueDepthLog)
+    finally:
+        server.task_dispatcher.shutdown()
+        server.close()
