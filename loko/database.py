@@ -3,6 +3,7 @@ SQLite connection settings and the schema-version check."""
 
 import fcntl
 import logging
+import mmap
 import os
 import secrets
 import sqlite3
@@ -662,3 +663,72 @@ def thread_connection(engine):
 def _close_all(connections: list) -> None:
     for connection in connections:
         connection.close()
+
+
+WAL_HEADER_BYTES = 48  # one copy of the WAL index header; SQLite keeps two, one after the other
+
+
+class WalIndex:
+    """Whether a SQLite database in WAL mode has changed, told without a query: the header of
+    its WAL index (``<database>-shm``, https://www.sqlite.org/walformat.html) changes with
+    every transaction any connection or process commits. It is read from shared memory,
+    which costs no system call and does not let go of the GIL: a query to the database
+    does, and under load each such hand-over costs more than the query.
+
+    ``state()`` is the header, or None when it cannot be read consistently (its two copies
+    differ while a writer updates them) or the database is not in WAL mode: then the caller
+    asks the database. A connection of its own stays open while the index is mapped, so
+    that no connection opening the database later finds itself the first one and truncates
+    the file under the mapping."""
+
+    def __init__(self, database: str):
+        self.database = database
+        self._lock = threading.Lock()
+        self._pid = None
+        self._mapping = None
+        self._connection = None
+
+    def state(self) -> bytes | None:
+        if self._pid != os.getpid():
+            self._open()
+        mapping = self._mapping
+        if mapping is None:
+            return None
+        both = mapping[: 2 * WAL_HEADER_BYTES]
+        header = both[:WAL_HEADER_BYTES]
+        if header != both[WAL_HEADER_BYTES:] or not header[12]:  # byte 12: isInit
+            return None
+        return header
+
+    def _open(self) -> None:
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._mapping = None
+            try:
+                connection = sqlite3.connect(self.database, check_same_thread=False)
+                (mode,) = connection.execute("PRAGMA journal_mode").fetchone()
+                connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                if mode == "wal":
+                    with open(f"{self.database}-shm", "rb") as file:
+                        self._mapping = mmap.mmap(
+                            file.fileno(), 2 * WAL_HEADER_BYTES, access=mmap.ACCESS_READ
+                        )
+                    self._connection = connection
+                    weakref.finalize(self, connection.close)
+                else:
+                    connection.close()
+            except (OSError, ValueError, sqlite3.Error):
+                self._mapping = None
+            self._pid = os.getpid()
+
+
+_wal_indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def wal_index(engine) -> WalIndex | None:
+    """The ``WalIndex`` of ``engine``'s SQLite file; None for other databases."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    return _per_engine(_wal_indexes, engine, lambda: WalIndex(database))

@@ -3,15 +3,18 @@ a project's export changed is answered 304 from one query, before Flask builds a
 
 ``GET /api/projects/<id>/translations`` with If-None-Match and an API key of that project
 costs one query by the driver: the key (by its SHA-256, not revoked), its project and the
-data versions the export's ETag names. The ETag is the export's own (``export_etag``, over
-the query string loaded by the handler's schema), and the permission is the policy's
-(``api_key_may``). Anything else goes to Flask unchanged, so every status and header stays
-the handler's: another path, method or credentials, a query string the schema refuses, an
-unknown, revoked or foreign key, a key whose use is due to be noted again (once a minute),
-an ETag that no longer matches, a database error.
+data versions the export's ETag names; on SQLite, while nothing at all has been written to
+the database since that query (its WAL index says so), not even that, for up to a second.
+The ETag is the export's own (``export_etag``, over the query string loaded by the
+handler's schema), and the permission is the policy's (``api_key_may``). Anything else goes
+to Flask unchanged, so every status and header stays the handler's: another path, method or
+credentials, a query string the schema refuses, an unknown, revoked or foreign key, a key
+whose use is due to be noted again (once a minute), an ETag that no longer matches, a
+database error.
 """
 
 import re
+import time
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -24,7 +27,7 @@ from loko.apikeys.models import ApiKey
 from loko.auth import policy
 from loko.auth.service import last_use_noted_since, live_key, recently_used
 from loko.auth.tokens import API_KEY_PREFIX, token_hash
-from loko.database import DriverQuery, driver_timestamp, utcnow
+from loko.database import DriverQuery, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
 from loko.exports.service import LINKED, ExportQuery, export_etag, export_query
 from loko.http import load_args
@@ -79,12 +82,18 @@ def query_of(query_string: str) -> ExportQuery | None:
         return None
 
 
+KEPT_ROWS = 1024  # API keys whose row is kept; more and the oldest half goes
+KEPT_SECONDS = 1.0  # a kept row also goes after this, so a key's use is still noted each minute
+
+
 class ExportRevalidation:
     """WSGI middleware around Flask's ``wsgi_app`` (see the module's docstring)."""
 
     def __init__(self, wsgi_app, engine):
         self.wsgi_app = wsgi_app
         self.engine = engine
+        self.wal_index = wal_index(engine)
+        self._kept: dict[str, tuple[bytes, float, tuple]] = {}
 
     def __call__(self, environ, start_response):
         etag = self.unchanged_etag(environ)
@@ -117,10 +126,24 @@ class ExportRevalidation:
         return None
 
     def _key_and_versions(self, key: str):
+        """The key's row (``KEY_AND_VERSIONS``), or None. On SQLite a row read while the
+        database stood as it stands now (``WalIndex``) is kept for a moment and answers
+        again without a query, until any write to the database."""
+        key_hash = token_hash(key)
+        state = self.wal_index.state() if self.wal_index is not None else None
+        if state is not None:
+            kept = self._kept.get(key_hash)
+            if kept is not None and kept[0] == state and kept[1] > time.monotonic():
+                return kept[2]
         dialect = self.engine.dialect
         fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
-        parameters = {"key_hash": token_hash(key), "fresh_since": fresh_since}
         try:
-            return KEY_AND_VERSIONS.first(self.engine, parameters)
+            row = KEY_AND_VERSIONS.first(self.engine, {"key_hash": key_hash, "fresh_since": fresh_since})
         except dialect.loaded_dbapi.Error:
             return None
+        if state is not None and row is not None:
+            if len(self._kept) >= KEPT_ROWS:
+                for old in list(self._kept)[: KEPT_ROWS // 2]:
+                    self._kept.pop(old, None)
+            self._kept[key_hash] = (state, time.monotonic() + KEPT_SECONDS, tuple(row))
+        return row

@@ -10,6 +10,7 @@ from werkzeug.test import Client
 
 from loko.apikeys.models import ApiKey
 from loko.database import unit_of_work, utcnow
+from loko.exports import revalidation
 from loko.extensions import db
 from tests.factories import CallerClient, make_key, make_org, make_project, make_user
 from tests.translation_factories import ProjectApi, project_api
@@ -151,3 +152,29 @@ def test_a_head_request_goes_through_flask(api, flask_calls):
     response = api.client.open("HEAD", api.url("/translations"), headers={"If-None-Match": etag})
     assert response.status_code == 304
     assert flask_calls == [api.url("/translations")]
+
+
+def test_a_write_after_a_304_ends_it_at_once(api):
+    etag = etag_of(api)
+    assert revalidate(api, etag).status_code == 304
+    api.upsert("en", {"title": "New title"})
+    assert revalidate(api, etag).status_code == 200
+
+
+def test_a_key_revoked_after_a_304_gets_401_at_once(api):
+    etag = etag_of(api)
+    assert revalidate(api, etag).status_code == 304
+    assert api.owner.delete(f"/api/projects/{api.project_id}/keys/{api.key_id}").status_code == 200
+    assert revalidate(api, etag).status_code == 401
+
+
+def test_revalidations_of_an_unchanged_sqlite_database_ask_it_once(app, api, monkeypatch):
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("the WAL index is SQLite's; PostgreSQL is asked each time")
+    etag = etag_of(api)
+    asked = []
+    first = revalidation.KEY_AND_VERSIONS.first
+    monkeypatch.setattr(revalidation.KEY_AND_VERSIONS, "first", lambda *a: asked.append(1) or first(*a))
+    assert [revalidate(api, etag).status_code for _ in range(3)] == [304, 304, 304]
+    assert len(asked) == 1

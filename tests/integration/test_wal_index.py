@@ -1,0 +1,57 @@
+"""A SQLite database's WAL index tells, without a query, whether anything was committed to
+it since it was last read, by any connection or process."""
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loko.database import WalIndex
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    path = str(tmp_path / "wal.db")
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.close()
+    return path
+
+
+def write(database: str, text: str) -> None:
+    connection = sqlite3.connect(database, isolation_level=None)
+    connection.execute("INSERT INTO notes VALUES (?)", (text,))
+    connection.close()
+
+
+def test_the_state_stands_while_nothing_is_written(database):
+    index = WalIndex(database)
+    state = index.state()
+    assert state is not None
+    assert index.state() == state
+
+
+def test_a_write_by_another_connection_changes_the_state(database):
+    index = WalIndex(database)
+    before = index.state()
+    write(database, "one")
+    assert index.state() not in (None, before)
+
+
+def test_a_write_by_another_process_changes_the_state(database):
+    index = WalIndex(database)
+    before = index.state()
+    script = "import sys\nfrom tests.integration.test_wal_index import write\nwrite(sys.argv[1], 'x')"
+    subprocess.run([sys.executable, "-c", script, database], check=True, cwd=ROOT)
+    assert index.state() not in (None, before)
+
+
+def test_a_database_not_in_wal_mode_has_no_state(tmp_path):
+    path = str(tmp_path / "rollback.db")
+    sqlite3.connect(path).execute("CREATE TABLE notes (text TEXT)").connection.close()
+    assert WalIndex(path).state() is None
