@@ -7,6 +7,7 @@ import mmap
 import os
 import secrets
 import sqlite3
+import struct
 import threading
 import time
 import weakref
@@ -199,6 +200,9 @@ class GroupCommit:
 
     def __init__(self, engine):
         self.engine = engine
+        # Called with the database's state before and after a transaction of these writes
+        # when it was the only change between the two (``one_transaction_apart``).
+        self.after_commit: list = []
         self._lock = threading.Lock()
         self._queue: list[_Job] = []
         self._busy = False
@@ -206,14 +210,22 @@ class GroupCommit:
         self._pid = None
 
     def _writer(self):
-        """The writers' connection (opened in each process: a fork must not share it)."""
+        """The writers' connection (opened in each process: a fork must not share it; closed
+        when the engine's connections are disposed of, and opened again when next needed)."""
         if self._pid != os.getpid():
             pooled = self.engine.raw_connection()
             self._connection = pooled.driver_connection
             pooled.detach()
             weakref.finalize(self, self._connection.close)
             self._pid = os.getpid()
+            if not event.contains(self.engine, "engine_disposed", self._close):
+                event.listen(self.engine, "engine_disposed", self._close)
         return self._connection
+
+    def _close(self, _engine=None) -> None:
+        connection, self._connection, self._pid = self._connection, None, None
+        if connection is not None:
+            connection.close()
 
     def run(self, work, across_processes: bool = False):
         """``work(statements)`` (a ``ConnectionStatements``) in a committed transaction; its
@@ -269,8 +281,10 @@ class GroupCommit:
     def _transaction(self, group: list[_Job], across_processes: bool) -> None:
         """Every write of ``group`` in one transaction; any error rolls them all back."""
         statements = ConnectionStatements(self._writer(), self.engine)
+        index = wal_index(self.engine) if self.after_commit else None
         with write_gate(self.engine, across_processes):
             statements.run("BEGIN IMMEDIATE")
+            before = index.state() if index is not None else None  # no one else commits now
             try:
                 for job in group:
                     job.result = job.work(statements)
@@ -278,6 +292,10 @@ class GroupCommit:
             except BaseException:
                 statements.run("ROLLBACK")
                 raise
+        after = index.state() if before is not None else None
+        if after is not None and one_transaction_apart(before, after):
+            for listener in self.after_commit:
+                listener(before, after)
 
 
 _group_commits: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -634,10 +652,20 @@ class DriverQuery:
 
 
 class _ThreadConnections:
-    def __init__(self):
+    """Each thread's connection to one engine's database; all closed when the engine's
+    connections are disposed of (each thread opens a new one when it next needs it)."""
+
+    def __init__(self, engine):
         self.local = threading.local()
         self.opened = []
         weakref.finalize(self, _close_all, self.opened)
+        event.listen(engine, "engine_disposed", self.close_all)
+
+    def close_all(self, _engine=None) -> None:
+        with _write_gates_lock:
+            opened, self.opened[:] = list(self.opened), []
+            self.local = threading.local()
+        _close_all(opened)
 
 
 _thread_connections: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -649,7 +677,7 @@ def thread_connection(engine):
     lookup, the early 304) then skip the pool's checkout and return, a quarter of their
     time under load. In autocommit mode it holds no lock between statements. Closed when the
     engine goes."""
-    connections = _per_engine(_thread_connections, engine, _ThreadConnections)
+    connections = _per_engine(_thread_connections, engine, lambda: _ThreadConnections(engine))
     connection = getattr(connections.local, "connection", None)
     if connection is None:
         pooled = engine.raw_connection()
@@ -694,7 +722,10 @@ class WalIndex:
         mapping = self._mapping
         if mapping is None:
             return None
-        both = mapping[: 2 * WAL_HEADER_BYTES]
+        try:
+            both = mapping[: 2 * WAL_HEADER_BYTES]
+        except ValueError:  # closed meanwhile (the engine was disposed of)
+            return None
         header = both[:WAL_HEADER_BYTES]
         if header != both[WAL_HEADER_BYTES:] or not header[12]:  # byte 12: isInit
             return None
@@ -722,6 +753,16 @@ class WalIndex:
                 self._mapping = None
             self._pid = os.getpid()
 
+    def close(self, _engine=None) -> None:
+        """Let go of the index and the connection; the next ``state()`` opens them again."""
+        with self._lock:
+            mapping, connection = self._mapping, self._connection
+            self._mapping = self._connection = self._pid = None
+        if mapping is not None:
+            mapping.close()
+        if connection is not None:
+            connection.close()
+
 
 _wal_indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -731,4 +772,55 @@ def wal_index(engine) -> WalIndex | None:
     database = engine.url.database
     if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
         return None
-    return _per_engine(_wal_indexes, engine, lambda: WalIndex(database))
+    return _per_engine(_wal_indexes, engine, lambda: _closed_on_dispose(engine, WalIndex(database)))
+
+
+def _closed_on_dispose(engine, index: WalIndex) -> WalIndex:
+    event.listen(engine, "engine_disposed", index.close)
+    return index
+
+
+class KeptRows:
+    """Rows read from a SQLite database, kept with the state of its WAL index at which they
+    were read (``WalIndex``) and given back only while the database still stands there, for
+    at most ``seconds`` each. Rows kept at an older state are of no more use and go.
+
+    ``advance(before, after)`` carries the rows kept at ``before`` over to ``after``: for a
+    writer whose own transaction, which left these rows alone, was the only change between
+    the two (see ``GroupCommit.after_commit``)."""
+
+    def __init__(self, seconds: float = 1.0, size: int = 1024):
+        self.seconds = seconds
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: tuple[bytes | None, dict] = (None, {})
+
+    def get(self, key, state: bytes):
+        kept_state, rows = self._kept
+        if kept_state != state:
+            return None
+        found = rows.get(key)
+        if found is None or found[0] < time.monotonic():
+            return None
+        return found[1]
+
+    def keep(self, key, state: bytes, row) -> None:
+        with self._lock:
+            kept_state, rows = self._kept
+            if kept_state != state or len(rows) >= self.size:
+                rows = {}
+            rows[key] = (time.monotonic() + self.seconds, row)
+            self._kept = (state, rows)
+
+    def advance(self, before: bytes, after: bytes) -> None:
+        with self._lock:
+            kept_state, rows = self._kept
+            if kept_state == before:
+                self._kept = (after, rows)
+
+
+def one_transaction_apart(before: bytes, after: bytes) -> bool:
+    """Whether exactly one transaction was committed between two states of a WAL index
+    (its header counts them: ``iChange``, the third 32-bit word, in the machine's order)."""
+    counted = struct.unpack_from("=I", before, 8)[0]
+    return struct.unpack_from("=I", after, 8)[0] == (counted + 1) % 2**32 and before != after

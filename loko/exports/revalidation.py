@@ -14,7 +14,6 @@ database error.
 """
 
 import re
-import time
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -27,7 +26,7 @@ from loko.apikeys.models import ApiKey
 from loko.auth import policy
 from loko.auth.service import last_use_noted_since, live_key, recently_used
 from loko.auth.tokens import API_KEY_PREFIX, token_hash
-from loko.database import DriverQuery, driver_timestamp, utcnow, wal_index
+from loko.database import DriverQuery, KeptRows, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
 from loko.exports.service import LINKED, ExportQuery, export_etag, export_query
 from loko.http import load_args
@@ -82,10 +81,6 @@ def query_of(query_string: str) -> ExportQuery | None:
         return None
 
 
-KEPT_ROWS = 1024  # API keys whose row is kept; more and the oldest half goes
-KEPT_SECONDS = 1.0  # a kept row also goes after this, so a key's use is still noted each minute
-
-
 class ExportRevalidation:
     """WSGI middleware around Flask's ``wsgi_app`` (see the module's docstring)."""
 
@@ -93,7 +88,8 @@ class ExportRevalidation:
         self.wsgi_app = wsgi_app
         self.engine = engine
         self.wal_index = wal_index(engine)
-        self._kept: dict[str, tuple[bytes, float, tuple]] = {}
+        # Kept for a second at most, so that a key's use is still noted once a minute.
+        self.kept = KeptRows(seconds=1.0)
 
     def __call__(self, environ, start_response):
         etag = self.unchanged_etag(environ)
@@ -131,10 +127,8 @@ class ExportRevalidation:
         again without a query, until any write to the database."""
         key_hash = token_hash(key)
         state = self.wal_index.state() if self.wal_index is not None else None
-        if state is not None:
-            kept = self._kept.get(key_hash)
-            if kept is not None and kept[0] == state and kept[1] > time.monotonic():
-                return kept[2]
+        if state is not None and (kept := self.kept.get(key_hash, state)) is not None:
+            return kept
         dialect = self.engine.dialect
         fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
         try:
@@ -142,8 +136,5 @@ class ExportRevalidation:
         except dialect.loaded_dbapi.Error:
             return None
         if state is not None and row is not None:
-            if len(self._kept) >= KEPT_ROWS:
-                for old in list(self._kept)[: KEPT_ROWS // 2]:
-                    self._kept.pop(old, None)
-            self._kept[key_hash] = (state, time.monotonic() + KEPT_SECONDS, tuple(row))
+            self.kept.keep(key_hash, state, tuple(row))
         return row

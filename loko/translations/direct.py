@@ -24,7 +24,8 @@ from marshmallow import ValidationError
 
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
-from loko.database import group_commit
+from loko.auth.tokens import token_hash
+from loko.database import KeptRows, group_commit, wal_index
 from loko.errors import LokoError
 from loko.exports.revalidation import bearer_key
 from loko.files.service import file_record_ids
@@ -64,11 +65,13 @@ class DirectPatch:
         self.wsgi_app = wsgi_app
         self.app = app
         self.engine = engine
-        self.enabled = self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
-            None,
-            "",
-            ":memory:",
-        )
+        self.wal_index = wal_index(engine)
+        self.enabled = self.wal_index is not None
+        # Keys' actors, kept while nothing but these writes changes the database: they leave
+        # the keys alone, so each carries the kept actors over (``KeptRows.advance``).
+        self.kept_keys = KeptRows(seconds=1.0)
+        if self.enabled:
+            group_commit(engine).after_commit.append(self.kept_keys.advance)
 
     def __call__(self, environ, start_response):
         if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled:
@@ -100,12 +103,20 @@ class DirectPatch:
                 log.exception("a direct PATCH failed; the full path answers it")
                 return None
 
+    def _key(self, key: str):
+        """``api_key_lookup`` of the key, or its actor kept since (``KeptRows``)."""
+        key_hash = token_hash(key)
+        state = self.wal_index.state()
+        if state is not None and (kept := self.kept_keys.get(key_hash, state)) is not None:
+            return kept
+        found = api_key_lookup(key)
+        if state is not None and found is not None and found[1]:
+            self.kept_keys.keep(key_hash, state, found)
+        return found
+
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = schema_instance(TranslationPatch).load(json_object(body))
-        found = api_key_lookup(key)
-        if found is None:
-            return None
-        actor, noted = found
+        actor, noted = self._key(key) or (None, False)
         if not noted or not policy.api_key_may(
             actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
         ):

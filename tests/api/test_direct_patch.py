@@ -8,6 +8,7 @@ from werkzeug.test import Client
 
 from loko.apikeys.models import ApiKey
 from loko.extensions import db
+from loko.translations import direct
 from tests.factories import CallerClient, make_key
 from tests.translation_factories import ProjectApi, project_api
 
@@ -152,3 +153,20 @@ def test_the_first_use_of_a_key_is_noted_by_the_handler(app, api, flask_calls):
     assert flask_calls == [api.url("/translations")]
     with app.app_context():
         assert db.session.execute(select(ApiKey.last_used_at).where(ApiKey.id == key_id)).scalar() is not None
+
+
+def test_a_key_revoked_after_a_direct_write_is_refused_at_once(api, flask_calls):
+    assert patch(api, {"de": {"value": "Hallo"}}).status_code == 200
+    assert api.owner.delete(f"/api/projects/{api.project_id}/keys/{api.key_id}").status_code == 200
+    assert patch(api, {"de": {"value": "Servus"}}).status_code == 401
+    assert api.owner.get(api.url("/translations")).json["de"]["common"]["greeting"] == "Hallo"
+
+
+def test_direct_writes_in_a_row_look_their_key_up_once(api, flask_calls, monkeypatch):
+    looked_up = []
+    lookup = direct.api_key_lookup
+    monkeypatch.setattr(direct, "api_key_lookup", lambda key: looked_up.append(key) or lookup(key))
+    for value in ("Hallo", "Servus", "Moin"):
+        assert patch(api, {"de": {"value": value}}).status_code == 200
+    assert len(looked_up) == 1
+    assert flask_calls == []

@@ -1,5 +1,6 @@
 """A SQLite database's WAL index tells, without a query, whether anything was committed to
-it since it was last read, by any connection or process."""
+it since it was last read, by any connection or process; rows read from it are kept while
+it stands there."""
 
 import sqlite3
 import subprocess
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from loko.database import WalIndex
+from loko.database import KeptRows, WalIndex, one_transaction_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,3 +56,34 @@ def test_a_database_not_in_wal_mode_has_no_state(tmp_path):
     path = str(tmp_path / "rollback.db")
     sqlite3.connect(path).execute("CREATE TABLE notes (text TEXT)").connection.close()
     assert WalIndex(path).state() is None
+
+
+def test_one_commit_is_one_transaction_apart_and_two_are_not(database):
+    index = WalIndex(database)
+    first = index.state()
+    write(database, "one")
+    second = index.state()
+    write(database, "two")
+    assert one_transaction_apart(first, second)
+    assert not one_transaction_apart(first, index.state())
+
+
+def test_kept_rows_answer_only_at_the_state_they_were_read_at():
+    kept = KeptRows()
+    kept.keep("key", b"state one", ("row",))
+    assert kept.get("key", b"state one") == ("row",)
+    assert kept.get("key", b"state two") is None
+
+
+def test_kept_rows_carried_over_a_known_change_answer_after_it():
+    kept = KeptRows()
+    kept.keep("key", b"state one", ("row",))
+    kept.advance(b"state one", b"state two")
+    assert kept.get("key", b"state two") == ("row",)
+    assert kept.get("key", b"state one") is None
+
+
+def test_kept_rows_go_after_their_time():
+    kept = KeptRows(seconds=0)
+    kept.keep("key", b"state", ("row",))
+    assert kept.get("key", b"state") is None
