@@ -3,7 +3,6 @@ SQLite connection settings and the schema-version check."""
 
 import fcntl
 import logging
-import mmap
 import os
 import secrets
 import sqlite3
@@ -11,7 +10,7 @@ import struct
 import threading
 import time
 import weakref
-from contextlib import ExitStack, contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -699,32 +698,34 @@ WAL_HEADER_BYTES = 48  # one copy of the WAL index header; SQLite keeps two, one
 class WalIndex:
     """Whether a SQLite database in WAL mode has changed, told without a query: the header of
     its WAL index (``<database>-shm``, https://www.sqlite.org/walformat.html) changes with
-    every transaction any connection or process commits. It is read from shared memory,
-    which costs no system call and does not let go of the GIL: a query to the database
-    does, and under load each such hand-over costs more than the query.
+    every transaction any connection or process commits. Reading it is one ``pread`` of 96
+    bytes; a query lets go of the GIL several times, and under load each such hand-over
+    between threads costs more than the query itself. (A memory map would need no system
+    call at all, but a process that finds itself the first to open the database truncates
+    the file, and a read of a truncated map kills the reader.)
 
     ``state()`` is the header, or None when it cannot be read consistently (its two copies
     differ while a writer updates them) or the database is not in WAL mode: then the caller
-    asks the database. A connection of its own stays open while the index is mapped, so
-    that no connection opening the database later finds itself the first one and truncates
-    the file under the mapping."""
+    asks the database. A connection of its own keeps the index in use while it is read."""
 
     def __init__(self, database: str):
         self.database = database
         self._lock = threading.Lock()
         self._pid = None
-        self._mapping = None
+        self._descriptor = None
         self._connection = None
 
     def state(self) -> bytes | None:
         if self._pid != os.getpid():
             self._open()
-        mapping = self._mapping
-        if mapping is None:
+        descriptor = self._descriptor
+        if descriptor is None:
             return None
         try:
-            both = mapping[: 2 * WAL_HEADER_BYTES]
-        except ValueError:  # closed meanwhile (the engine was disposed of)
+            both = os.pread(descriptor, 2 * WAL_HEADER_BYTES, 0)
+        except OSError:  # closed meanwhile (the engine was disposed of)
+            return None
+        if len(both) < 2 * WAL_HEADER_BYTES:
             return None
         header = both[:WAL_HEADER_BYTES]
         if header != both[WAL_HEADER_BYTES:] or not header[12]:  # byte 12: isInit
@@ -735,31 +736,29 @@ class WalIndex:
         with self._lock:
             if self._pid == os.getpid():
                 return
-            self._mapping = None
+            self._descriptor = None
             try:
                 connection = sqlite3.connect(self.database, check_same_thread=False)
                 (mode,) = connection.execute("PRAGMA journal_mode").fetchone()
                 connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 if mode == "wal":
-                    with open(f"{self.database}-shm", "rb") as file:
-                        self._mapping = mmap.mmap(
-                            file.fileno(), 2 * WAL_HEADER_BYTES, access=mmap.ACCESS_READ
-                        )
+                    self._descriptor = os.open(f"{self.database}-shm", os.O_RDONLY)
                     self._connection = connection
                     weakref.finalize(self, connection.close)
+                    weakref.finalize(self, _close_descriptor, self._descriptor)
                 else:
                     connection.close()
-            except (OSError, ValueError, sqlite3.Error):
-                self._mapping = None
+            except (OSError, sqlite3.Error):
+                self._descriptor = None
             self._pid = os.getpid()
 
     def close(self, _engine=None) -> None:
         """Let go of the index and the connection; the next ``state()`` opens them again."""
         with self._lock:
-            mapping, connection = self._mapping, self._connection
-            self._mapping = self._connection = self._pid = None
-        if mapping is not None:
-            mapping.close()
+            descriptor, connection = self._descriptor, self._connection
+            self._descriptor = self._connection = self._pid = None
+        if descriptor is not None:
+            _close_descriptor(descriptor)
         if connection is not None:
             connection.close()
 
@@ -773,6 +772,11 @@ def wal_index(engine) -> WalIndex | None:
     if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
         return None
     return _per_engine(_wal_indexes, engine, lambda: _closed_on_dispose(engine, WalIndex(database)))
+
+
+def _close_descriptor(descriptor: int) -> None:
+    with suppress(OSError):
+        os.close(descriptor)
 
 
 def _closed_on_dispose(engine, index: WalIndex) -> WalIndex:
