@@ -35,7 +35,7 @@ import re
 from xml.etree.ElementTree import Element
 
 from loko.formats import Entry, FormatError, Target
-from loko.formats.xliff12 import NOT_XML, attributes, escape_text, parse, same_language
+from loko.formats.xliff12 import NOT_XML, attributes, escape_attribute, escape_text, parse, same_language
 
 NAME = "xliff2"
 LABEL = "XLIFF 2.0"
@@ -170,18 +170,18 @@ def write(entries: list[Entry], target: Target) -> bytes:
         while identifier in used:
             identifier += "_"
         used.add(identifier)
-        unit_attributes = [("id", identifier)]
-        if identifier != entry.key:
-            unit_attributes.append(("name", entry.key))
-        lines.append(f"{i2}<unit{attributes(unit_attributes)}>")
+        # One string per unit. An id is a name token, which needs no escaping.
+        name = "" if identifier == entry.key else f' name="{escape_attribute(entry.key)}"'
+        notes = ""
         if entry.comment is not None:
-            lines += [f"{i3}<notes>", f"{i4}<note>{escape_text(entry.comment)}</note>", f"{i3}</notes>"]
-        lines.append(f"{i3}<segment>")
-        lines.append(f"{i4}<source>{_content(source)}</source>")
+            notes = f"\n{i3}<notes>\n{i4}<note>{escape_text(entry.comment)}</note>\n{i3}</notes>"
+        translation = ""
         if bilingual and entry.value is not None:
-            lines.append(f"{i4}<target>{_content(entry.value)}</target>")
-        lines.append(f"{i3}</segment>")
-        lines.append(f"{i2}</unit>")
+            translation = f"\n{i4}<target>{_content(entry.value)}</target>"
+        lines.append(
+            f'{i2}<unit id="{identifier}"{name}>{notes}\n{i3}<segment>\n'
+            f"{i4}<source>{_content(source)}</source>{translation}\n{i3}</segment>\n{i2}</unit>"
+        )
     if not used:
         # A <file> must hold a unit or a group.
         lines.append(f'{i2}<group id="empty"/>')
