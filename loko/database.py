@@ -10,7 +10,7 @@ import struct
 import threading
 import time
 import weakref
-from contextlib import ExitStack, contextmanager, nullcontext, suppress
+from contextlib import ExitStack, contextmanager, nullcontext
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -198,7 +198,7 @@ class GroupCommit:
     it stale after every other thread's write and read each page of the write again."""
 
     def __init__(self, engine):
-        self.engine = engine
+        self._engine = weakref.ref(engine)  # the registry's value must not keep its key alive
         # Called with the database's state before and after a transaction of these writes
         # when it was the only change between the two (``one_transaction_apart``).
         self.after_commit: list = []
@@ -207,6 +207,10 @@ class GroupCommit:
         self._busy = False
         self._connection = None
         self._pid = None
+
+    @property
+    def engine(self):
+        return self._engine()
 
     def _writer(self):
         """The writers' connection (opened in each process: a fork must not share it; closed
@@ -264,11 +268,18 @@ class GroupCommit:
         try:
             self._transaction(group, across_processes)
         except Exception as error:
+            for job in group:
+                job.result = None  # rolled back
             if len(group) == 1:
                 group[0].error = error
             else:  # each write again, alone: only the failing one fails
-                for job in group:
-                    self._commit([job], across_processes)
+                for index, job in enumerate(group):
+                    try:
+                        self._commit([job], across_processes)
+                    except BaseException as stop:
+                        for rest in group[index + 1 :]:
+                            rest.error = stop
+                        raise
         except BaseException as error:
             for job in group:
                 job.result, job.error = None, error
@@ -279,11 +290,13 @@ class GroupCommit:
 
     def _transaction(self, group: list[_Job], across_processes: bool) -> None:
         """Every write of ``group`` in one transaction; any error rolls them all back."""
-        statements = ConnectionStatements(self._writer(), self.engine)
+        connection = self._writer()
+        statements = ConnectionStatements(connection, self.engine)
         index = wal_index(self.engine) if self.after_commit else None
         with write_gate(self.engine, across_processes):
             statements.run("BEGIN IMMEDIATE")
             before = index.state() if index is not None else None  # no one else commits now
+            changes = connection.total_changes
             try:
                 for job in group:
                     job.result = job.work(statements)
@@ -291,10 +304,15 @@ class GroupCommit:
             except BaseException:
                 statements.run("ROLLBACK")
                 raise
-        after = index.state() if before is not None else None
-        if after is not None and one_transaction_apart(before, after):
-            for listener in self.after_commit:
-                listener(before, after)
+        # Committed: nothing from here on may count as the writes' failure.
+        try:
+            wrote = connection.total_changes > changes
+            after = index.state() if before is not None and wrote else None
+            if after is not None and one_transaction_apart(before, after):
+                for listener in self.after_commit:
+                    listener(before, after)
+        except Exception:
+            log.exception("after a group commit")
 
 
 _group_commits: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -700,20 +718,18 @@ class WalIndex:
     its WAL index (``<database>-shm``, https://www.sqlite.org/walformat.html) changes with
     every transaction any connection or process commits. Reading it is one ``pread`` of 96
     bytes; a query lets go of the GIL several times, and under load each such hand-over
-    between threads costs more than the query itself. (A memory map would need no system
-    call at all, but a process that finds itself the first to open the database truncates
-    the file, and a read of a truncated map kills the reader.)
+    between threads costs more than the query itself.
 
     ``state()`` is the header, or None when it cannot be read consistently (its two copies
-    differ while a writer updates them) or the database is not in WAL mode: then the caller
-    asks the database. A connection of its own keeps the index in use while it is read."""
+    differ while a writer updates them, or the file is shorter) or the database is not in
+    WAL mode: then the caller asks the database. The file is read through a descriptor that
+    this process never closes, beside a connection it keeps open (``_shm_descriptor``)."""
 
     def __init__(self, database: str):
         self.database = database
         self._lock = threading.Lock()
         self._pid = None
         self._descriptor = None
-        self._connection = None
 
     def state(self) -> bytes | None:
         if self._pid != os.getpid():
@@ -723,7 +739,7 @@ class WalIndex:
             return None
         try:
             both = os.pread(descriptor, 2 * WAL_HEADER_BYTES, 0)
-        except OSError:  # closed meanwhile (the engine was disposed of)
+        except OSError:
             return None
         if len(both) < 2 * WAL_HEADER_BYTES:
             return None
@@ -736,31 +752,42 @@ class WalIndex:
         with self._lock:
             if self._pid == os.getpid():
                 return
-            self._descriptor = None
             try:
-                connection = sqlite3.connect(self.database, check_same_thread=False)
-                (mode,) = connection.execute("PRAGMA journal_mode").fetchone()
-                connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                if mode == "wal":
-                    self._descriptor = os.open(f"{self.database}-shm", os.O_RDONLY)
-                    self._connection = connection
-                    weakref.finalize(self, connection.close)
-                    weakref.finalize(self, _close_descriptor, self._descriptor)
-                else:
-                    connection.close()
+                self._descriptor = _shm_descriptor(self.database)
             except (OSError, sqlite3.Error):
                 self._descriptor = None
             self._pid = os.getpid()
 
-    def close(self, _engine=None) -> None:
-        """Let go of the index and the connection; the next ``state()`` opens them again."""
-        with self._lock:
-            descriptor, connection = self._descriptor, self._connection
-            self._descriptor = self._connection = self._pid = None
-        if descriptor is not None:
-            _close_descriptor(descriptor)
-        if connection is not None:
-            connection.close()
+
+_shm_descriptors: dict[tuple[int, str], int | None] = {}
+_shm_keepers: list = []
+
+
+def _shm_descriptor(database: str) -> int | None:
+    """A read-only descriptor of the WAL index of ``database``, None when it is not in WAL
+    mode. Opened once per process, after a connection that this process keeps open for
+    good; neither is ever closed:
+
+    - while a connection is open in WAL mode, it holds a shared lock on the database, so no
+      connection closing elsewhere can take the database for unused and delete the index
+      (this descriptor would then read a dead file whose header never changes);
+    - closing any descriptor of a file drops every POSIX lock the process holds on it,
+      SQLite's own on the index included."""
+    key = (os.getpid(), database)
+    if key in _shm_descriptors:
+        return _shm_descriptors[key]
+    with _write_gates_lock:
+        if key not in _shm_descriptors:
+            keeper = sqlite3.connect(database, check_same_thread=False)
+            (mode,) = keeper.execute("PRAGMA journal_mode").fetchone()
+            if mode == "wal":
+                keeper.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the index
+                _shm_keepers.append(keeper)
+                _shm_descriptors[key] = os.open(f"{database}-shm", os.O_RDONLY)
+            else:
+                keeper.close()
+                _shm_descriptors[key] = None
+        return _shm_descriptors[key]
 
 
 _wal_indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -771,17 +798,7 @@ def wal_index(engine) -> WalIndex | None:
     database = engine.url.database
     if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
         return None
-    return _per_engine(_wal_indexes, engine, lambda: _closed_on_dispose(engine, WalIndex(database)))
-
-
-def _close_descriptor(descriptor: int) -> None:
-    with suppress(OSError):
-        os.close(descriptor)
-
-
-def _closed_on_dispose(engine, index: WalIndex) -> WalIndex:
-    event.listen(engine, "engine_disposed", index.close)
-    return index
+    return _per_engine(_wal_indexes, engine, lambda: WalIndex(database))
 
 
 class KeptRows:

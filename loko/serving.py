@@ -56,6 +56,9 @@ class QueueDepthLog:
         self._next_at = 0.0
         self._deepest = 0
 
+    def __getattr__(self, name):
+        return getattr(self.logger, name)  # anything else waitress may call on its logger
+
     def warning(self, _message: str, depth: int) -> None:
         self._deepest = max(self._deepest, depth)
         now = time.monotonic()

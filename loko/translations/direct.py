@@ -74,7 +74,7 @@ class DirectPatch:
             group_commit(engine).after_commit.append(self.kept_keys.advance)
 
     def __call__(self, environ, start_response):
-        if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled:
+        if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled or not self._compact_json():
             return self.wsgi_app(environ, start_response)
         path = PATCH_PATH.fullmatch(environ.get("PATH_INFO", ""))
         key = bearer_key(environ.get("HTTP_AUTHORIZATION", ""))
@@ -91,6 +91,12 @@ class DirectPatch:
             "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
         )
         return [payload]
+
+    def _compact_json(self) -> bool:
+        """Whether the handler would write its JSON compact, as the direct answer is (Flask
+        indents it in debug mode)."""
+        compact = self.app.json.compact
+        return compact is True or (compact is None and not self.app.debug)
 
     def write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         """The answer's body, or None to let Flask answer."""

@@ -170,3 +170,11 @@ def test_direct_writes_in_a_row_look_their_key_up_once(api, flask_calls, monkeyp
         assert patch(api, {"de": {"value": value}}).status_code == 200
     assert len(looked_up) == 1
     assert flask_calls == []
+
+
+def test_in_debug_mode_the_handler_answers_with_its_indented_json(app, api, flask_calls):
+    app.debug = True
+    response = patch(api, {"de": {"value": "Hallo"}})
+    assert response.status_code == 200
+    assert flask_calls == [api.url("/translations")]
+    assert response.data.startswith(b"{\n")

@@ -1,9 +1,11 @@
 """Small writes arriving while another write's transaction runs share the next transaction
 (``GroupCommit``), each in a savepoint of its own."""
 
+import gc
 import sqlite3
 import threading
 import time
+import weakref
 
 import pytest
 import sqlalchemy as sa
@@ -112,3 +114,12 @@ def test_a_failing_lone_write_writes_nothing(engine):
         group.run(two_notes)
     assert stored(engine) == []
     assert group.run(note("after")) == "after"
+
+
+def test_a_group_commit_does_not_keep_its_engine_alive(tmp_path):
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'gone.db'}")
+    group_commit(engine)
+    gone = weakref.ref(engine)
+    del engine
+    gc.collect()
+    assert gone() is None

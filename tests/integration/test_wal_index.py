@@ -2,6 +2,7 @@
 it since it was last read, by any connection or process; rows read from it are kept while
 it stands there."""
 
+import gc
 import sqlite3
 import subprocess
 import sys
@@ -87,3 +88,24 @@ def test_kept_rows_go_after_their_time():
     kept = KeptRows(seconds=0)
     kept.keep("key", b"state", ("row",))
     assert kept.get("key", b"state") is None
+
+
+def test_reading_the_index_never_lets_go_of_this_process_locks(database):
+    reader = sqlite3.connect(database, isolation_level=None)
+    reader.execute("SELECT count(*) FROM notes").fetchone()
+    write(database, "one")
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM notes").fetchone()  # a read transaction on the log
+    index = WalIndex(database)
+    assert index.state() is not None
+    del index
+    gc.collect()
+    script = (
+        "import sqlite3, sys\n"
+        "print(sqlite3.connect(sys.argv[1], timeout=0).execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchone()[0])"
+    )
+    busy = subprocess.run(
+        [sys.executable, "-c", script, database], capture_output=True, text=True, check=True
+    )
+    assert busy.stdout.strip() == "1"  # the reader still holds the log: it may not be truncated
+    reader.execute("COMMIT")
