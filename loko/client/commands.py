@@ -27,7 +27,7 @@ from loko.client.config import (
     is_cleartext_remote,
     load_config,
 )
-from loko.client.formats import FORMAT_NAMES, format_of_path, is_multilingual
+from loko.client.formats import FORMAT_NAMES, format_of_file, format_of_path, is_multilingual
 from loko.client.remote import Remote, ServerError
 from loko.client.state import STATE_FOLDER, PullState
 from loko.client.sync import (
@@ -439,6 +439,21 @@ def _language_value(text: str) -> str:
         raise ValueError(str(error)) from None
 
 
+def _found_format(folder: Path, path_template: str) -> str | None:
+    """The format of the first file here that the template finds, told as the server's
+    import tells it (nested or flat JSON and YAML, XLIFF 1.2 or 2.0, by their content);
+    without one, what the template's extension suggests."""
+    suggested = format_of_path(path_template)
+    try:
+        multilingual = suggested is not None and is_multilingual(suggested)
+        found = PathTemplate(path_template, multilingual=multilingual).find(folder)
+        if found:
+            return format_of_file(found[0].path, (folder / found[0].path).read_bytes()) or suggested
+    except (TemplateError, OSError):
+        pass
+    return suggested
+
+
 def _mentions_state_folder(gitignore: Path) -> bool:
     try:
         lines = gitignore.read_text(encoding="utf-8").splitlines()
@@ -451,7 +466,12 @@ def _mentions_state_folder(gitignore: Path) -> bool:
 @click.option("--url", help="The Loko server's address, e.g. https://loko.example.com.")
 @click.option("--project", help="The project's id.")
 @click.option("--path", "path_template", help="Where the files are, e.g. locales/{language}/{fileName}.json.")
-@click.option("--format", "format_name", type=click.Choice(FORMAT_NAMES), help="Default: from the extension.")
+@click.option(
+    "--format",
+    "format_name",
+    type=click.Choice(FORMAT_NAMES),
+    help="Default: from the first file found (nested JSON or YAML, XLIFF 2.0), else the extension.",
+)
 @click.option("--source-language", help="The language the keys are written in, e.g. en.")
 @click.option("--yes", "-y", is_flag=True, help="Ask nothing: a missing value is an error.")
 @click.option("--force", is_flag=True, help=f"Replace an existing {TOML_NAME}.")
@@ -487,7 +507,12 @@ def init_command(url, project, path_template, format_name, source_language, yes,
         interactive,
     )
     format_name = _ask(
-        format_name, "--format", "Format", _format_value, interactive, default=format_of_path(path_template)
+        format_name,
+        "--format",
+        "Format",
+        _format_value,
+        interactive,
+        default=_found_format(folder, path_template),
     )
     try:
         PathTemplate(path_template, multilingual=is_multilingual(format_name))

@@ -2,9 +2,9 @@
 detection of a file's format from its name and first bytes."""
 
 import importlib
-import re
 from types import ModuleType
 
+from loko.client.formats import format_of_file
 from loko.errors import BadRequest
 
 MODULES = {
@@ -23,18 +23,6 @@ MODULES = {
     "properties": "properties",
 }
 FORMAT_NAMES = tuple(MODULES)
-BY_EXTENSION = {
-    ".po": "po",
-    ".pot": "po",
-    ".xlf": "xliff",
-    ".xliff": "xliff",
-    ".xml": "android",
-    ".strings": "strings",
-    ".stringsdict": "stringsdict",
-    ".arb": "arb",
-    ".csv": "csv",
-    ".properties": "properties",
-}
 
 
 def format_module(name: str) -> ModuleType:
@@ -48,44 +36,14 @@ def extension_of(name: str) -> str:
     return format_module(name).EXTENSION
 
 
-XLIFF_VERSION = re.compile(rb"<xliff[^>]*\sversion\s*=\s*[\"']([0-9.]+)")
-
-
 def detect_format(path: str, data: bytes) -> str:
     """The format of a file from its name's extension, and for JSON, YAML and XLIFF (where one
-    extension has several formats) from its first bytes; BadRequest when none fits."""
-    lowered = path.lower()
-    extension = lowered[lowered.rfind(".") :] if "." in lowered.rsplit("/", 1)[-1] else ""
-    if extension == ".json":
-        return "json-nested" if _nested_json(data) else "json"
-    if extension in (".yml", ".yaml"):
-        return "yaml-nested" if _nested_yaml(data) else "yaml"
-    if extension in (".xlf", ".xliff"):
-        match = XLIFF_VERSION.search(data[:4096])
-        return "xliff2" if match and match.group(1).startswith(b"2") else "xliff"
-    if extension in BY_EXTENSION:
-        return BY_EXTENSION[extension]
-    raise BadRequest(
-        f"format: cannot tell the format of {path!r} from its name; pass `format` "
-        f"(one of {', '.join(FORMAT_NAMES)})."
-    )
-
-
-def _nested_json(data: bytes) -> bool:
-    import orjson
-
-    try:
-        document = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(document, dict) and any(isinstance(value, dict) for value in document.values())
-
-
-def _nested_yaml(data: bytes) -> bool:
-    """A YAML file whose only root key maps to a mapping, Rails style (``de: {...}``)."""
-    head = data[:65536].decode("utf-8", "replace")
-    roots = [
-        line for line in head.splitlines() if line and not line[0].isspace() and not line.startswith("#")
-    ]
-    roots = [line for line in roots if line != "---"]
-    return len(roots) == 1 and roots[0].rstrip().endswith(":")
+    extension has several formats) from its first bytes (``format_of_file``, shared with the
+    command-line client); BadRequest when none fits."""
+    name = format_of_file(path, data)
+    if name is None:
+        raise BadRequest(
+            f"format: cannot tell the format of {path!r} from its name; pass `format` "
+            f"(one of {', '.join(FORMAT_NAMES)})."
+        )
+    return name

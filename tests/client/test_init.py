@@ -138,3 +138,37 @@ def test_plain_http_to_another_host_is_warned_about(loko, workdir):
     )
     assert result.exit_code == 0
     assert "not https" in result.stderr
+
+
+def test_init_reads_nested_json_from_the_files_it_finds(loko, workdir):
+    (workdir / "locales" / "en").mkdir(parents=True)
+    (workdir / "locales" / "en" / "common.json").write_text('{"cart": {"title": "Cart"}}', encoding="utf-8")
+    assert init(loko, "--yes").exit_code == 0
+    assert read_config(workdir)["files"] == [{"path": LOCALES, "format": "json-nested"}]
+
+
+def test_init_reads_rails_style_yaml_from_the_files_it_finds(loko, workdir):
+    (workdir / "config" / "locales" / "en").mkdir(parents=True)
+    (workdir / "config" / "locales" / "en" / "shop.yml").write_text("en:\n  title: Shop\n", encoding="utf-8")
+    path = "config/locales/{language}/{fileName}.yml"
+    assert loko("init", "--url", URL, "--project", PROJECT, "--path", path, "--yes").exit_code == 0
+    assert read_config(workdir)["files"] == [{"path": path, "format": "yaml-nested"}]
+
+
+def test_init_reads_xliff_2_from_the_files_it_finds(loko, workdir):
+    (workdir / "xliff" / "de").mkdir(parents=True)
+    (workdir / "xliff" / "de" / "shop.xlf").write_text(
+        '<?xml version="1.0"?>\n'
+        '<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en"/>\n',
+        encoding="utf-8",
+    )
+    path = "xliff/{language}/{fileName}.xlf"
+    assert loko("init", "--url", URL, "--project", PROJECT, "--path", path, "--yes").exit_code == 0
+    assert read_config(workdir)["files"] == [{"path": path, "format": "xliff2"}]
+
+
+def test_an_explicit_format_wins_over_the_files_found(loko, workdir):
+    (workdir / "locales" / "en").mkdir(parents=True)
+    (workdir / "locales" / "en" / "common.json").write_text('{"cart": {"title": "Cart"}}', encoding="utf-8")
+    assert init(loko, "--format", "json", "--yes").exit_code == 0
+    assert read_config(workdir)["files"] == [{"path": LOCALES, "format": "json"}]
