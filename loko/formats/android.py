@@ -16,7 +16,7 @@
   are kept in ``meta["android"]["attributes"]`` as ``[name, value]`` pairs, in order, and
   written back.
 - Values are the text a user sees: Android's escapes (``\\'``, ``\\"``, ``\\\\``, ``\\n``,
-  ``\\t``, ``\\@``, ``\\?``, ``\\uXXXX``) are resolved, double quotes that are not escaped only
+  ``\\t``, ``\\@``, ``\\?``, ``\\uHHHH``) are resolved, double quotes that are not escaped only
   preserve the whitespace they enclose, and other runs of whitespace become one space, with
   none at either end.
 - Markup: a value whose element holds child elements (``<b>``, ``<xliff:g>``) is that inner
@@ -38,7 +38,7 @@ indentation, entries in the order given, comments as ``<!-- text -->`` on the li
 (``--`` becomes ``- -``), keys whose value is None left out, and a final newline. Text is
 escaped as ``\\\\``, ``\\"``, ``\\'``, ``\\n``, ``\\t``, ``\\@`` and ``\\?`` at the start,
 ``&amp;``, ``&lt;``, ``&gt;``, characters XML cannot hold (and carriage returns) as
-``\\uXXXX``, and wrapped in double quotes when it starts or ends with a space or holds two
+``\\uHHHH``, and wrapped in double quotes when it starts or ends with a space or holds two
 spaces in a row.
 
 Parsing refuses document type declarations (no entities, no external references) and

@@ -5,8 +5,8 @@ Reading takes UTF-8 (with or without a byte order mark) or UTF-16 (told by its b
 mark, or without one by its zero bytes), as Xcode writes either. Keys and values may be
 quoted or, as in old property lists, unquoted (letters, digits and ``_ $ + / : . -``); a
 statement ``"key";`` alone means the key is its own value. The escapes ``\\"``, ``\\'``,
-``\\\\``, ``\\n``, ``\\t``, ``\\r``, ``\\a``, ``\\b``, ``\\f``, ``\\v``, ``\\UXXXX`` (and
-``\\uXXXX``, a surrogate pair as one character) and octal ``\\ooo`` are resolved; any other
+``\\\\``, ``\\n``, ``\\t``, ``\\r``, ``\\a``, ``\\b``, ``\\f``, ``\\v``, ``\\UHHHH`` (and
+``\\uHHHH``, a surrogate pair as one character) and octal ``\\ooo`` are resolved; any other
 escaped character stands for itself. The comments right before a key (with no blank line
 between), joined by line breaks, are its ``Entry.comment``; a header comment followed by a
 blank line is not kept. A key defined twice is refused. Errors name the line.
@@ -18,7 +18,7 @@ The writer is deterministic and canonical: UTF-8 without a byte order mark, the 
 the order given, each ``/* comment */`` (``*/`` inside becomes ``* /``) on the line before
 ``"key" = "value";``, a blank line between entries, keys whose value is None left out, and a
 final newline. Text is escaped as ``\\\\``, ``\\"``, ``\\n``, ``\\t``, ``\\r`` and other control
-characters (and lone surrogates) as ``\\UXXXX``; everything else is written as is.
+characters (and lone surrogates) as ``\\UHHHH``; everything else is written as is.
 """
 
 import re

@@ -7,14 +7,14 @@ whitespace. A line whose first non-blank character is ``#`` or ``!`` is a commen
 lines right above a key are its comment (one space after the marker dropped, lines joined
 with ``\\n``), and a blank line in between detaches them. The key runs to the first
 unescaped ``=``, ``:`` or whitespace; blanks and one ``=`` or ``:`` after it are skipped and
-the rest of the line is the value. Escapes are ``\\t \\n \\r \\f``, ``\\uXXXX`` (a surrogate
+the rest of the line is the value. Escapes are ``\\t \\n \\r \\f``, ``\\uHHHH`` (a surrogate
 pair of two escapes is one character) and a backslash before any other character, which
 stands for itself. A malformed ``\\u`` escape or half a surrogate pair is refused, naming
 the line. Of duplicate keys the last one wins.
 
 Writing: UTF-8, keys sorted, ``key=value`` lines, each key's comment above it as ``# `` lines.
 Escaped are the backslash, tab, line and form feeds, other control characters, U+0085,
-U+2028, U+2029 and U+FEFF (``\\uXXXX``); in keys also ``=``, ``:``, spaces and a leading
+U+2028, U+2029 and U+FEFF (``\\uHHHH``); in keys also ``=``, ``:``, spaces and a leading
 ``#`` or ``!``; in values a leading space. Keys without a value are left out. Java's
 ``Properties.load(InputStream)`` still reads ISO-8859-1; ``PropertyResourceBundle`` and
 ``Properties.load(Reader)`` read this file as written.

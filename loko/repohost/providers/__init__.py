@@ -6,6 +6,7 @@ the token in a header, a refusal carrying a ``message``, lists paged by ``Link: 
 import hashlib
 import hmac
 import json
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -26,9 +27,9 @@ class RestProvider(Provider):
     label = ""  # the host as people name it, at the start of every message
     api_path = ""  # the API's path under the web root of a self-hosted instance ("/api/v4")
 
+    @abstractmethod
     def request_headers(self) -> dict[str, str]:
         """The token, and what else the host wants on every request."""
-        raise NotImplementedError
 
     def web_root(self) -> str:
         """The instance's web address: the API URL less its API path."""
