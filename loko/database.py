@@ -151,10 +151,19 @@ _write_gates_lock = threading.Lock()
 def write_gate(engine, across_processes: bool = False):
     """The turn of a writer of ``engine``'s SQLite file (``WriteGate``); on other databases
     nothing (PostgreSQL queues the writers of a project on the project's row lock)."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+    database = sqlite_file(engine)
+    if database is None:
         return nullcontext()
     return _per_engine(_write_gates, engine, lambda: WriteGate(database)).held(across_processes)
+
+
+def sqlite_file(engine) -> str | None:
+    """The path of ``engine``'s database when it is a SQLite file; None for other databases
+    and SQLite in memory."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    return database
 
 
 def _per_engine(registry, engine, make):
@@ -451,8 +460,7 @@ class Checkpointer:
 def start_checkpointer(engine, across_processes: bool) -> Checkpointer | None:
     """For a server process on a SQLite file: start a ``Checkpointer`` and have the engine's
     connections, from now on, leave checkpoints to it. None on other databases."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+    if sqlite_file(engine) is None:
         return None
     _checkpointed_engines.add(engine)
     engine.dispose()  # pooled connections opened earlier would still checkpoint on commit
@@ -727,14 +735,9 @@ class WalIndex:
 
     def __init__(self, database: str):
         self.database = database
-        self._lock = threading.Lock()
-        self._pid = None
-        self._descriptor = None
 
     def state(self) -> bytes | None:
-        if self._pid != os.getpid():
-            self._open()
-        descriptor = self._descriptor
+        descriptor = _shm_descriptor(self.database)
         if descriptor is None:
             return None
         try:
@@ -748,25 +751,15 @@ class WalIndex:
             return None
         return header
 
-    def _open(self) -> None:
-        with self._lock:
-            if self._pid == os.getpid():
-                return
-            try:
-                self._descriptor = _shm_descriptor(self.database)
-            except (OSError, sqlite3.Error):
-                self._descriptor = None
-            self._pid = os.getpid()
-
 
 _shm_descriptors: dict[tuple[int, str], int | None] = {}
 _shm_keepers: list = []
 
 
 def _shm_descriptor(database: str) -> int | None:
-    """A read-only descriptor of the WAL index of ``database``, None when it is not in WAL
-    mode. Opened once per process, after a connection that this process keeps open for
-    good; neither is ever closed:
+    """A read-only descriptor of the WAL index of ``database``; None when it is not in WAL
+    mode or cannot be opened (then the callers ask the database). Opened once per process,
+    after a connection that this process keeps open for good; neither is ever closed:
 
     - while a connection is open in WAL mode, it holds a shared lock on the database, so no
       connection closing elsewhere can take the database for unused and delete the index
@@ -778,15 +771,18 @@ def _shm_descriptor(database: str) -> int | None:
         return _shm_descriptors[key]
     with _write_gates_lock:
         if key not in _shm_descriptors:
-            keeper = sqlite3.connect(database, check_same_thread=False)
-            (mode,) = keeper.execute("PRAGMA journal_mode").fetchone()
-            if mode == "wal":
+            _shm_descriptors[key] = None
+            try:
+                keeper = sqlite3.connect(database, check_same_thread=False)
+                (mode,) = keeper.execute("PRAGMA journal_mode").fetchone()
+                if mode != "wal":
+                    keeper.close()
+                    return None
                 keeper.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the index
                 _shm_keepers.append(keeper)
                 _shm_descriptors[key] = os.open(f"{database}-shm", os.O_RDONLY)
-            else:
-                keeper.close()
-                _shm_descriptors[key] = None
+            except (OSError, sqlite3.Error):
+                log.warning("the WAL index of %s cannot be read; revalidations ask the database", database)
         return _shm_descriptors[key]
 
 
@@ -795,8 +791,8 @@ _wal_indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 def wal_index(engine) -> WalIndex | None:
     """The ``WalIndex`` of ``engine``'s SQLite file; None for other databases."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+    database = sqlite_file(engine)
+    if database is None:
         return None
     return _per_engine(_wal_indexes, engine, lambda: WalIndex(database))
 
@@ -832,6 +828,18 @@ class KeptRows:
                 rows = {}
             rows[key] = (time.monotonic() + self.seconds, row)
             self._kept = (state, rows)
+
+    def read(self, key, state: bytes | None, load):
+        """The row kept for ``key`` at ``state``, or else ``load()``'s, kept when it is one
+        (no state: ``load()``'s, kept nowhere)."""
+        if state is None:
+            return load()
+        row = self.get(key, state)
+        if row is None:
+            row = load()
+            if row is not None:
+                self.keep(key, state, row)
+        return row
 
     def advance(self, before: bytes, after: bytes) -> None:
         with self._lock:

@@ -25,7 +25,7 @@ from werkzeug.wrappers import Request
 from loko.apikeys.models import ApiKey
 from loko.auth import policy
 from loko.auth.service import last_use_noted_since, live_key, recently_used
-from loko.auth.tokens import API_KEY_PREFIX, token_hash
+from loko.auth.tokens import bearer_key, token_hash
 from loko.database import DriverQuery, KeptRows, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
 from loko.exports.service import LINKED, ExportQuery, export_etag, export_query
@@ -59,15 +59,6 @@ class ProjectVersion(NamedTuple):
     name: str
     data_version: int
     linked_data_version: int | None
-
-
-def bearer_key(header: str) -> str | None:
-    """The API key of an ``Authorization: Bearer`` header, parsed as the identity step does."""
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token.startswith(API_KEY_PREFIX):
-        return None
-    return token
 
 
 @lru_cache(maxsize=256)
@@ -127,14 +118,13 @@ class ExportRevalidation:
         again without a query, until any write to the database."""
         key_hash = token_hash(key)
         state = self.wal_index.state() if self.wal_index is not None else None
-        if state is not None and (kept := self.kept.get(key_hash, state)) is not None:
-            return kept
+        return self.kept.read(key_hash, state, lambda: self._read_key_and_versions(key_hash))
+
+    def _read_key_and_versions(self, key_hash: str) -> tuple | None:
         dialect = self.engine.dialect
         fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
         try:
             row = KEY_AND_VERSIONS.first(self.engine, {"key_hash": key_hash, "fresh_since": fresh_since})
         except dialect.loaded_dbapi.Error:
             return None
-        if state is not None and row is not None:
-            self.kept.keep(key_hash, state, tuple(row))
-        return row
+        return tuple(row) if row is not None else None

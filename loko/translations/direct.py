@@ -24,10 +24,9 @@ from marshmallow import ValidationError
 
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
-from loko.auth.tokens import token_hash
+from loko.auth.tokens import bearer_key, token_hash
 from loko.database import KeptRows, group_commit, wal_index
 from loko.errors import LokoError
-from loko.exports.revalidation import bearer_key
 from loko.files.service import file_record_ids
 from loko.http import json_object, schema_instance
 from loko.translations.schemas import TranslationPatch
@@ -111,14 +110,7 @@ class DirectPatch:
 
     def _key(self, key: str):
         """``api_key_lookup`` of the key, or its actor kept since (``KeptRows``)."""
-        key_hash = token_hash(key)
-        state = self.wal_index.state()
-        if state is not None and (kept := self.kept_keys.get(key_hash, state)) is not None:
-            return kept
-        found = api_key_lookup(key)
-        if state is not None and found is not None and found[1]:
-            self.kept_keys.keep(key_hash, state, found)
-        return found
+        return self.kept_keys.read(token_hash(key), self.wal_index.state(), lambda: api_key_lookup(key))
 
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = schema_instance(TranslationPatch).load(json_object(body))

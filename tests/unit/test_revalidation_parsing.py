@@ -3,7 +3,8 @@ export query, parsed as the Flask handler parses them."""
 
 import pytest
 
-from loko.exports.revalidation import bearer_key, query_of
+from loko.auth.tokens import bearer_key
+from loko.exports.revalidation import query_of
 from loko.exports.service import ExportQuery
 
 
