@@ -11,6 +11,7 @@ quoting is added where a text needs it: an apostrophe before another apostrophe,
 """
 
 import gettext
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,6 +21,7 @@ from babel.messages.plurals import get_plural
 CATEGORY_ORDER = ("zero", "one", "two", "few", "many", "other")
 DEFAULT_ARGUMENT = "count"
 _SPECIAL = "{}#|"
+_MESSAGE_STOP = re.compile("['{}]")
 
 
 @dataclass(frozen=True)
@@ -118,18 +120,26 @@ def _skip_space(text: str, position: int) -> int:
 
 def _message(text: str, position: int) -> tuple[str, int]:
     """Read a form's text from just after its ``{`` to its closing ``}``; returns the text
-    with ICU quoting removed and the position after the ``}``."""
+    with ICU quoting removed and the position after the ``}``. Plain runs are copied whole
+    between the characters that matter (apostrophes and braces)."""
     out, depth = [], 0
-    while position < len(text):
-        character = text[position]
+    while True:
+        match = _MESSAGE_STOP.search(text, position)
+        if match is None:
+            return "", -1
+        stop = match.start()
+        if stop > position:
+            out.append(text[position:stop])
+        character = text[stop]
+        position = stop + 1
         if character == "'":
-            following = text[position + 1] if position + 1 < len(text) else ""
+            following = text[position : position + 1]
             if following == "'":
                 out.append("'")
-                position += 2
+                position += 1
                 continue
             if following and following in _SPECIAL:
-                end = position + 1
+                end = position
                 while True:
                     end = text.find("'", end)
                     if end < 0:
@@ -138,18 +148,16 @@ def _message(text: str, position: int) -> tuple[str, int]:
                         end += 2
                         continue
                     break
-                out.append(text[position + 1 : end].replace("''", "'"))
+                out.append(text[position:end].replace("''", "'"))
                 position = end + 1
                 continue
         elif character == "{":
             depth += 1
-        elif character == "}":
-            if depth == 0:
-                return "".join(out), position + 1
+        elif depth == 0:
+            return "".join(out), position
+        else:
             depth -= 1
         out.append(character)
-        position += 1
-    return "", -1
 
 
 def split(value: str | None) -> Plural | None:

@@ -22,8 +22,10 @@ declaration but refuses entity declarations and external references (no entity e
 external entities), then read with ``plistlib``; every problem is a ``FormatError``, naming
 the line where it can be found.
 
-The writer uses ``plistlib.dumps`` with sorted keys, which gives the same bytes for the same
-entries: Apple's XML declaration and document type, tab indentation, the keys sorted, a
+The writer gives the bytes ``plistlib.dumps`` gives with sorted keys (a test holds it to them),
+written straight into one string, since ``plistlib`` writes each line through a method call
+and spends most of a large export there: Apple's XML declaration and document type, tab
+indentation, the keys sorted, a
 plural's forms as ``zero``..``other`` (an ICU ``=0`` form as ``zero`` when there is no
 ``zero``; other ``=N`` forms have no place and are left out), the value type ``d`` unless the
 meta says otherwise, and a final newline. A value that is not a plural is written as a
@@ -176,10 +178,43 @@ def _spec(value: str, meta: dict) -> dict:
     return {FORMAT_KEY: _clean(format_key), _clean(variable): rule}
 
 
+_HEADER = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n'
+    '<plist version="1.0">\n'
+)
+
+
+def _escape(text: str) -> str:
+    """``plistlib``'s escaping: line ends as line feeds, then ``&``, ``<`` and ``>``."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _write_dict(document: dict, tabs: str, out: list) -> None:
+    """A dictionary of strings and dictionaries as ``plistlib`` writes it with sorted keys."""
+    if not document:
+        out.append(f"{tabs}<dict/>\n")
+        return
+    out.append(f"{tabs}<dict>\n")
+    inner = tabs + "\t"
+    for key, value in sorted(document.items()):
+        if isinstance(value, str):
+            out.append(f"{inner}<key>{_escape(key)}</key>\n{inner}<string>{_escape(value)}</string>\n")
+        else:
+            out.append(f"{inner}<key>{_escape(key)}</key>\n")
+            _write_dict(value, inner, out)
+    out.append(f"{tabs}</dict>\n")
+
+
 def write(entries: list[Entry], target: Target) -> bytes:
     document = {}
     for entry in entries:
         if entry.value is not None:
             meta = (entry.meta or {}).get("stringsdict") or {}
             document[_clean(entry.key)] = _spec(entry.value, meta if isinstance(meta, dict) else {})
-    return plistlib.dumps(document, fmt=plistlib.FMT_XML, sort_keys=True)
+    out = [_HEADER]
+    _write_dict(document, "", out)
+    out.append("</plist>\n")
+    return "".join(out).encode()

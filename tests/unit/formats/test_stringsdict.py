@@ -168,6 +168,22 @@ def test_writer_output_reads_back_with_plistlib():
     }
 
 
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [],
+        [Entry("a&<b>", "line\r\nnext\rlast & <i>"), Entry("Z", "{Apples, plural, one {#} other {# >}}")],
+        [
+            Entry(f"k{index}", "{count, plural, few {a} many {b} one {c} other {d} two {e} zero {f}}")
+            for index in range(3)
+        ],
+    ],
+)
+def test_writer_gives_the_bytes_plistlib_gives(entries):
+    written = stringsdict.write(entries, Target("ar"))
+    assert written == plistlib.dumps(plistlib.loads(written), sort_keys=True)
+
+
 def test_writer_writes_the_full_forms_when_the_format_text_was_edited_away():
     entry = Entry(
         "k",
