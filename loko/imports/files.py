@@ -214,6 +214,9 @@ def _check(parsed: ParsedFile) -> None:
         seen.add(key)
         if entry.value is not None and (not isinstance(entry.value, str) or len(entry.value) > MAX_VALUE):
             raise BadRequest(f"value: the value of {key!r} {where} is longer than {MAX_VALUE:,} characters.")
+        for name, text in (("value", entry.value), ("comment", entry.comment), ("context", entry.context)):
+            if text is not None and "\x00" in text:
+                raise BadRequest(f"{name}: the {name} of {key!r} {where} contains a NUL character (U+0000).")
         if entry.context is not None and len(entry.context) > MAX_CONTEXT:
             raise BadRequest(
                 f"context: the context of {key!r} {where} is longer than {MAX_CONTEXT} characters."

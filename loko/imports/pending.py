@@ -11,12 +11,12 @@ from sqlalchemy import delete, select
 
 from loko.auth import policy
 from loko.database import new_id, unit_of_work, utcnow
-from loko.errors import NotFound
+from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.formats.registry import detect_format
 from loko.imports.files import is_zip
 from loko.imports.models import PendingImport
-from loko.imports.service import ImportOptions, import_files
+from loko.imports.service import CHANGED_SINCE_PREVIEW, ImportOptions, import_files
 from loko.projects.service import ProjectView
 
 PENDING_LIFETIME = timedelta(hours=1)
@@ -63,7 +63,17 @@ def upload_options(query: dict, upload_name: str, data: bytes) -> ImportOptions:
 
 def would_change(diff: dict) -> bool:
     summary = diff["summary"]
-    return bool(summary["created"] or summary["updated"] or summary["trashed"])
+    return bool(summary["created"] or summary["updated"] or summary["trashed"] or summary["notes"])
+
+
+class ChangedSincePreview(Exception):
+    """The project changed between a preview and its confirmation so that the import would
+    now do something else: nothing was imported, and ``preview`` is the upload's new dry run
+    (kept again to be confirmed when it would change anything)."""
+
+    def __init__(self, preview: "Preview"):
+        super().__init__(CHANGED_SINCE_PREVIEW)
+        self.message, self.preview = CHANGED_SINCE_PREVIEW, preview
 
 
 def preview_import(actor, project_id: str, data: bytes, options: ImportOptions) -> Preview:
@@ -71,16 +81,24 @@ def preview_import(actor, project_id: str, data: bytes, options: ImportOptions) 
     would change anything, the upload is kept to be confirmed. Raises what ``import_files``
     raises, having kept nothing."""
     policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-    diff = import_files(actor, project_id, data, dataclasses.replace(options, dry_run=True))
-    pending_id = keep_pending(actor, project_id, data, options) if would_change(diff) else None
+    diff = import_files(actor, project_id, data, dataclasses.replace(options, dry_run=True, expected=None))
+    kept = dataclasses.replace(options, expected=diff["digest"])
+    pending_id = keep_pending(actor, project_id, data, kept) if would_change(diff) else None
     return Preview(diff, pending_id)
 
 
 def confirm_import(actor, project_id: str, pending_id: str) -> dict:
     """Import a kept upload with the options of its dry run; returns the diff. NotFound
-    when it is not this user's in this project, is over an hour old or was already used."""
+    when it is not this user's in this project, is over an hour old or was already used;
+    ChangedSincePreview, having imported nothing, when the import would no longer do
+    exactly what its preview showed (someone edited the project in between)."""
     data, options = take_pending(actor, project_id, pending_id)
-    return import_files(actor, project_id, data, dataclasses.replace(options, dry_run=False))
+    try:
+        return import_files(actor, project_id, data, dataclasses.replace(options, dry_run=False))
+    except Conflict as error:
+        if error.message != CHANGED_SINCE_PREVIEW:
+            raise
+    raise ChangedSincePreview(preview_import(actor, project_id, data, options))
 
 
 def keep_pending(actor, project_id: str, data: bytes, options: ImportOptions) -> str:

@@ -33,7 +33,11 @@ class ImportQuery(ApiSchema):
     removedKeys = fields.String(
         load_default="keep",
         validate=validate.OneOf(REMOVED_KEYS),
-        metadata={"description": "`trash` moves an imported file's keys that the upload lacks to the trash."},
+        metadata={
+            "description": "`trash` moves to the trash an imported file's keys that the upload lacks and "
+            "that have a value in one of the uploaded languages (a key none of them has translated could "
+            "not have been in those files, so it is kept)."
+        },
     )
     dryRun = fields.Boolean(
         load_default=False, metadata={"description": "Answer the same diff without writing anything."}
@@ -56,6 +60,23 @@ class TrashedKey(ApiSchema):
     key = fields.String(required=True)
 
 
+class Notes(ApiSchema):
+    comment = fields.String(allow_none=True, required=True)
+    context = fields.String(allow_none=True, required=True)
+    details = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={"description": "What a format keeps beyond the value (PO flags, ARB placeholders, ...)."},
+    )
+
+
+class NotesChange(ApiSchema):
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    old = fields.Nested(Notes, required=True)
+    new = fields.Nested(Notes, required=True)
+
+
 class ImportedFile(ApiSchema):
     fileName = fields.String(required=True)
     language = fields.String(required=True)
@@ -69,6 +90,7 @@ class ImportSummary(ApiSchema):
     unchanged = fields.Integer(required=True)
     trashed = fields.Integer(required=True)
     conflicts = fields.Integer(required=True)
+    notes = fields.Integer(required=True)
 
 
 class ImportResult(ApiSchema):
@@ -88,6 +110,16 @@ class ImportResult(ApiSchema):
         fields.Nested(ValueChange),
         required=True,
         metadata={"description": "Values left as they are (`only-new`): `current`, `incoming`."},
+    )
+    notes = fields.List(
+        fields.Nested(NotesChange),
+        required=True,
+        metadata={
+            "description": "Keys whose comment, context or format details change (`old`, `new`). They "
+            "belong to the key: an import of several languages takes them from the source language's file "
+            "(the most translated language), and another language's file sets them only on a key that has "
+            "none. No history entry is written for them."
+        },
     )
     unchanged = fields.Integer(required=True)
     truncated = fields.Boolean(

@@ -2,6 +2,7 @@
 then apply the difference in one transaction with history. A dry run is the same code
 stopping before the write, and answers the same diff."""
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -20,17 +21,22 @@ from loko.database import (
     unit_of_work,
     utcnow,
 )
-from loko.errors import BadRequest
+from loko.errors import BadRequest, Conflict
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.queries import most_translated, source_language
 
 MODES = ("upsert", "only-new", "replace-file")
 REMOVED_KEYS = ("keep", "trash")
 LISTED = 1000  # changes listed per kind in the answer; the counts are always complete
+CHANGED_SINCE_PREVIEW = (
+    "file: the project changed since the preview, so this import would now change something the "
+    "preview did not show; nothing was imported. Preview the upload again."
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ class ImportOptions:
     mode: str = "upsert"
     removed_keys: str = "keep"
     dry_run: bool = False
+    expected: str | None = None  # the digest of a dry run this import must still match
 
 
 @dataclass
@@ -68,6 +75,7 @@ class Plan:
     updated: list = field(default_factory=list)
     trashed: list = field(default_factory=list)
     conflicts: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # keys whose comment, context or details change
     unchanged: int = 0
 
 
@@ -122,6 +130,8 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
         plan = _plan(project_id, files, options)
+        if options.expected is not None and _digest(plan) != options.expected:
+            raise Conflict(CHANGED_SINCE_PREVIEW)
         _apply(actor, project_id, plan)
     refresh_statistics(
         {
@@ -152,19 +162,44 @@ def _notes(entry) -> tuple:
     return (entry.comment, entry.context, meta)
 
 
+def _notes_owner(project_id: str, files: list[ParsedFile]) -> str | None:
+    """The language whose files decide a key's comment, context and details: the project's
+    source language (the most translated), or for a project without values the upload's
+    language with the most entries (a tie goes to the alphabetically first code)."""
+    owner = source_language(project_id)
+    if owner is None:
+        counts: dict[str, int] = defaultdict(int)
+        for parsed in files:
+            counts[parsed.language] += len(parsed.entries)
+        owner = most_translated(counts)
+    return owner
+
+
 def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> Plan:
+    """The changes of an import. A key's notes (comment, context, format details) belong to
+    the key, not to one language: they come from the owner language's file (see
+    ``_notes_owner``) when it has the key, and otherwise from another language's file, only
+    for a key that has none yet. A file without notes for a key leaves them as they are, except in
+    ``replace-file`` mode. With ``removedKeys=trash`` a key is removed when it has a value in
+    one of the uploaded languages and is missing from the upload: a key no uploaded language
+    has translated could not have been in those files. ``replace-file`` trashes every key
+    missing from the file."""
     plan = Plan()
     by_file: dict[str, list[ParsedFile]] = defaultdict(list)
     for parsed in files:
         by_file[parsed.file_name].append(parsed)
     stamp = driver_timestamp(utcnow())
     replace = options.mode == "replace-file"
+    owner = _notes_owner(project_id, files)
     for file_name in sorted(by_file):
-        parsed_files = sorted(by_file[file_name], key=lambda parsed: parsed.language)
+        parsed_files = sorted(
+            by_file[file_name], key=lambda parsed: (parsed.language != owner, parsed.language)
+        )
         plan.files[file_name] = {parsed.language for parsed in parsed_files}
         stored = _stored(project_id, file_name, sorted(plan.files[file_name]))
         imported_keys: dict[str, str] = {}  # key -> translation id
-        notes_seen: set[str] = set()
+        new_rows: dict[str, int] = {}  # key -> index of its row in plan.new_keys
+        chosen: dict[str, tuple] = {}  # key -> (notes, from the owner language)
         for parsed in parsed_files:
             language = parsed.language
             for entry in parsed.entries:
@@ -174,9 +209,9 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                 if translation_id is None:
                     if item is None:
                         translation_id = new_id()
-                        comment, context, meta = _notes(entry)
+                        new_rows[key] = len(plan.new_keys)
                         plan.new_keys.append(
-                            (translation_id, project_id, file_name, key, stamp, stamp, comment, context, meta)
+                            (translation_id, project_id, file_name, key, stamp, stamp, None, None, None)
                         )
                         if value is None:
                             plan.history.append((translation_id, key, file_name, None, "created", None, None))
@@ -184,11 +219,10 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                     else:
                         translation_id = item.id
                     imported_keys[key] = translation_id
-                if item is not None and key not in notes_seen:
+                if key not in chosen:
                     notes = _notes(entry)
-                    if notes != item.notes and (replace or any(part is not None for part in notes)):
-                        plan.changed_notes.append((*notes, translation_id))
-                    notes_seen.add(key)
+                    if language == owner or any(part is not None for part in notes):
+                        chosen[key] = (notes, language == owner)
                 if value is None:
                     continue
                 current = item.values.get(language) if item is not None else None
@@ -204,11 +238,38 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                     plan.changed_values.append((translation_id, language, value))
                     plan.history.append((translation_id, key, file_name, language, "updated", current, value))
                     plan.updated.append(_change(file_name, key, language, old=current, new=value))
+        for key, (notes, from_owner) in chosen.items():
+            item = stored.get(key)
+            if item is None:
+                row = plan.new_keys[new_rows[key]]
+                plan.new_keys[new_rows[key]] = (*row[:6], *notes)
+            elif (
+                notes != item.notes
+                and (replace or any(part is not None for part in notes))
+                and (from_owner or all(part is None for part in item.notes))
+            ):
+                plan.changed_notes.append((*notes, item.id))
+                plan.notes.append(
+                    {"fileName": file_name, "key": key, "old": _shown(item.notes), "new": _shown(notes)}
+                )
         if replace or options.removed_keys == "trash":
             for key in sorted(stored.keys() - imported_keys.keys()):
-                plan.trashed_ids.append(stored[key].id)
-                plan.trashed.append({"fileName": file_name, "key": key})
+                if replace or stored[key].values:
+                    plan.trashed_ids.append(stored[key].id)
+                    plan.trashed.append({"fileName": file_name, "key": key})
     return plan
+
+
+def _shown(notes: tuple) -> dict:
+    comment, context, meta = notes
+    return {"comment": comment, "context": context, "details": orjson.loads(meta) if meta else None}
+
+
+def _digest(plan: Plan) -> str:
+    """What an import changes, as a digest: the same for a dry run and a real run that would
+    do the same."""
+    changes = (plan.created, plan.updated, plan.trashed, plan.conflicts, plan.notes)
+    return hashlib.sha256(orjson.dumps(changes, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def _change(file_name: str, key: str, language: str | None, **values) -> dict:
@@ -267,15 +328,18 @@ def _answer(plan: Plan, files: list[ParsedFile], options: ImportOptions) -> dict
         "updated": plan.updated,
         "trashed": plan.trashed,
         "conflicts": plan.conflicts,
+        "notes": plan.notes,
     }
     return {
         "dryRun": options.dry_run,
+        "digest": _digest(plan),
         "summary": {
             "created": len(plan.created),
             "updated": len(plan.updated),
             "unchanged": plan.unchanged,
             "trashed": len(plan.trashed),
             "conflicts": len(plan.conflicts),
+            "notes": len(plan.notes),
         },
         "files": [
             {

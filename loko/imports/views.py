@@ -1,7 +1,7 @@
 """Pages: importing translation files into a project. The upload is checked by a dry run
 whose diff the page shows; it is written only when the person confirms that diff."""
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, g, request, url_for
 
 from loko.errors import BadRequest
 from loko.imports import pending
@@ -42,11 +42,16 @@ def preview(project_id):
 @imports_ui.post(PATH + "/confirm")
 def confirm(project_id):
     view = pending.open_import(page_user(), str(project_id))
-    done = submit(
-        lambda: pending.confirm_import(page_user(), view.project.id, request.form.get("pending", "")),
-        then=url_for("files_ui.files", project_id=view.project.id),
-        notice=_imported,
-    )
+    try:
+        done = submit(
+            lambda: pending.confirm_import(page_user(), view.project.id, request.form.get("pending", "")),
+            then=url_for("files_ui.files", project_id=view.project.id),
+            notice=_imported,
+        )
+    except pending.ChangedSincePreview as changed:
+        # Nothing was imported: the page shows the new preview to confirm instead.
+        g.form_error, g.form_status = changed.message, 409
+        return _page(view, preview=changed.preview)
     return done or _page(view)
 
 
@@ -56,6 +61,8 @@ def _imported(diff: dict) -> str:
         f"Imported: {summary['created']} created, {summary['updated']} updated, "
         f"{summary['trashed']} moved to the trash"
     )
+    if summary["notes"]:
+        notice += f", notes changed on {summary['notes']} keys"
     if summary["conflicts"]:
         notice += f", {summary['conflicts']} left as they were (conflicts)"
     return notice + "."

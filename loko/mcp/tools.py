@@ -229,7 +229,7 @@ def _render_import(result: dict) -> str:
     lines = [
         ("Would change" if result["dryRun"] else "Imported") + f": {summary['created']} created, "
         f"{summary['updated']} updated, {summary['unchanged']} unchanged, {summary['trashed']} to the "
-        f"trash, {summary['conflicts']} conflicts."
+        f"trash, {summary['conflicts']} conflicts, {summary['notes']} with notes changed."
     ]
     lines += [
         f"+ {c['fileName']} {c['key']} [{c['language']}]: {_quote(c['value'])}"

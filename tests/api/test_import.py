@@ -48,7 +48,14 @@ def test_a_file_creates_its_keys_and_values(api):
     answer = imported(
         api, json_file({"title": "Title", "body": "Body"}), fileName="home", language="en", format="json"
     )
-    assert answer["summary"] == {"created": 2, "updated": 0, "unchanged": 0, "trashed": 0, "conflicts": 0}
+    assert answer["summary"] == {
+        "created": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "trashed": 0,
+        "conflicts": 0,
+        "notes": 0,
+    }
     assert {(c["key"], c["value"]) for c in answer["created"]} == {("title", "Title"), ("body", "Body")}
     assert api.export() == {"en": {"home": {"body": "Body", "title": "Title"}}}
 
@@ -119,6 +126,16 @@ def test_removed_keys_trash_moves_missing_keys_to_the_trash(api):
     assert [t["key"] for t in api.trash_list()["translations"]] == ["old"]
 
 
+def test_removed_keys_trash_keeps_keys_the_uploaded_language_has_not_translated(api):
+    api.upsert("en", {"title": "Title", "new": "New"}, file_name="home")
+    api.upsert("de", {"title": "Titel"}, file_name="home")
+    answer = imported(
+        api, json_file({"title": "Titel"}), fileName="home", language="de", format="json", removedKeys="trash"
+    )
+    assert answer["trashed"] == []
+    assert api.keys(fileName="home") == ["new", "title"]
+
+
 def test_replace_file_trashes_the_keys_the_file_lacks(api):
     api.upsert("en", {"title": "Title", "old": "Old"}, file_name="home")
     imported(
@@ -162,7 +179,14 @@ def test_an_export_zip_imports_back_with_the_default_template(api):
     api.upsert("de", {"title": "Titel"}, file_name="home")
     exported = api.export_response(zip="true").data
     answer = imported(api, exported)
-    assert answer["summary"] == {"created": 0, "updated": 0, "unchanged": 2, "trashed": 0, "conflicts": 0}
+    assert answer["summary"] == {
+        "created": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "trashed": 0,
+        "conflicts": 0,
+        "notes": 0,
+    }
 
 
 def test_a_multipart_upload_takes_the_file_and_its_name(api):
@@ -233,6 +257,10 @@ def test_a_key_over_256_characters_is_refused(kept):
 
 def test_a_value_over_8192_characters_is_refused(kept):
     assert_refused(kept, json_file({"k": "v" * 8193}), "8,192", fileName="home", language="en", format="json")
+
+
+def test_a_value_with_a_nul_character_is_refused(kept):
+    assert_refused(kept, json_file({"k": "a\u0000b"}), "NUL", fileName="home", language="en", format="json")
 
 
 def test_a_file_name_over_256_characters_is_refused(kept):

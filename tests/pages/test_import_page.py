@@ -157,7 +157,7 @@ def test_the_dry_run_shows_what_would_be_created(page_as, world):
     assert response.status_code == 200
     text = text_of(response)
     assert "What this import would change" in text
-    assert "2 new 0 changed 0 to the trash 0 conflicts 0 unchanged" in text
+    assert "2 new 0 changed 0 to the trash 0 conflicts 0 with notes changed 0 unchanged" in text
     assert "home title en Title" in text
     assert "Confirm import" in text
 
@@ -315,6 +315,37 @@ def test_confirming_uses_the_options_of_the_dry_run(page_as, world, api):
     confirm(browser, world, pending_id_of(response))
     assert exported(api) == {"en": {"home": {"title": "Title"}}}
     assert [item["key"] for item in api.trash_list()["translations"]] == ["old"]
+
+
+def confirm_after_an_edit(browser, world, api):
+    """Preview an upload of ``title``, edit ``title`` in the API, then confirm."""
+    api.upsert("en", {"title": "Old"}, file_name="home")
+    pending_id = pending_id_of(preview(browser, world, json_upload({"title": "Uploaded"})))
+    api.upsert("en", {"title": "Edited meanwhile"}, file_name="home")
+    return confirm(browser, world, pending_id)
+
+
+def test_an_edit_made_after_the_preview_is_not_overwritten_by_the_confirmation(page_as, world, api):
+    response = confirm_after_an_edit(page_as("editor"), world, api)
+    assert response.status_code == 409
+    assert "changed since the preview" in alert_of(response)
+    assert exported(api) == {"en": {"home": {"title": "Edited meanwhile"}}}
+
+
+def test_a_confirmation_refused_for_a_change_shows_the_new_preview_to_confirm(page_as, world, api):
+    browser = page_as("editor")
+    response = confirm_after_an_edit(browser, world, api)
+    assert "Edited meanwhile" in text_of(response)
+    assert confirm(browser, world, pending_id_of(response)).status_code == 303
+    assert exported(api) == {"en": {"home": {"title": "Uploaded"}}}
+
+
+def test_an_edit_elsewhere_after_the_preview_does_not_stop_the_confirmation(page_as, world, api):
+    browser = page_as("editor")
+    pending_id = pending_id_of(preview(browser, world, json_upload({"title": "Uploaded"})))
+    api.upsert("en", {"other": "Other"}, file_name="elsewhere")
+    assert confirm(browser, world, pending_id).status_code == 303
+    assert exported(api)["en"]["home"] == {"title": "Uploaded"}
 
 
 def test_a_confirmed_upload_is_no_longer_kept(page_as, app, world):
