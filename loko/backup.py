@@ -109,11 +109,37 @@ def restore_sqlite(backup: Path, target: str, known_revisions: set[str], force: 
         counts = ", ".join(f"{table}: {count:,}" for table, count in held.items())
         raise Conflict(f"{target} already holds data ({counts}); pass --force to replace it.")
     Path(target).parent.mkdir(parents=True, exist_ok=True)
-    with closing(_open(backup, "ro")) as origin, closing(sqlite3.connect(target)) as database:
-        database.execute("PRAGMA busy_timeout=10000")
-        origin.backup(database, pages=-1)
-        database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    replaced_version = _highest_data_version(target)
+    staged = Path(target).with_name(f".{Path(target).name}.{os.getpid()}.restore")
+    staged.unlink(missing_ok=True)
+    try:
+        with closing(_open(backup, "ro")) as origin, closing(sqlite3.connect(staged)) as copy:
+            origin.backup(copy, pages=-1)
+            copy.execute("PRAGMA journal_mode=DELETE")  # no -wal or -shm file beside it
+            if replaced_version:
+                # Every project's data version goes past any the replaced database reached, so
+                # no ETag or cached export of the replaced data can be taken for the restored.
+                copy.execute("UPDATE projects SET data_version = data_version + ?", (replaced_version,))
+                copy.commit()
+        with closing(sqlite3.connect(staged)) as copy, closing(sqlite3.connect(target)) as database:
+            database.execute("PRAGMA busy_timeout=10000")
+            copy.backup(database, pages=-1)
+            database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        staged.unlink(missing_ok=True)
     return summary
+
+
+def _highest_data_version(path: str) -> int:
+    """The highest data version of the projects of the SQLite database ``path`` (0 when there
+    is none)."""
+    if not Path(path).exists():
+        return 0
+    with closing(_open(path, "ro")) as database:
+        tables = {name for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "projects" not in tables:
+            return 0
+        return database.execute("SELECT coalesce(max(data_version), 0) FROM projects").fetchone()[0]
 
 
 def existing_data(path: str) -> dict[str, int]:

@@ -4,6 +4,7 @@ needs to set up an installation without the web UI."""
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import os
 import signal
 import socket
@@ -60,6 +61,18 @@ def register_commands(app) -> None:
         app.cli.add_command(command)
 
 
+def with_current_schema(command):
+    """A command that reads or writes Loko's tables: it runs on a schema brought up to date
+    as ``serve`` brings it (SQLite upgraded, never one a newer Loko wrote)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        ensure_schema_current(current_app._get_current_object())
+        return command(*args, **kwargs)
+
+    return run
+
+
 def ensure_schema_current(app) -> None:
     """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database,
     and on any database whose schema a newer Loko wrote."""
@@ -108,15 +121,21 @@ def serve(host, port, threads, processes):
     port = app.config["LOKO_PORT"] if port is None else port
     threads = threads or app.config["LOKO_THREADS"]
     processes = app.config["LOKO_PROCESSES"] = processes or app.config["LOKO_PROCESSES"]
+    from loko.serving import proxy_settings
+
+    try:
+        proxy = proxy_settings(app.config["LOKO_TRUSTED_PROXY"])
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     listener = socket.create_server((host, port), reuse_port=False, backlog=1024)
     bound_port = listener.getsockname()[1]
     click.echo(
         f"Loko serving on http://{host}:{bound_port} ({processes} process(es) x {threads} threads)", err=True
     )
     if processes == 1:
-        _serve_socket(app, listener, threads)
+        _serve_socket(app, listener, threads, proxy)
         return
-    _serve_forked(app, listener, threads, processes)
+    _serve_forked(app, listener, threads, processes, proxy)
 
 
 def limit_malloc_arenas(arenas: int = 2) -> None:
@@ -130,17 +149,17 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
         return
 
 
-def _serve_socket(app, listener, threads) -> None:
+def _serve_socket(app, listener, threads, proxy: dict | None = None) -> None:
     from loko.database import start_checkpointer
     from loko.extensions import db
     from loko.serving import make_server
 
     with app.app_context():
         start_checkpointer(db.engine, app.config["LOKO_PROCESSES"] > 1)
-    make_server(app, sockets=[listener], threads=threads, ident="loko", backlog=1024).run()
+    make_server(app, sockets=[listener], threads=threads, ident="loko", backlog=1024, **(proxy or {})).run()
 
 
-def _serve_forked(app, listener, threads, processes) -> None:
+def _serve_forked(app, listener, threads, processes, proxy: dict) -> None:
     """Fork worker processes that all accept on the one pre-bound socket; the GIL holds one
     process to one core, so this is how one machine's cores all serve."""
     from loko.extensions import db
@@ -152,7 +171,7 @@ def _serve_forked(app, listener, threads, processes) -> None:
         if pid == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            _serve_socket(app, listener, threads)
+            _serve_socket(app, listener, threads, proxy)
             os._exit(0)
         children.append(pid)
     listener.close()
@@ -178,6 +197,7 @@ def _run_service(call):
 
 @click.command("create-user")
 @with_appcontext
+@with_current_schema
 @click.option("--email", required=True)
 @click.option("--password", required=True, prompt=True, hide_input=True)
 @click.option("--name", default=None)
@@ -201,6 +221,7 @@ def create_user_command(email, password, name, organization):
 
 @click.command("create-project")
 @with_appcontext
+@with_current_schema
 @click.option("--organization", "organization_id", required=True, help="Organization id.")
 @click.option("--name", required=True)
 def create_project_command(organization_id, name):
@@ -221,6 +242,7 @@ def create_project_command(organization_id, name):
 
 @click.command("create-api-key")
 @with_appcontext
+@with_current_schema
 @click.option("--project", "project_id", required=True, help="Project id.")
 @click.option("--name", required=True)
 @click.option("--scope", type=click.Choice(["write", "read"]), default="write", show_default=True)
@@ -246,6 +268,8 @@ def create_api_key_command(project_id, name, scope):
 
 
 @click.command("purge-trash")
+@with_appcontext
+@with_current_schema
 @click.option("--days", type=int, default=None, help="Retention in days (LOKO_TRASH_RETENTION_DAYS).")
 def purge_trash_command(days):
     """Permanently delete translations that have been in the trash longer than the retention."""

@@ -9,8 +9,16 @@ open for those, unless the client asked to close it.
 
 Its warning that requests wait for a thread is said at most every ten seconds
 (``QueueDepthLog``).
+
+Behind a reverse proxy every request comes from the proxy's address, so the sign-in limit
+(counted per address and account) would be one for all clients. With ``LOKO_TRUSTED_PROXY``
+set to the proxy's address (``127.0.0.1``, or ``*`` for any peer), waitress takes
+the client's address from that proxy's ``X-Forwarded-For`` and the scheme and host from
+``X-Forwarded-Proto`` and ``X-Forwarded-Host`` (``proxy_settings``); those headers from
+anyone else are dropped.
 """
 
+import ipaddress
 import time
 
 from waitress.channel import HTTPChannel
@@ -70,6 +78,29 @@ class QueueDepthLog:
             )
             self._deepest = 0
             self._next_at = now + self.interval
+
+
+FORWARDED_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
+
+
+def proxy_settings(trusted_proxy: str | None) -> dict:
+    """waitress's settings for a reverse proxy at ``trusted_proxy`` (none when unset);
+    ValueError unless it is one IP address or ``*``."""
+    if not trusted_proxy:
+        return {}
+    if trusted_proxy != "*":
+        try:
+            ipaddress.ip_address(trusted_proxy)
+        except ValueError:
+            raise ValueError(
+                f"LOKO_TRUSTED_PROXY: {trusted_proxy!r} is not an IP address (or * for any peer)."
+            ) from None
+    return {
+        "trusted_proxy": trusted_proxy,
+        "trusted_proxy_count": 1,
+        "trusted_proxy_headers": FORWARDED_HEADERS,
+        "clear_untrusted_proxy_headers": True,
+    }
 
 
 def make_server(app, **settings):

@@ -1,5 +1,6 @@
 """``loko serve``'s waitress keeps an HTTP/1.1 connection open after a 304, as after a 200,
-and says that requests wait for a thread at most once in a while."""
+says that requests wait for a thread at most once in a while, and takes the client's address
+from a trusted reverse proxy only."""
 
 import threading
 from http.client import HTTPConnection
@@ -7,7 +8,7 @@ from http.client import HTTPConnection
 import pytest
 from waitress import wasyncore
 
-from loko.serving import QueueDepthLog, make_server
+from loko.serving import QueueDepthLog, make_server, proxy_settings
 
 
 def app(environ, start_response):
@@ -105,3 +106,48 @@ def test_the_server_says_queue_depth_through_the_limited_log():
     finally:
         server.task_dispatcher.shutdown()
         server.close()
+
+
+def remote_addr_app(environ, start_response):
+    body = f"{environ['REMOTE_ADDR']} {environ['wsgi.url_scheme']}".encode()
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def seen_by_the_app(trusted_proxy, headers) -> str:
+    server = make_server(
+        remote_addr_app, host="127.0.0.1", port=0, threads=1, **proxy_settings(trusted_proxy)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        connection = HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        try:
+            connection.request("GET", "/", headers=headers)
+            return connection.getresponse().read().decode()
+        finally:
+            connection.close()
+    finally:
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        thread.join(timeout=10)
+        server.task_dispatcher.shutdown()
+
+
+FORWARDED = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
+
+
+def test_behind_a_trusted_proxy_the_client_address_and_scheme_are_the_forwarded_ones():
+    assert seen_by_the_app("127.0.0.1", FORWARDED) == "203.0.113.7 https"
+
+
+def test_forwarded_headers_from_a_peer_that_is_not_the_proxy_are_ignored():
+    assert seen_by_the_app("192.0.2.1", FORWARDED) == "127.0.0.1 http"
+
+
+def test_without_a_trusted_proxy_forwarded_headers_are_ignored():
+    assert seen_by_the_app(None, FORWARDED) == "127.0.0.1 http"
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_refused():
+    with pytest.raises(ValueError, match="LOKO_TRUSTED_PROXY"):
+        proxy_settings("proxy.example")

@@ -237,6 +237,33 @@ def test_restore_with_force_replaces_a_database_with_data(instance, backup_file)
         assert connection.execute("SELECT email FROM users").fetchall() == [("ada@example.test",)]
 
 
+def test_no_export_etag_of_the_replaced_database_matches_after_a_restore(instance, tmp_path):
+    source = instance().migrate()
+    actor, project_id = populate(source.app)
+    assert source.cli("backup", tmp_path / "backup.db").exit_code == 0
+    with source.app.app_context():
+        bulk_upsert(actor, project_id, "common", "en", [{"key": "seed.00000", "value": "Changed after"}])
+    path = f"/api/projects/{project_id}/translations"
+    replaced_etag = signed_in(source.app).get(path).headers["ETag"]
+    source.close()
+    assert source.cli("restore", "--force", tmp_path / "backup.db").exit_code == 0
+    restarted = instance("loko.db")
+    with restarted.app.app_context():  # as many writes as before: the same version number
+        bulk_upsert(actor, project_id, "common", "en", [{"key": "seed.00000", "value": "Changed again"}])
+    restored = signed_in(restarted.app).get(path, headers={"If-None-Match": replaced_etag})
+    assert restored.status_code == 200
+    assert restored.json["en"]["common"]["seed.00000"] == "Changed again"
+
+
+def signed_in(app):
+    client = app.test_client()
+    assert (
+        client.post("/api/auth/login", json={"email": "ada@example.test", "password": PASSWORD}).status_code
+        == 200
+    )
+    return client
+
+
 def test_restore_upgrades_an_older_backup(instance):
     old = instance("old.db").migrate("0003_mcp_sessions")
     with closing(sqlite3.connect(old.path)) as connection:

@@ -393,3 +393,15 @@ def test_loko_serve_refuses_a_database_from_a_newer_loko_and_leaves_it_alone(new
         revision = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
         db.session.remove()
     assert revision == NEWER
+
+
+def test_loko_create_user_refuses_a_database_from_a_newer_loko_and_writes_nothing(newer_database):
+    result = newer_database.test_cli_runner().invoke(
+        args=["create-user", "--email", "ada@example.test", "--password", "a long enough password"]
+    )
+    assert result.exit_code == 1
+    assert NEWER_MESSAGE in result.output
+    with newer_database.app_context():
+        users = db.session.execute(sa.text("SELECT count(*) FROM users")).scalar_one()
+        db.session.remove()
+    assert users == 0
