@@ -139,8 +139,25 @@ def language_option(command: Callable) -> Callable:
         "languages",
         multiple=True,
         callback=_languages,
-        help="Only these languages (repeat, or separate with commas).",
+        help="Only these languages (repeat, or separate with commas). Refused when a [[files]] "
+        "entry's format holds every language in one file (csv): such a file is pushed and "
+        "pulled whole, so run without --language.",
     )(command)
+
+
+def _refuse_language_filter(config: Config, languages: tuple[str, ...] | None) -> None:
+    """A usage error when ``--language`` meets a format whose one file holds every language:
+    pulling part of the languages would overwrite the local file without the others'
+    columns, and pushing the whole file would send languages that were not asked for."""
+    if languages is None:
+        return
+    for file_set in config.files:
+        if is_multilingual(file_set.format):
+            raise click.UsageError(
+                f"{file_set.path} ({file_set.format}) holds every language in one file, which "
+                "--language would cut: such a file is pushed and pulled whole, so run without "
+                "--language"
+            )
 
 
 def import_options(command: Callable) -> Callable:
@@ -202,7 +219,8 @@ def _import_all(remote: Remote, uploads: list[Upload], *, mode: str, removed_key
 
 
 def _by_format(file_sets: tuple[FileSet, ...]) -> dict[str, list[FileSet]]:
-    """One export a format: entries of the same format all receive it."""
+    """One export a format, shared by the entries of that format (``plan_pull`` gives each
+    project file to its entry)."""
     grouped: dict[str, list[FileSet]] = {}
     for file_set in file_sets:
         grouped.setdefault(file_set.format, []).append(file_set)
@@ -229,6 +247,7 @@ def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_di
     changed (with --dry-run, what would)."""
     if fail_on_diff and not dry_run:
         raise click.UsageError("--fail-on-diff goes with --dry-run (or use `loko status`)")
+    _refuse_language_filter(config, languages)
     uploads = _uploads(config, languages, out)
     if not uploads:
         raise LocalFileError("nothing to push: no local file matches a [[files]] path")
@@ -301,14 +320,20 @@ def pull_command(config, out, languages):
     """Write the project's translations into the local files.
 
     Each [[files]] entry's path places them; a file is written only when its bytes differ,
-    and an export unchanged since the last pull is not downloaded again."""
+    and an export unchanged since the last pull is not downloaded again. XLIFF files name
+    the config's source_language as their source.
+
+    With several [[files]] entries of one format, a project file goes to the entry under
+    whose path it exists here (in any language); one found under none goes to the first
+    entry of its format."""
+    _refuse_language_filter(config, languages)
     state = PullState.load(config.root, out.warn)
     results = []
     with _remote(config, out) as remote:
         for format_name, file_sets in _by_format(config.files).items():
             record = state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag)
+            answer = remote.export(format_name, languages, etag, config.source_language)
             if answer.not_modified:
                 results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
                 out.say(f"{format_name}: up to date")
@@ -347,6 +372,7 @@ def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
 
     A dry-run import tells what a push would change on the server; the export, compared
     byte by byte with the local files, what a pull would write. Changes nothing."""
+    _refuse_language_filter(config, languages)
     state = PullState.load(config.root, out.warn)
     uploads = _uploads(config, languages, out)
     pushes, pulls, different = [], [], False
@@ -362,7 +388,7 @@ def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
         for format_name, file_sets in _by_format(config.files).items():
             record = state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag)
+            answer = remote.export(format_name, languages, etag, config.source_language)
             planned = [] if answer.not_modified else _plan(config, file_sets, answer.body)
             to_write = [item for item in planned if item.change != "unchanged"]
             pulls.append(

@@ -2,6 +2,13 @@
 the nearest parent, then the environment (``LOKO_URL``, ``LOKO_PROJECT``, ``LOKO_API_KEY``),
 then the command line, each overriding the one before. The API key belongs in the
 environment: one found in a file is accepted with a warning, as files get committed.
+
+``source_language`` is the language the keys are written in; every export the pipeline
+asks for names it, so a bilingual file (XLIFF) keeps it as its source whatever language
+has the most values. Each ``[[files]]`` entry is a path template and a format. Entries of
+one format share the project's files: a project file goes to the entry under whose path it
+exists locally (in any language), and one found under no entry's path goes to the first
+entry of its format.
 """
 
 import ipaddress
@@ -33,7 +40,8 @@ class ConfigError(click.ClickException):
 
 @dataclass(frozen=True)
 class FileSet:
-    """One ``[[files]]`` entry: where files of one format are."""
+    """One ``[[files]]`` entry: where files of one format are (see the module's note on
+    entries that share a format)."""
 
     path: str
     format: str

@@ -160,10 +160,20 @@ class Remote:
         except ValueError:
             raise ServerError(f"the server's answer is not JSON: {response.text[:200]!r}") from None
 
-    def export(self, format: str, languages: tuple[str, ...] | None, etag: str | None) -> ExportAnswer:
-        """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one."""
+    def export(
+        self,
+        format: str,
+        languages: tuple[str, ...] | None,
+        etag: str | None,
+        source_language: str | None = None,
+    ) -> ExportAnswer:
+        """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one. A
+        bilingual file (XLIFF) names ``source_language`` as its source; without one, the server
+        picks the language with the most values, which can change as translations grow."""
         params = [("format", format), ("zip", "true")]
         params += [("language", language) for language in languages or ()]
+        if source_language:
+            params.append(("sourceLanguage", source_language))
         headers = {"If-None-Match": etag} if etag else {}
         with (
             self._transport_errors(),

@@ -9,12 +9,13 @@ from loko.client.config import FileSet
 from loko.client.sync import PlannedFile
 
 COUNTS = ("created", "updated", "unchanged", "trashed", "conflicts")
-CHANGES = ("created", "updated", "trashed", "conflicts")
+CHANGES = ("created", "updated", "trashed", "conflicts", "notes")
 MAX_VALUE_SHOWN = 80
 
 
 def has_changes(result: dict) -> bool:
-    """True when an import result creates, updates, trashes or leaves a conflict."""
+    """True when an import result creates, updates, trashes, leaves a conflict or changes a
+    key's notes (comment, context or format details)."""
     summary = result.get("summary") or {}
     return any(summary.get(name) for name in CHANGES)
 
@@ -47,6 +48,8 @@ def import_lines(file_set: FileSet, files_sent: int, result: dict) -> list[str]:
     """The counts of one import, then one line per change the server listed."""
     summary = result.get("summary") or {}
     counts = ", ".join(f"{summary.get(name, 0)} {name}" for name in COUNTS)
+    if summary.get("notes"):
+        counts += f", {summary['notes']} with notes changed"
     lines = [f"{file_set.path} ({file_set.format}): {files_sent} file(s) sent", f"  {counts}"]
     for item in result.get("created") or ():
         lines.append(f"  {click.style('+', fg='green')} {_where(item)} {_value(item.get('value'))}")
@@ -58,6 +61,8 @@ def import_lines(file_set: FileSet, files_sent: int, result: dict) -> list[str]:
     for item in result.get("conflicts") or ():
         current, incoming = _value(item.get("current")), _value(item.get("incoming"))
         lines.append(f"  {click.style('!', fg='magenta')} {_where(item)} server {current}, local {incoming}")
+    for item in result.get("notes") or ():
+        lines.append(f"  {click.style('*', fg='cyan')} {_where(item)} (comment, context or format details)")
     if result.get("truncated"):
         lines.append("  (the server listed only the first changes; the counts are complete)")
     return lines

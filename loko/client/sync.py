@@ -72,21 +72,38 @@ def _change(target: Path, data: bytes) -> str:
     return UNCHANGED if current == data else CHANGED
 
 
+def _held_file_names(root: Path, file_sets: list[FileSet]) -> list[set[str]]:
+    """Per entry, the ``{fileName}`` texts of the local files its template finds, in any
+    language."""
+    return [{match.file_name for match in file_set.template.find(root)} for file_set in file_sets]
+
+
 def plan_pull(root: Path, file_sets: list[FileSet], export_archive: bytes) -> list[PlannedFile]:
-    """Every file of the export at its local path by each entry's template (entries of the
-    same format all receive the export), sorted by path; PullError when any entry is unsafe
-    or two land on one path with different bytes."""
+    """Every file of the export at its local path, sorted by path; PullError when any entry is
+    unsafe or two land on one path with different bytes.
+
+    ``file_sets`` are the entries of the export's format. A project file goes to each entry
+    under whose template it exists locally (in any language), and one found under none goes
+    to the first entry, so each entry receives only its own files and a new file has one
+    place to go."""
     try:
         entries = archive.unpack(export_archive)
     except archive.ArchiveError as error:
         raise PullError(str(error)) from None
+    held = _held_file_names(root, file_sets) if len(file_sets) > 1 else None
     placed: dict[str, bytes] = {}
     for name, data in entries:
-        for file_set in file_sets:
-            try:
-                path = file_set.template.path_for_export_entry(name, file_set.extension)
-            except TemplateError as error:
-                raise PullError(str(error)) from None
+        try:
+            places = [file_set.template.export_entry(name, file_set.extension) for file_set in file_sets]
+            owners = [
+                index
+                for index, (_language, file_name) in enumerate(places)
+                if held is None or file_name in held[index]
+            ]
+            paths = [file_sets[index].template.path_for(*places[index]) for index in owners or [0]]
+        except TemplateError as error:
+            raise PullError(str(error)) from None
+        for path in paths:
             if placed.get(path, data) != data:
                 raise PullError(f"two files of the export go to {path}: check the path templates")
             placed[path] = data

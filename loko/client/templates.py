@@ -135,10 +135,15 @@ class PathTemplate:
             for part in self._parts
         )
 
-    def path_for_export_entry(self, name: str, extension: str) -> str:
-        """Where an entry of the server's export archive goes: entries are named
-        ``{language}/{fileName}{extension}`` (``{fileName}{extension}`` for a multilingual
-        format), the extension added only when the file name does not already end with it.
+    def export_entry(self, name: str, extension: str) -> tuple[str | None, str]:
+        """The language (None for a multilingual format) and the text that fills ``{fileName}``
+        for an entry of the server's export archive. Entries are named ``{language}/{name}``
+        (``{name}`` for a multilingual format), the name being the project file's with the
+        extension added unless it already ends with it. The server's import names a file by
+        what its path has at ``{fileName}``, less the extension when the template ends with
+        ``{fileName}``; so a template ending with ``{fileName}`` is filled with the entry's
+        name as it is, any other (``locales/{language}/{fileName}.json``,
+        ``translations/{fileName}.{language}.xlf``) with the name less its extension.
         TemplateError for a name that is absolute, has '..' or does not fit that shape."""
         if unsafe_relative_path(name):
             raise TemplateError(f"the archive entry {name!r} points outside the folder")
@@ -148,7 +153,10 @@ class PathTemplate:
             if not name:
                 raise TemplateError(f"the archive entry {language!r} has no language folder")
             check_language(language)
-        after = self._parts[self._parts.index(FILE_NAME) + 1]
-        if after.startswith(extension) and name.endswith(extension) and name != extension:
+        if not self.text.endswith(FILE_NAME) and name.endswith(extension) and name != extension:
             name = name[: -len(extension)]
-        return self.path_for(language, name)
+        return language, name
+
+    def path_for_export_entry(self, name: str, extension: str) -> str:
+        """Where an entry of the server's export archive goes (see ``export_entry``)."""
+        return self.path_for(*self.export_entry(name, extension))

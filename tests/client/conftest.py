@@ -75,7 +75,9 @@ def zip_of(entries: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def import_result(dry_run=True, created=(), updated=(), trashed=(), conflicts=(), unchanged=0) -> dict:
+def import_result(
+    dry_run=True, created=(), updated=(), trashed=(), conflicts=(), notes=(), unchanged=0
+) -> dict:
     return {
         "dryRun": dry_run,
         "summary": {
@@ -84,12 +86,15 @@ def import_result(dry_run=True, created=(), updated=(), trashed=(), conflicts=()
             "unchanged": unchanged,
             "trashed": len(trashed),
             "conflicts": len(conflicts),
+            "notes": len(notes),
         },
         "files": [],
         "created": list(created),
         "updated": list(updated),
         "trashed": list(trashed),
         "conflicts": list(conflicts),
+        "notes": list(notes),
+        "unchanged": unchanged,
         "truncated": False,
     }
 

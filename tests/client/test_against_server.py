@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.conftest import write
+from tests.client.conftest import write, write_config
 
 pytestmark = pytest.mark.slow
 
@@ -29,6 +29,16 @@ def project(loko, workdir, server_project, monkeypatch):
     )
     assert result.exit_code == 0, result.output
     return server_project
+
+
+def init_with_source_language(loko, project, path: str, format_name: str) -> None:
+    """``loko init`` for ``project`` with the source language ``en``."""
+    result = loko(
+        "init",
+        *("--url", project.url, "--project", project.id),
+        *("--path", path, "--format", format_name, "--source-language", "en", "--yes"),
+    )
+    assert result.exit_code == 0, result.output
 
 
 def mtime(path: Path) -> int:
@@ -55,6 +65,18 @@ def test_second_pull_is_answered_not_modified(loko, workdir, project):
     assert result.exit_code == 0, result.output
     assert '"notModified": true' in result.stdout
     assert mtime(workdir / "locales/de/common.json") == written
+
+
+def test_second_pull_with_a_source_language_is_answered_not_modified(
+    loko, workdir, server_project, monkeypatch
+):
+    monkeypatch.setenv("LOKO_API_KEY", server_project.key)
+    init_with_source_language(loko, server_project, LOCALES, "json")
+    server_project.upsert("common", "de", {"hello": "Hallo"})
+    loko("pull")
+    result = loko("pull", "--json")
+    assert result.exit_code == 0, result.output
+    assert '"notModified": true' in result.stdout
 
 
 def test_pull_after_a_server_change_writes_only_that_file(loko, workdir, project):
@@ -191,3 +213,140 @@ def test_round_trip_leaves_the_repository_clean(workdir, server_project):
     pull = run("pull")
     assert pull.returncode == 0, pull.stderr
     assert git(workdir, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+# --- bilingual formats -----------------------------------------------------------------------
+
+XLIFF_FILES = {
+    "xliff": {
+        "en": b"""<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+  <file original="messages" source-language="en" datatype="plaintext">
+    <body>
+      <trans-unit id="hello">
+        <source>Hello</source>
+      </trans-unit>
+      <trans-unit id="title">
+        <source>Shop</source>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+""",
+        "de": b"""<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+  <file original="messages" source-language="en" target-language="de" datatype="plaintext">
+    <body>
+      <trans-unit id="hello">
+        <source>Hello</source>
+        <target>Hallo</target>
+      </trans-unit>
+      <trans-unit id="title">
+        <source>Shop</source>
+        <target>Laden</target>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+""",
+    },
+    "xliff2": {
+        "en": b"""<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en">
+  <file id="f1" original="messages">
+    <unit id="hello">
+      <segment>
+        <source>Hello</source>
+      </segment>
+    </unit>
+    <unit id="title">
+      <segment>
+        <source>Shop</source>
+      </segment>
+    </unit>
+  </file>
+</xliff>
+""",
+        "de": b"""<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="de">
+  <file id="f1" original="messages">
+    <unit id="hello">
+      <segment>
+        <source>Hello</source>
+        <target>Hallo</target>
+      </segment>
+    </unit>
+    <unit id="title">
+      <segment>
+        <source>Shop</source>
+        <target>Laden</target>
+      </segment>
+    </unit>
+  </file>
+</xliff>
+""",
+    },
+}
+
+
+@pytest.mark.parametrize("format_name", ["xliff", "xliff2"])
+def test_push_then_pull_of_xliff_in_two_languages_of_equal_size_leaves_the_files_unchanged(
+    loko, workdir, server_project, monkeypatch, format_name
+):
+    monkeypatch.setenv("LOKO_API_KEY", server_project.key)
+    init_with_source_language(loko, server_project, "locales/{language}/{fileName}.xlf", format_name)
+    files = {f"locales/{code}/messages.xlf": data for code, data in XLIFF_FILES[format_name].items()}
+    write(workdir, files)
+    assert loko("push").exit_code == 0
+    result = loko("pull")
+    assert result.exit_code == 0, result.output
+    assert {name: (workdir / name).read_bytes() for name in files} == files
+    assert result.stdout == f"{format_name}: up to date\n"
+
+
+def test_push_then_pull_with_the_language_after_the_file_name_leaves_the_files_unchanged(
+    loko, workdir, server_project, monkeypatch
+):
+    monkeypatch.setenv("LOKO_API_KEY", server_project.key)
+    init_with_source_language(loko, server_project, "translations/{fileName}.{language}.xlf", "xliff")
+    files = {f"translations/messages.{code}.xlf": data for code, data in XLIFF_FILES["xliff"].items()}
+    write(workdir, files)
+    assert loko("push").exit_code == 0
+    result = loko("pull")
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in (workdir / "translations").iterdir()) == [
+        "messages.de.xlf",
+        "messages.en.xlf",
+    ]
+    assert {name: (workdir / name).read_bytes() for name in files} == files
+
+
+# --- two [[files]] entries of one format -----------------------------------------------------
+
+WEB = "web/{language}/{fileName}.json"
+APP = "app/src/{language}/{fileName}.json"
+
+
+def test_each_project_file_is_pulled_under_the_entry_that_holds_it(
+    loko, workdir, server_project, monkeypatch
+):
+    monkeypatch.setenv("LOKO_API_KEY", server_project.key)
+    write_config(
+        workdir, url=server_project.url, project=server_project.id, files=[(WEB, "json"), (APP, "json")]
+    )
+    write(workdir, {"web/en/web.json": b'{"home":"Home"}', "app/src/en/mobile.json": b'{"tab":"Tab"}'})
+    assert loko("push").exit_code == 0
+    server_project.upsert("web", "de", {"home": "Start"})
+    server_project.upsert("mobile", "de", {"tab": "Reiter"})
+    result = loko("pull")
+    assert result.exit_code == 0, result.output
+    assert sorted(
+        path.relative_to(workdir).as_posix()
+        for folder in ("web", "app")
+        for path in (workdir / folder).rglob("*.json")
+    ) == [
+        "app/src/de/mobile.json",
+        "app/src/en/mobile.json",
+        "web/de/web.json",
+        "web/en/web.json",
+    ]

@@ -128,6 +128,21 @@ def test_dry_run_with_changes_fails_on_diff(loko, repo, fake_server):
     assert fake_server.requests[0].url.params["dryRun"] == "true"
 
 
+NOTES = {
+    "fileName": "common",
+    "key": "title",
+    "old": {"comment": None, "context": None, "details": None},
+    "new": {"comment": "Shown on top", "context": None, "details": None},
+}
+
+
+def test_dry_run_that_changes_only_notes_fails_on_diff(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(notes=[NOTES], unchanged=2)))
+    result = loko("push", "--dry-run", "--fail-on-diff")
+    assert result.exit_code == 3
+    assert "  * common: title (comment, context or format details)" in result.stdout.splitlines()
+
+
 def test_dry_run_without_changes_passes_fail_on_diff(loko, repo, fake_server):
     fake_server.imports(httpx.Response(200, json=import_result(unchanged=2)))
     assert loko("push", "--dry-run", "--fail-on-diff").exit_code == 0
@@ -263,6 +278,85 @@ def test_pull_from_a_subfolder_writes_beside_the_config(loko, repo, fake_server,
     assert (repo / ".loko/state.json").exists()
 
 
+def test_pull_asks_for_the_configured_source_language(loko, workdir, fake_server):
+    write_config(workdir, source_language="en", files=[("locales/{language}/{fileName}.xlf", "xliff")])
+    fake_server.export({})
+    assert loko("pull").exit_code == 0
+    assert fake_server.requests[0].url.params["sourceLanguage"] == "en"
+
+
+def test_pull_without_a_source_language_leaves_it_to_the_server(loko, repo, fake_server):
+    fake_server.export({})
+    assert loko("pull").exit_code == 0
+    assert "sourceLanguage" not in fake_server.requests[0].url.params
+
+
+CSV_TABLE = b"key,de,en\r\nhello,Hallo,Hello\r\n"
+
+
+@pytest.fixture
+def csv_repo(workdir):
+    """A configured folder with one CSV file holding English and German."""
+    write_config(workdir, files=[("data/{fileName}.csv", "csv")])
+    write(workdir, {"data/app.csv": CSV_TABLE})
+    return workdir
+
+
+@pytest.mark.parametrize("command", ["pull", "push", "status"])
+def test_language_filter_is_refused_for_a_file_holding_every_language(loko, csv_repo, fake_server, command):
+    fake_server.export({"app.csv": b"key,de\r\nhello,Hallo\r\n"})
+    fake_server.imports(httpx.Response(200, json=import_result()))
+    result = loko(command, "--language", "de")
+    assert result.exit_code == 2
+    assert "data/{fileName}.csv (csv) holds every language in one file" in result.stderr
+    assert fake_server.requests == []
+    assert (csv_repo / "data/app.csv").read_bytes() == CSV_TABLE
+
+
+def test_pull_of_a_file_holding_every_language_writes_every_language(loko, csv_repo, fake_server):
+    table = b"key,de,en\r\nhello,Servus,Hello\r\n"
+    fake_server.export({"app.csv": table})
+    assert loko("pull").exit_code == 0
+    assert "language" not in fake_server.requests[0].url.params
+    assert (csv_repo / "data/app.csv").read_bytes() == table
+
+
+WEB = "web/{language}/{fileName}.json"
+APP = "app/src/{language}/{fileName}.json"
+
+
+@pytest.fixture
+def two_entries(workdir):
+    """Two JSON entries: the project file `web` is under the first, `mobile` under the second."""
+    write_config(workdir, files=[(WEB, "json"), (APP, "json")])
+    write(workdir, {"web/en/web.json": b"{}", "app/src/en/mobile.json": b"{}"})
+    return workdir
+
+
+def test_pull_writes_each_project_file_under_the_entry_that_holds_it(loko, two_entries, fake_server):
+    fake_server.export({"de/web.json": b"{}", "de/mobile.json": b"{}"})
+    result = loko("pull", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["formats"][0]["written"] == [
+        {"path": "app/src/de/mobile.json", "change": "new"},
+        {"path": "web/de/web.json", "change": "new"},
+    ]
+
+
+def test_pull_writes_a_project_file_held_by_no_entry_under_the_first(loko, two_entries, fake_server):
+    fake_server.export({"de/checkout.json": b"{}"})
+    assert loko("pull").exit_code == 0
+    assert (two_entries / "web/de/checkout.json").exists()
+    assert not (two_entries / "app/src/de/checkout.json").exists()
+
+
+def test_status_compares_each_project_file_under_the_entry_that_holds_it(loko, two_entries, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(unchanged=2)))
+    fake_server.export({"en/web.json": b"{}", "en/mobile.json": b"{}"})
+    result = loko("status", "--fail-on-diff")
+    assert result.exit_code == 0, result.output
+
+
 # --- status ----------------------------------------------------------------------------------
 
 
@@ -297,6 +391,16 @@ def test_status_without_fail_on_diff_exits_0(loko, repo, fake_server):
     fake_server.imports(httpx.Response(200, json=import_result(created=[CREATED])))
     fake_server.export({})
     assert loko("status").exit_code == 0
+
+
+def test_status_asks_for_the_configured_source_language(loko, workdir, fake_server):
+    write_config(workdir, source_language="en", files=[("locales/{language}/{fileName}.xlf", "xliff")])
+    write(workdir, {"locales/en/messages.xlf": b""})
+    fake_server.imports(httpx.Response(200, json=import_result()))
+    fake_server.export({})
+    assert loko("status").exit_code == 0
+    (export,) = [request for request in fake_server.requests if request.method == "GET"]
+    assert export.url.params["sourceLanguage"] == "en"
 
 
 # --- repohost --------------------------------------------------------------------------------

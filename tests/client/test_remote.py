@@ -61,6 +61,22 @@ def test_export_revalidates_with_the_etag():
     assert seen[0].headers["If-None-Match"] == '"v1"'
 
 
+def test_export_names_the_source_language():
+    seen = []
+
+    def handler(request):
+        seen.append(request)
+        return httpx.Response(200, content=b"PK")
+
+    with remote_answering(handler) as remote:
+        remote.export("xliff", None, None, source_language="en")
+    assert seen[0].url.params.multi_items() == [
+        ("format", "xliff"),
+        ("zip", "true"),
+        ("sourceLanguage", "en"),
+    ]
+
+
 def test_export_returns_the_body_and_its_etag():
     with remote_answering(
         lambda request: httpx.Response(200, content=b"PK", headers={"ETag": '"v2"'})

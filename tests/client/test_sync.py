@@ -91,10 +91,26 @@ def test_plan_refuses_to_follow_a_link_out_of_the_folder(tmp_path):
         plan_pull(root, [JSON], zip_of({"de/a.json": b"{}"}))
 
 
-def test_every_entry_of_a_format_goes_to_each_of_its_templates(tmp_path):
-    web = FileSet("web/{language}/{fileName}.json", "json")
-    planned = plan_pull(tmp_path, [JSON, web], zip_of({"de/a.json": b"{}"}))
-    assert [p.path for p in planned] == ["locales/de/a.json", "web/de/a.json"]
+WEB = FileSet("web/{language}/{fileName}.json", "json")
+APP = FileSet("app/src/{language}/{fileName}.json", "json")
+
+
+def test_a_project_file_goes_to_the_entry_under_whose_template_it_exists(tmp_path):
+    write(tmp_path, {"web/en/web.json": b"{}", "app/src/en/mobile.json": b"{}"})
+    planned = plan_pull(tmp_path, [WEB, APP], zip_of({"de/web.json": b"{}", "de/mobile.json": b"{}"}))
+    assert [p.path for p in planned] == ["app/src/de/mobile.json", "web/de/web.json"]
+
+
+def test_a_project_file_under_no_template_goes_to_the_first_entry_of_its_format(tmp_path):
+    write(tmp_path, {"app/src/en/mobile.json": b"{}"})
+    planned = plan_pull(tmp_path, [WEB, APP], zip_of({"de/checkout.json": b"{}"}))
+    assert [p.path for p in planned] == ["web/de/checkout.json"]
+
+
+def test_a_project_file_under_two_templates_goes_to_both(tmp_path):
+    write(tmp_path, {"web/en/shared.json": b"{}", "app/src/de/shared.json": b"{}"})
+    planned = plan_pull(tmp_path, [WEB, APP], zip_of({"fr/shared.json": b"{}"}))
+    assert [p.path for p in planned] == ["app/src/fr/shared.json", "web/fr/shared.json"]
 
 
 def test_multilingual_entries_have_no_language_folder(tmp_path):

@@ -119,6 +119,21 @@ def test_export_entry_of_a_name_with_another_dot():
     )
 
 
+def test_export_entry_goes_where_the_language_follows_the_file_name():
+    template = PathTemplate("translations/{fileName}.{language}.xlf")
+    assert template.path_for_export_entry("de/messages.xlf", ".xlf") == "translations/messages.de.xlf"
+
+
+def test_export_entry_goes_where_the_language_is_the_file():
+    template = PathTemplate("locales/{fileName}/{language}.xlf")
+    assert template.path_for_export_entry("de/messages.xlf", ".xlf") == "locales/messages/de.xlf"
+
+
+def test_export_entry_goes_to_a_template_with_another_extension_of_its_format():
+    template = PathTemplate("locales/{language}/{fileName}.yaml")
+    assert template.path_for_export_entry("de/common.yml", ".yml") == "locales/de/common.yaml"
+
+
 def test_multilingual_export_entry_has_no_language_folder():
     template = PathTemplate("data/{fileName}.csv", multilingual=True)
     assert template.path_for_export_entry("shop/app.csv", ".csv") == "data/shop/app.csv"
