@@ -82,7 +82,12 @@ def _parse_one(data: bytes, name: str, language: str | None, file_name: str, pat
         if getattr(module, "MULTILINGUAL", False):
             by_language = module.read_all(data)
             if language is not None:
-                by_language = {language: by_language.get(language, [])}
+                if language not in by_language:
+                    raise BadRequest(
+                        f"language: {path!r} has no column {language!r} (it has "
+                        f"{', '.join(sorted(by_language)) or 'none'})."
+                    )
+                by_language = {language: by_language[language]}
             return [
                 ParsedFile(file_name, code, name, entries, path)
                 for code, entries in sorted(by_language.items())

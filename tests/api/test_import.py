@@ -263,6 +263,12 @@ def test_a_value_with_a_nul_character_is_refused(kept):
     assert_refused(kept, json_file({"k": "a\u0000b"}), "NUL", fileName="home", language="en", format="json")
 
 
+def test_a_language_a_csv_file_has_no_column_for_is_refused(kept):
+    assert_refused(
+        kept, b"key,en\nkept,Kept\n", "no column 'de'", fileName="home", language="de", format="csv"
+    )
+
+
 def test_a_file_name_over_256_characters_is_refused(kept):
     assert_refused(kept, json_file({"k": "v"}), "fileName", fileName="f" * 257, language="en", format="json")
 
