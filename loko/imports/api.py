@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, request
 from loko.auth.identity import current_actor
 from loko.errors import BadRequest
 from loko.http import load_args
-from loko.imports.schemas import ImportQuery, ImportResult
+from loko.imports.schemas import ImportForm, ImportQuery, ImportResult
 from loko.imports.service import ImportOptions, import_files
 from loko.openapi import documented
 
@@ -18,7 +18,8 @@ IMPORT_DESCRIPTION = (
     "by `pathTemplate`. One transaction: every file is parsed and checked before anything is "
     "written, and any refusal (unknown or undetectable format, a file that does not parse, with "
     "its line; a key over 256 characters or with control characters, a value over 8,192, a file "
-    "name over 256, a language code that is not BCP 47, a ZIP member outside the archive or "
+    "name over 256, a language code that is not BCP 47, a NUL character in a value, comment or "
+    "context, a `language` a CSV file has no column for, a ZIP member outside the archive or "
     "unpacking to over 200 times its size, XML with a DTD or entities, more than 100,000 "
     "entries) is a 400 that writes nothing. The body may be up to LOKO_MAX_IMPORT_MB (32 MiB). "
     "A dry run needs read access; a real import needs canEditTranslations."
@@ -35,22 +36,7 @@ IMPORT_DESCRIPTION = (
         "content": {
             "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
             "application/zip": {"schema": {"type": "string", "format": "binary"}},
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["file"],
-                    "properties": {
-                        "file": {"type": "string", "format": "binary"},
-                        "format": {"type": "string"},
-                        "language": {"type": "string"},
-                        "fileName": {"type": "string"},
-                        "pathTemplate": {"type": "string"},
-                        "mode": {"type": "string"},
-                        "removedKeys": {"type": "string"},
-                        "dryRun": {"type": "boolean"},
-                    },
-                }
-            },
+            "multipart/form-data": {"schema": ImportForm},
         },
     },
     responses={200: ImportResult},

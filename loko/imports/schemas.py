@@ -44,6 +44,12 @@ class ImportQuery(ApiSchema):
     )
 
 
+class ImportForm(ImportQuery):
+    """The multipart form of an import: the file and the options as form fields."""
+
+    file = fields.Raw(required=True, metadata={"type": "string", "format": "binary"})
+
+
 class ValueChange(ApiSchema):
     fileName = fields.String(required=True)
     key = fields.String(required=True)
