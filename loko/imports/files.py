@@ -28,6 +28,7 @@ MAX_CONTEXT = 1024
 MAX_COMMENT = MAX_VALUE
 LANGUAGE_PATTERN = r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*"
 DEFAULT_TEMPLATE = "{language}/{fileName}"
+MULTILINGUAL_TEMPLATE = "{fileName}"
 IGNORED_MEMBERS = ("__MACOSX/", ".DS_Store")
 
 
@@ -162,19 +163,21 @@ def _parse_archive(
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError) as error:
         raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
-    pattern = template_pattern(template or DEFAULT_TEMPLATE)
+    patterns = {}
     files = []
     try:
         with archive:
             for name, member in _members(archive):
-                match = pattern.match(name)
+                member_format = format or detect_format(name, member)
+                chosen = template or _default_template(member_format)
+                if chosen not in patterns:
+                    patterns[chosen] = template_pattern(chosen)
+                match = patterns[chosen].match(name)
                 if match is None:
                     raise BadRequest(
-                        f"file: the archive member {name!r} does not match pathTemplate "
-                        f"{template or DEFAULT_TEMPLATE!r}."
+                        f"file: the archive member {name!r} does not match pathTemplate {chosen!r}."
                     )
                 fields = match.groupdict()
-                member_format = format or detect_format(name, member)
                 file_name = fields["fileName"]
                 if template is None or template.endswith("{fileName}"):
                     file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
@@ -186,6 +189,16 @@ def _parse_archive(
     if not files:
         raise BadRequest("file: the archive holds no translation file.")
     return files
+
+
+def _default_template(format_name: str) -> str:
+    """The export's layout: ``{language}/{fileName}``, or ``{fileName}`` for a format whose
+    one file holds every language (CSV)."""
+    return (
+        MULTILINGUAL_TEMPLATE
+        if getattr(format_module(format_name), "MULTILINGUAL", False)
+        else DEFAULT_TEMPLATE
+    )
 
 
 def _check(parsed: ParsedFile) -> None:

@@ -189,6 +189,14 @@ def test_an_export_zip_imports_back_with_the_default_template(api):
     }
 
 
+def test_a_csv_export_zip_imports_back_with_the_default_template(api):
+    api.upsert("en", {"title": "Title"}, file_name="home")
+    api.upsert("de", {"title": "Titel"}, file_name="home")
+    exported = api.export_response(zip="true", format="csv").data
+    answer = imported(api, exported)
+    assert (answer["summary"]["unchanged"], answer["summary"]["created"]) == (2, 0)
+
+
 def test_a_multipart_upload_takes_the_file_and_its_name(api):
     response = api.client.post(
         api.url("/import"),
