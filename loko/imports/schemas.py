@@ -18,7 +18,8 @@ class ImportQuery(ApiSchema):
         validate=validate.Length(min=1, max=512),
         metadata={
             "description": "For a ZIP: where each member's language and file name are, e.g. "
-            "`locales/{language}/{fileName}.json`. Default `{language}/{fileName}`, `{fileName}` for CSV (the export's layout)."
+            "`locales/{language}/{fileName}.json`. Default `{language}/{fileName}`, `{fileName}` for "
+            "CSV (the export's layout)."
         },
     )
     mode = fields.String(
