@@ -30,8 +30,10 @@ def get_repohost(project_id):
     description=(
         "Checks that the repository exists, that the token may push to it and that the branch "
         "exists, and says precisely what is wrong otherwise (400); a host that fails is a 502. "
-        "The token is stored encrypted and never returned. The first configuration answers the "
-        "webhook's URL and secret, once. `api_url` and the repository's host must not be private, "
+        "The token is stored encrypted and never returned; left out, the stored one is kept, "
+        "unless `provider`, `api_url` or `repository` changes (400 naming `token`), so that a "
+        "stored token never goes to another host or repository. The first configuration answers "
+        "the webhook's URL and secret, once. `api_url` and the repository's host must not be private, "
         "loopback or link-local addresses unless LOKO_REPOHOST_ALLOW_PRIVATE is set."
     ),
 )
@@ -64,8 +66,11 @@ def delete_repohost(project_id):
         "Exports in the configured format and path template and compares with the base branch. "
         "When something differs, commits to the branch `loko/translations` (rebuilt from the base "
         "branch each time) and opens its pull request, or updates the one already open: one pull "
-        "request per project. Nothing changed: `{pullRequest: null}`. 409 while another push or sync "
-        "of the project runs; 502 names the host's answer when it fails."
+        "request per project. Nothing changed: `{pullRequest: null}`; if the project's pull request "
+        "is still open from an earlier push (its changes were reverted in Loko since), it is closed "
+        "through the host's API, and the run's summary says so. A path template that runs into a "
+        "file (or a directory) of the base branch is a 400 naming `path`. 409 while another push or "
+        "sync of the project runs; 502 names the host's answer when it fails."
     ),
 )
 def push_repohost(project_id):
@@ -82,12 +87,16 @@ def push_repohost(project_id):
     description=(
         "Reads the files matching the path template on the base branch and imports them with the "
         "import service (one transaction). `dryRun` answers the same diff without writing; keys "
-        "missing from the branch stay unless `removedKeys` is `trash`."
+        "missing from the branch stay unless `removedKeys` is `trash`. To import exactly what a "
+        "preview showed, send its `commit`: when the base branch has moved since, the answer is a "
+        "409 naming both commits and nothing is imported."
     ),
 )
 def sync_repohost(project_id):
     data = schema_instance(SyncIn).load(json_body()) if request.content_length else SyncIn().load({})
-    result = service.sync(current_actor(), str(project_id), data["dryRun"], data["removedKeys"])
+    result = service.sync(
+        current_actor(), str(project_id), data["dryRun"], data["removedKeys"], commit=data["commit"]
+    )
     return SyncOut().dump(result)
 
 

@@ -14,7 +14,8 @@ all. A host without partial clone ignores the filter and sends the whole tree of
 every blob included; nothing else changes.
 
 dulwich's failures become ``ProviderError`` with ``problem`` "unauthorized", "not_found",
-"branch_missing", "no_write_access", "unavailable" or "refused".
+"branch_missing", "no_write_access", "unavailable" or "refused"; a path that cannot be
+committed is an ``UnwritablePath``.
 """
 
 import re
@@ -40,6 +41,11 @@ PARTIAL = b"blob:none"
 FILE_MODE = 0o100644
 _AUTHOR = re.compile(r"^[^<>\n\0]+ <[^<>\n\0]*>$")
 _HTTP_STATUS = re.compile(r"unexpected http resp (\d{3})")
+
+
+class UnwritablePath(ValueError):
+    """A path the commit cannot write: not a path inside a repository, or one that runs into
+    a file (or a directory) of the base branch."""
 
 
 @dataclass(frozen=True)
@@ -100,8 +106,8 @@ def commit_files(
 
     The branch belongs to Loko: it is rebuilt from the base on every call and pushed with
     force. When it already holds exactly this tree on top of this base, it is left alone.
-    ProviderError when the host refuses; ValueError for a path that cannot be committed or an
-    ``author`` that is not ``Name <email>``.
+    ProviderError when the host refuses; UnwritablePath for a path that cannot be committed;
+    ValueError for an ``author`` that is not ``Name <email>``.
     """
     if not _AUTHOR.match(author):
         raise ValueError(f"the author must read 'Name <email>', not {author!r}")
@@ -245,10 +251,11 @@ def _apply(store, base_tree: bytes, changes: dict[str, bytes | None], base: str)
                 edits[path] = None
             continue
         if path in directories:
-            raise ValueError(f"{name} is a directory on {base}")
+            raise UnwritablePath(f"{name} is a directory on {base}")
         parent = next((p for p in _parents(path) if p in existing or p in added), None)
         if parent is not None:
-            raise ValueError(f"{name}: {parent.decode(errors='replace')} is a file")
+            where = f" on {base}" if parent in existing else ""
+            raise UnwritablePath(f"{name}: {parent.decode(errors='replace')} is a file{where}")
         blob = Blob.from_string(content)
         if old is not None and old.sha == blob.id and stat.S_ISREG(old.mode):
             continue
@@ -291,7 +298,7 @@ def _rewrite(store, tree_id: bytes | None, edits: dict[bytes, tuple[int, bytes] 
 def _path(name: str) -> bytes:
     parts = name.split("/")
     if "\0" in name or any(part in ("", ".", "..") or part.lower() == ".git" for part in parts):
-        raise ValueError(f"not a path inside a repository: {name!r}")
+        raise UnwritablePath(f"not a path inside a repository: {name!r}")
     return name.encode("utf-8", "surrogateescape")
 
 

@@ -9,6 +9,7 @@ from loko.imports.schemas import TrashedKey, ValueChange
 PROVIDER_NAMES = ("github", "gitlab", "gitea")
 REPOSITORY = r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$"
 BRANCH = r"^(?!/)(?!.*\.\.)(?!.*//)[^\x00-\x20~^:?*\[\\]{1,250}(?<![/.])$"
+COMMIT = r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$"  # a full SHA-1 or SHA-256 object name
 
 
 class RepoHostIn(ApiSchema):
@@ -34,7 +35,8 @@ class RepoHostIn(ApiSchema):
         load_only=True,
         metadata={
             "description": "A token that may push and open pull requests; stored encrypted, never "
-            "returned. Required the first time; left out, the stored one is kept."
+            "returned. Required the first time and whenever `provider`, `api_url` or `repository` "
+            "changes; left out otherwise, the stored one is kept."
         },
     )
     api_url = fields.String(
@@ -82,6 +84,11 @@ class PushOut(ApiSchema):
 class SyncIn(ApiSchema):
     dryRun = fields.Boolean(load_default=False)
     removedKeys = fields.String(load_default="keep", validate=validate.OneOf(("keep", "trash")))
+    commit = fields.String(
+        load_default=None,
+        validate=validate.Regexp(COMMIT, error="must be a full commit id (40 or 64 lowercase hex digits)."),
+        metadata={"description": "The commit a preview read; 409 if the base branch has moved since."},
+    )
 
 
 class SyncChanges(ApiSchema):

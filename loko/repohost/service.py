@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import orjson
 from flask import current_app
@@ -37,6 +37,9 @@ BRANCH = "loko/translations"
 STALE_RUN = timedelta(minutes=15)
 RUNS_KEPT = 20
 CHECK_PROBLEMS = {"not_found", "no_write_access", "branch_missing", "unauthorized"}
+# The stored token is reused only where it was given for: a configuration that changes any of
+# these must carry the token again.
+TOKEN_BOUND = ("provider", "api_url", "repository")
 
 
 @dataclass(frozen=True)
@@ -176,13 +179,20 @@ def check_connection(settings) -> None:
 
 def configure(actor, project_id: str, data: dict) -> tuple[dict, dict | None]:
     """Save a configuration after checking the connection; returns it and, when the
-    project had none, the webhook's secret (shown once)."""
+    project had none, the webhook's secret (shown once). BadRequest without a token, unless
+    the stored one is kept for the same provider, API URL and repository."""
     policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
     existing = _row(project_id)
     token = data.get("token")
     if not token:
         if existing is None:
             raise BadRequest("token: required to configure a repository.")
+        changed = [name for name in TOKEN_BOUND if data.get(name) != getattr(existing, name)]
+        if changed:
+            raise BadRequest(
+                f"token: required again when {' or '.join(changed)} changes; the stored token "
+                "is only used with the provider, API URL and repository it was given for."
+            )
         token = decrypt(_secret_key(), existing.token_encrypted)
     settings = Settings(
         project_id=project_id,
@@ -245,7 +255,9 @@ def delete_config(actor, project_id: str) -> None:
 # Runs: one at a time per project
 
 
-def _claim(actor, project_id: str, kind: str, permission: str) -> Settings:
+def _claim(actor, project_id: str, kind: str, permission: str) -> tuple[Settings, datetime]:
+    """The project's settings and the time of this run's claim, which only this run releases;
+    Conflict while another run holds a claim younger than STALE_RUN."""
     with unit_of_work():
         policy.require_permission(actor, project_id, permission)
         settings = _settings(project_id)
@@ -260,14 +272,15 @@ def _claim(actor, project_id: str, kind: str, permission: str) -> Settings:
         ).rowcount
         if not claimed:
             raise Conflict("repohost: a push or sync of this project is running; try again when it ends.")
-    return settings
+    return settings, now
 
 
-def _release(project_id: str) -> None:
+def _release(project_id: str, claimed_at: datetime) -> None:
+    """Clear the claim made at ``claimed_at``; a run that took it over since keeps its own."""
     with unit_of_work():
         db.session.execute(
             update(RepoHost)
-            .where(RepoHost.project_id == project_id)
+            .where(RepoHost.project_id == project_id, RepoHost.run_started_at == claimed_at)
             .values(running=None, run_started_at=None)
         )
 
@@ -302,7 +315,7 @@ def _run(actor, project_id: str, kind: str, permission: str, work, dry_run: bool
     """Claim the project's run, do ``work(settings)`` outside any transaction, record how it
     ended, release the claim."""
     started = utcnow()
-    settings = _claim(actor, project_id, kind, permission)
+    settings, claimed_at = _claim(actor, project_id, kind, permission)
     try:
         result, summary = work(settings)
     except Exception as error:
@@ -312,7 +325,7 @@ def _run(actor, project_id: str, kind: str, permission: str, work, dry_run: bool
             _record_run(project_id, actor, kind, "failed", message, dry_run=dry_run, started=started)
         raise
     finally:
-        _release(project_id)
+        _release(project_id, claimed_at)
     with unit_of_work():
         _record_run(project_id, actor, kind, "ok", summary, result, dry_run=dry_run, started=started)
     return result
@@ -430,7 +443,7 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
         )
         changes = {path: data for path, data in exported.items() if base.files.get(path) != data}
         if not changes:
-            return {"pullRequest": None}, "Nothing to push: the branch has these translations."
+            return {"pullRequest": None}, _close_stale_pull_request(settings, provider)
         per_language: dict[str, Counter] = {}
         for path, data in changes.items():
             match = pattern.match(path)
@@ -438,16 +451,19 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
             for code, counter in _key_changes(settings.format, language, base.files.get(path), data).items():
                 per_language.setdefault(code, Counter()).update(counter)
         line, body = _change_text(per_language)
-        _git().commit_files(
-            provider.git_url(),
-            provider.git_credentials(),
-            settings.branch,
-            BRANCH,
-            changes,
-            f"Update translations from Loko: {line}\n\n{body}",
-            "Loko <loko@localhost>",
-            allow_private=_allow_private(),
-        )
+        try:
+            _git().commit_files(
+                provider.git_url(),
+                provider.git_credentials(),
+                settings.branch,
+                BRANCH,
+                changes,
+                f"Update translations from Loko: {line}\n\n{body}",
+                "Loko <loko@localhost>",
+                allow_private=_allow_private(),
+            )
+        except _git().UnwritablePath as error:
+            raise BadRequest(f"path: {error}; nothing was pushed.") from None
         title = f"Translations from Loko ({line})"
         pull = provider.find_pull_request(BRANCH, settings.branch)
         if pull is None:
@@ -460,15 +476,35 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
     return result, f"Pull request #{pull.number}: {line} in {len(changes)} files."
 
 
+def _close_stale_pull_request(settings: Settings, provider: Provider) -> str:
+    """Close the project's pull request when it is still open although the base branch
+    already has the translations (its changes were reverted in Loko since); the run's
+    summary."""
+    stale = provider.find_pull_request(BRANCH, settings.branch)
+    if stale is None:
+        return "Nothing to push: the branch has these translations."
+    provider.close_pull_request(stale.number)
+    return (
+        f"Nothing to push: the branch has these translations. Closed pull request #{stale.number}, "
+        "whose changes are no longer in Loko."
+    )
+
+
 # Sync
 
 
 def sync(
-    actor, project_id: str, dry_run: bool = False, removed_keys: str = "keep", kind: str = "sync"
+    actor,
+    project_id: str,
+    dry_run: bool = False,
+    removed_keys: str = "keep",
+    kind: str = "sync",
+    commit: str | None = None,
 ) -> dict:
     """Import the files matching the template on the base branch with the import service.
     ``{created, updated, unchanged, trashed, conflicts, files, changes}``: counts, the files
-    read, and the import's diff."""
+    read, and the import's diff. With ``commit`` (the one a preview read), Conflict and
+    nothing imported when the branch's head is another commit by now."""
 
     def work(settings: Settings):
         pattern = template_pattern(settings.path)
@@ -483,6 +519,11 @@ def sync(
                 )
         except ProviderError as error:
             raise _host_error(error, settings.provider) from None
+        if commit is not None and base.commit != commit.lower():
+            raise Conflict(
+                f"repohost: {settings.branch} has moved since the preview, from {commit[:12]} to "
+                f"{base.commit[:12]}; nothing was imported."
+            )
         if not base.files:
             raise BadRequest(f"path: no file on {settings.branch} matches {settings.path!r}.")
         buffer = io.BytesIO()

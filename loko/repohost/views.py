@@ -1,7 +1,8 @@
 """Pages: a project's repository (GitHub, GitLab or Gitea). The configuration is checked by
 the service when saved; the webhook's secret is shown in full in the answer to the first
 save and never again. Push, a sync's preview (a dry run whose diff the page shows) and the
-sync itself, and the last runs."""
+sync itself (of the previewed commit, with the previewed choice for removed keys), and the
+last runs."""
 
 from flask import Blueprint, g, request, url_for
 from marshmallow import missing
@@ -94,7 +95,9 @@ def sync(actor, project_id: str, config: dict | None):
 
 def _sync(actor, project_id: str, dry_run: bool) -> dict:
     options = form_input(SyncIn, extra={"dryRun": dry_run})
-    return service.sync(actor, project_id, options["dryRun"], options["removedKeys"])
+    # A preview reads the branch's head; the sync confirming one imports the commit it showed.
+    commit = None if dry_run else options["commit"]
+    return service.sync(actor, project_id, options["dryRun"], options["removedKeys"], commit=commit)
 
 
 def _synced(branch: str, result: dict) -> str:

@@ -17,6 +17,7 @@ from loko.extensions import db
 from loko.repohost.models import RepoHost, RepoHostRun
 from tests.pages.conftest import SIGNED_OUT, alert_of, notice_of
 from tests.repohost.conftest import REPOSITORY, TOKEN, settings, stand_in
+from tests.repohost.loopback import refuse_beyond_loopback
 from tests.translation_factories import ProjectApi
 
 MANAGERS = ("project_admin", "org_admin", "org_owner")
@@ -26,6 +27,12 @@ FORMS = ("configure", "push", "preview", "sync", "remove")
 @pytest.fixture
 def config_overrides():
     return {"LOKO_REPOHOST_ALLOW_PRIVATE": True}
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    """No test here sends a packet beyond the loopback, whatever the settings allow."""
+    refuse_beyond_loopback(monkeypatch)
 
 
 @pytest.fixture
@@ -81,6 +88,15 @@ def configuration(app) -> dict | None:
 def run_count(app) -> int:
     with app.app_context():
         return db.session.execute(select(func.count()).select_from(RepoHostRun)).scalar_one()
+
+
+def confirm_fields(response) -> dict:
+    """What the preview's "Sync now" button sends: the confirm form's hidden fields."""
+    section = source_of(response).split('id="preview-heading"', 1)[1]
+    form = section.split("<form", 1)[1].split("</form>", 1)[0]
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form))
+    fields.pop("csrf_token", None)
+    return {**fields, "form": "sync"}
 
 
 def signed_push(secret: str) -> tuple[bytes, dict]:
@@ -257,6 +273,16 @@ def test_saving_with_an_empty_token_keeps_the_stored_one(app, page_as, world, co
     assert configuration(app)["path"] == "i18n/{language}/{fileName}.json"
 
 
+def test_saving_another_repository_asks_for_the_token_again(app, page_as, world, configured):
+    configured.add_repository("acme/other")
+    response = page_as("org_owner").submit(
+        page_path(world), configure_form(configured, token="", repository="acme/other")
+    )
+    assert response.status_code == 400
+    assert alert_of(response).startswith("token: required again when repository changes")
+    assert configuration(app)["repository"] == REPOSITORY
+
+
 def test_remove_deletes_the_configuration(app, page_as, world, configured):
     owner = page_as("org_owner")
     page = source_of(owner.get(page_path(world)))
@@ -359,9 +385,46 @@ def test_preview_sync_lists_keys_the_branch_no_longer_has_when_they_go_to_the_tr
     response = page_as("org_owner").submit(page_path(world), {"form": "preview", "removedKeys": "trash"})
     text = text_of(response)
     assert "To the trash (1)" in text and "common gone" in text
-    trash = re.search(r'<input type="radio" id="removed-trash"[^>]*>', source_of(response)).group(0)
-    assert trash.endswith(" checked>")
+    assert "keys the branch no longer has go to the trash" in text
     assert api.export()["en"]["common"]["gone"] == "Gone"
+
+
+def test_the_preview_confirms_its_commit_and_removed_keys_without_offering_a_choice(
+    page_as, world, configured
+):
+    response = page_as("org_owner").submit(page_path(world), {"form": "preview", "removedKeys": "trash"})
+    head = configured.git.head(REPOSITORY, "main")
+    assert confirm_fields(response) == {"commit": head, "removedKeys": "trash", "form": "sync"}
+    assert 'type="radio"' not in source_of(response)
+
+
+def test_sync_now_applies_the_previewed_removed_keys_choice(page_as, world, api, configured):
+    api.upsert("en", {"title": "Title", "old": "Old", "gone": "Gone"}, file_name="common")
+    owner = page_as("org_owner")
+    preview = owner.submit(page_path(world), {"form": "preview", "removedKeys": "trash"})
+    response = owner.submit(page_path(world), confirm_fields(preview))
+    assert response.status_code == 303, alert_of(response)
+    assert "1 moved to the trash" in notice_of(owner)
+    assert "gone" not in api.export()["en"]["common"]
+
+
+def test_sync_now_after_the_branch_moved_is_refused_and_offers_a_new_preview(page_as, world, api, configured):
+    owner = page_as("org_owner")
+    preview = owner.submit(page_path(world), {"form": "preview", "removedKeys": "trash"})
+    previewed = configured.git.head(REPOSITORY, "main")
+    configured.git.add_commit(REPOSITORY, "main", {"locales/en/common.json": b'{"title": "Moved"}'})
+    moved = configured.git.head(REPOSITORY, "main")
+    response = owner.submit(page_path(world), confirm_fields(preview))
+    assert response.status_code == 409
+    assert alert_of(response) == (
+        f"Sync not started: main has moved since the preview, from {previewed[:12]} to {moved[:12]}; "
+        "nothing was imported."
+    )
+    page = source_of(response)
+    assert '<button type="submit" name="form" value="preview" class="primary">Preview sync</button>' in page
+    trash = re.search(r'<input type="radio" id="removed-trash"[^>]*>', page).group(0)
+    assert trash.endswith(" checked>")
+    assert api.export() == {}
 
 
 def test_sync_imports_the_base_branch(page_as, world, api, configured):

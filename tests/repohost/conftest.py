@@ -1,6 +1,7 @@
 """What the repository tests share: a stand-in host (GitHub, GitLab or Gitea API plus real git
 over HTTP on 127.0.0.1) holding one repository, and a project configured to use it. The app
-may reach 127.0.0.1 only with LOKO_REPOHOST_ALLOW_PRIVATE."""
+may reach 127.0.0.1 only with LOKO_REPOHOST_ALLOW_PRIVATE; whatever it allows, a test that
+tries to connect beyond the loopback, or to resolve a name through DNS, fails."""
 
 import shutil
 from collections.abc import Iterator
@@ -9,6 +10,7 @@ from contextlib import contextmanager
 import orjson
 import pytest
 
+from tests.repohost.loopback import refuse_beyond_loopback
 from tests.repohost.standins import STAND_INS, StandIn
 from tests.translation_factories import ProjectApi, project_api
 
@@ -75,3 +77,9 @@ def configured(api, host) -> ProjectApi:
     assert response.status_code == 200, response.json
     api.webhook_secret = response.json["webhook"]["secret"]
     return api
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    """No test here sends a packet beyond the loopback, whatever the settings allow."""
+    refuse_beyond_loopback(monkeypatch)

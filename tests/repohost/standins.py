@@ -12,7 +12,8 @@ speaking the API wrong fails its test even when the stand-in answered.
 The state is open to tests: ``repositories[path].pulls`` (opened and updated pull
 requests), ``branches``, ``calls`` (every API request with its headers), and the knobs:
 ``add_repository(writable=False)`` for a token that may not push, ``read_only_token``,
-``fail_next(status, message)``, ``page_size``.
+``fail_next(status, message)``, ``page_size``, and on GitLab ``set_role`` (a role given
+directly or inherited from a parent group).
 """
 
 import json
@@ -621,6 +622,7 @@ class GitHubStandIn(StandIn):
         if pull is None:
             raise Reply(404, self.error_body(404, "Not Found"))
         pull.title, pull.body = call.body.get("title", pull.title), call.body.get("body", pull.body)
+        pull.state = call.body.get("state", pull.state)
         pull.updates += 1
         schema = self.api.response_schema(_operation(self, "pulls/update"), 200)
         return 200, self.api.sample(schema, self._pull_json(repository, pull, call)), {}
@@ -641,12 +643,39 @@ class GitLabStandIn(StandIn):
     bad_credentials = "401 Unauthorized"
     not_found = "404 Project Not Found"
 
+    # The token's user and the read-only token's user, by id.
+    USERS = {1: ("loko", False), 2: ("reader", True)}
+    DEVELOPER, REPORTER = 30, 20
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.roles: dict[tuple[str, bool], tuple[int, bool]] = {}
+
     def token_of(self, headers):
         return headers.get("PRIVATE-TOKEN") or _bearer(headers, "bearer")
 
+    def set_role(
+        self, path: str, access_level: int, inherited: bool = False, read_only: bool = False
+    ) -> None:
+        """The role of the token's user (of the read-only token's with ``read_only``) on the
+        project ``path``; 0 for none. A direct role shows in the project's ``permissions``; an
+        ``inherited`` one (through a parent group) only among its members, as GitLab answers
+        for a group above the project's own."""
+        with self._lock:
+            self.roles[(path, read_only)] = (access_level, inherited)
+
+    def role(self, repository: Repository, read_only: bool) -> tuple[int, bool]:
+        """(access level, inherited) of the token's user, or of the read-only one's."""
+        default = self.DEVELOPER if repository.writable and not read_only else self.REPORTER
+        return self.roles.get((repository.path, read_only), (default, False))
+
+    def may_write(self, repository: Repository, call: Call) -> bool:
+        return repository.writable and self.role(repository, call.read_only)[0] >= self.DEVELOPER
+
     def _project_json(self, repository: Repository, call: Call) -> dict:
         namespace, _, name = repository.path.rpartition("/")
-        level = 30 if self.may_write(repository, call) else 20  # Developer / Reporter
+        level, inherited = self.role(repository, call.read_only)
+        direct = {"access_level": level, "notification_level": 3} if level and not inherited else None
         return {
             "id": repository.id,
             "name": name,
@@ -664,10 +693,7 @@ class GitLabStandIn(StandIn):
                 "kind": "group",
                 "full_path": namespace,
             },
-            "permissions": {
-                "project_access": {"access_level": level, "notification_level": 3},
-                "group_access": None,
-            },
+            "permissions": {"project_access": direct, "group_access": None},
         }
 
     def _merge_request_json(self, repository: Repository, pull: Pull) -> dict:
@@ -697,6 +723,38 @@ class GitLabStandIn(StandIn):
         repository = self.repository(params["id"])
         schema = self.api.response_schema(_operation(self, "getSingleProject"), 200)
         return 200, self.api.sample(schema, self._project_json(repository, call)), {}
+
+    def listCurrentUser(self, call, params):
+        user_id = 2 if call.read_only else 1
+        username = self.USERS[user_id][0]
+        user = {
+            "id": user_id,
+            "username": username,
+            "name": username.title(),
+            "state": "active",
+            "web_url": f"{self.url}/{username}",
+            "identities": [],
+        }
+        schema = self.api.response_schema(_operation(self, "listCurrentUser"), 200)
+        return 200, self.api.sample(schema, user), {}
+
+    def getMemberIncludingInherited(self, call, params):
+        repository = self.repository(params["id"])
+        found = self.USERS.get(int(params["user_id"]))
+        level = self.role(repository, found[1])[0] if found else 0
+        if not level:
+            raise Reply(404, self.error_body(404, "404 Not found"))
+        username = found[0]
+        member = {
+            "id": int(params["user_id"]),
+            "username": username,
+            "name": username.title(),
+            "state": "active",
+            "web_url": f"{self.url}/{username}",
+            "access_level": level,
+        }
+        schema = self.api.response_schema(_operation(self, "getMemberIncludingInherited"), 200)
+        return 200, self.api.sample(schema, member), {}
 
     def getSingleRepositoryBranch(self, call, params):
         repository = self.repository(params["id"])
@@ -767,6 +825,9 @@ class GitLabStandIn(StandIn):
             raise Reply(404, self.error_body(404, "404 Not found"))
         pull.title = call.body.get("title", pull.title)
         pull.body = call.body.get("description", pull.body)
+        event = call.body.get("state_event")
+        if event is not None:
+            pull.state = {"close": "closed", "reopen": "open"}[event]
         pull.updates += 1
         schema = self.api.response_schema(_operation(self, "updateMergeRequest"), 200)
         return 200, self.api.sample(schema, self._merge_request_json(repository, pull)), {}
@@ -882,6 +943,7 @@ class GiteaStandIn(StandIn):
         if pull is None:
             raise Reply(404, self.error_body(404, self.not_found))
         pull.title, pull.body = call.body.get("title", pull.title), call.body.get("body", pull.body)
+        pull.state = call.body.get("state", pull.state)
         pull.updates += 1
         return 201, self._pull_json(repository, pull, call), {}  # Gitea answers an edit with 201
 

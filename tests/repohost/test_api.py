@@ -5,21 +5,47 @@ description; push, sync, the webhook, errors, one run at a time and the permissi
 import hashlib
 import hmac
 import json
+from datetime import UTC, datetime, timedelta
 
 import orjson
 import pytest
 from sqlalchemy import select, update
 
+from loko.database import unit_of_work
 from loko.extensions import db
-from loko.repohost.models import RepoHost
+from loko.repohost import service
+from loko.repohost.models import RepoHost, RepoHostRun
 from tests.factories import CALLERS
-from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure
+from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure, settings
 
 pytestmark = NEEDS_GIT
 
 
 def pulls(host):
     return host.repositories[REPOSITORY].pulls
+
+
+def last_run(app) -> tuple[str, str, str]:
+    """(kind, status, summary) of the project's latest run."""
+    with app.app_context():
+        row = db.session.execute(
+            select(RepoHostRun.kind, RepoHostRun.status, RepoHostRun.summary)
+            .order_by(RepoHostRun.started_at.desc())
+            .limit(1)
+        ).one()
+    return tuple(row)
+
+
+def claim(app) -> tuple[str | None, datetime | None]:
+    """(running, run_started_at) of the project's configuration."""
+    with app.app_context():
+        return tuple(db.session.execute(select(RepoHost.running, RepoHost.run_started_at)).one())
+
+
+def without_token(host, **overrides) -> dict:
+    body = settings(host, **overrides)
+    del body["token"]
+    return body
 
 
 # Configuration
@@ -71,6 +97,32 @@ def test_a_loopback_host_is_refused_without_the_setting(app, api, host):
     assert host.calls == []
 
 
+def test_a_configuration_without_a_token_keeps_the_stored_one(configured, host):
+    response = configured.owner.post(
+        configured.url("/repohost"), json=without_token(host, path="i18n/{language}/{fileName}.json")
+    )
+    assert response.status_code == 200, response.json
+    assert response.json["repohost"]["path"] == "i18n/{language}/{fileName}.json"
+
+
+@pytest.mark.parametrize("field", ["provider", "api_url", "repository"])
+def test_a_new_provider_api_url_or_repository_needs_the_token_again(configured, host, field):
+    host.add_repository("acme/other")
+    changed = {
+        "provider": "github" if host.name != "github" else "gitea",
+        "api_url": host.api_url.replace("127.0.0.1", "127.0.0.2"),
+        "repository": "acme/other",
+    }[field]
+    calls = len(host.calls)
+    response = configured.owner.post(
+        configured.url("/repohost"), json=without_token(host, **{field: changed})
+    )
+    assert response.status_code == 400
+    assert response.json["error"].startswith(f"token: required again when {field} changes")
+    assert len(host.calls) == calls
+    assert configured.owner.get(configured.url("/repohost")).json["repohost"][field] == settings(host)[field]
+
+
 def test_delete_removes_the_configuration(configured):
     assert configured.owner.delete(configured.url("/repohost")).json == {"success": True}
     assert configured.owner.get(configured.url("/repohost")).json == {"repohost": None}
@@ -107,6 +159,71 @@ def test_push_with_nothing_changed_answers_null(configured, host):
     configured.upsert("de", {"title": "Titel"}, file_name="common")
     assert configured.post("/repohost/push", {}).json == {"pullRequest": None}
     assert pulls(host) == []
+
+
+def revert_after_a_push(configured) -> None:
+    """A push opens the pull request; then the project's values go back to the base branch's."""
+    configured.upsert("en", {"title": "Changed", "old": "Old"}, file_name="common")
+    configured.upsert("de", {"title": "Titel"}, file_name="common")
+    assert configured.post("/repohost/push", {}).json["pullRequest"]["number"] == 1
+    configured.upsert("en", {"title": "Title"}, file_name="common")
+
+
+def test_push_with_nothing_changed_closes_the_pull_request_left_open(configured, host):
+    revert_after_a_push(configured)
+    assert configured.post("/repohost/push", {}).json == {"pullRequest": None}
+    assert [pull.state for pull in pulls(host)] == ["closed"]
+
+
+def test_closing_the_pull_request_left_open_is_told_in_the_runs_summary(app, configured):
+    revert_after_a_push(configured)
+    configured.post("/repohost/push", {})
+    assert last_run(app) == (
+        "push",
+        "ok",
+        "Nothing to push: the branch has these translations. Closed pull request #1, whose changes "
+        "are no longer in Loko.",
+    )
+
+
+def push_into_a_file(configured, host):
+    """Push with a path template whose folder is a file on the base branch."""
+    host.git.add_commit(REPOSITORY, "main", {"l10n/en": b"a file, not a folder\n"})
+    saved = configure(configured, host, path="l10n/{language}/{fileName}.json")
+    assert saved.status_code == 200, saved.json
+    configured.upsert("en", {"title": "Title"}, file_name="common")
+    return configured.post("/repohost/push", {})
+
+
+def test_a_push_into_a_file_of_the_base_branch_is_a_400_naming_the_path(configured, host):
+    response = push_into_a_file(configured, host)
+    assert response.status_code == 400
+    assert response.json["error"] == (
+        "path: l10n/en/common.json: l10n/en is a file on main; nothing was pushed."
+    )
+    assert pulls(host) == []
+
+
+def test_a_push_refused_for_its_path_is_recorded_as_failed_and_releases_the_claim(app, configured, host):
+    push_into_a_file(configured, host)
+    kind, status, summary = last_run(app)
+    assert (kind, status) == ("push", "failed") and "l10n/en is a file" in summary
+    assert claim(app) == (None, None)
+
+
+def test_a_run_taken_over_keeps_its_claim_when_the_old_run_ends(app, configured, monkeypatch):
+    taken_over_at = datetime.now(UTC) + timedelta(minutes=1)
+    push_files = service._push_files
+
+    def taken_over_meanwhile(*args):
+        # Another process took the claim over (as after STALE_RUN) while this push worked.
+        with unit_of_work():
+            db.session.execute(update(RepoHost).values(running="sync", run_started_at=taken_over_at))
+        return push_files(*args)
+
+    monkeypatch.setattr(service, "_push_files", taken_over_meanwhile)
+    assert configured.post("/repohost/push", {}).status_code == 200
+    assert claim(app) == ("sync", taken_over_at)
 
 
 def test_a_provider_error_is_a_502_naming_its_answer(configured, host):
@@ -162,6 +279,32 @@ def test_sync_trashes_removed_keys_when_asked(configured, host):
 def test_a_sync_dry_run_writes_nothing(configured):
     answer = configured.post("/repohost/sync", {"dryRun": True}).json
     assert answer["dryRun"] is True and answer["created"] == 3
+    assert configured.export() == {}
+
+
+def test_sync_of_the_previewed_commit_imports_it(configured):
+    preview = configured.post("/repohost/sync", {"dryRun": True}).json
+    response = configured.post("/repohost/sync", {"commit": preview["commit"]})
+    assert response.status_code == 200, response.json
+    assert (response.json["commit"], response.json["created"]) == (preview["commit"], 3)
+
+
+def test_sync_of_a_commit_the_branch_has_moved_from_is_a_409_importing_nothing(configured, host):
+    preview = configured.post("/repohost/sync", {"dryRun": True}).json
+    host.git.add_commit(REPOSITORY, "main", {"locales/en/common.json": orjson.dumps({"title": "Moved"})})
+    head = host.git.head(REPOSITORY, "main")
+    response = configured.post("/repohost/sync", {"commit": preview["commit"]})
+    assert response.status_code == 409
+    assert response.json["error"] == (
+        f"repohost: main has moved since the preview, from {preview['commit'][:12]} to {head[:12]}; "
+        "nothing was imported."
+    )
+    assert configured.export() == {}
+
+
+def test_a_sync_commit_that_is_not_a_full_commit_id_is_refused(configured):
+    response = configured.post("/repohost/sync", {"commit": "abc1234"})
+    assert response.status_code == 400 and "commit" in response.json["error"]
     assert configured.export() == {}
 
 
@@ -230,11 +373,15 @@ def test_deleting_the_configuration_needs_edit_projects(world, as_caller, caller
     assert response.status_code == expected(caller, CONFIG_ALLOWED, 404)  # none configured
 
 
+# With private addresses refused, the address check answers before any connection is tried.
+@pytest.mark.parametrize("config_overrides", [{"LOKO_REPOHOST_ALLOW_PRIVATE": False}], ids=["private-off"])
 @pytest.mark.parametrize("caller", CALLERS)
 def test_configuring_needs_edit_projects(world, as_caller, caller):
-    body = {"provider": "github", "repository": "acme/app", "token": "t", "api_url": "http://10.0.0.1/api"}
+    body = {"provider": "github", "repository": "acme/app", "token": "t", "api_url": "https://10.0.0.1/api"}
     response = as_caller(caller).post(f"/api/projects/{world.project_id}/repohost", json=body)
-    assert response.status_code == expected(caller, CONFIG_ALLOWED, 400)  # a private address
+    assert response.status_code == expected(caller, CONFIG_ALLOWED, 400)
+    if caller in CONFIG_ALLOWED:
+        assert response.json["error"].startswith("api_url: 10.0.0.1 resolves to a private")
 
 
 @pytest.mark.parametrize("action", ["push", "sync"])

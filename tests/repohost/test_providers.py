@@ -164,6 +164,26 @@ def test_check_reports_an_unreachable_host(host, http):
     assert (error.problem, error.status) == ("unavailable", None)
 
 
+@pytest.mark.parametrize("host", ["gitlab"], indirect=True)
+def test_check_accepts_a_developer_through_a_parent_group(host, provider):
+    host.set_role(REPOSITORIES["gitlab"], host.DEVELOPER, inherited=True)
+    provider.check("main")
+
+
+@pytest.mark.parametrize("host", ["gitlab"], indirect=True)
+def test_check_reports_a_reporter_through_a_parent_group_as_without_write_access(host, provider):
+    host.set_role(REPOSITORIES["gitlab"], host.REPORTER, inherited=True)
+    error = refusal(lambda: provider.check("main"))
+    assert error.problem == "no_write_access"
+    assert "Developer role needed" in error.message
+
+
+@pytest.mark.parametrize("host", ["gitlab"], indirect=True)
+def test_check_reports_a_token_whose_user_is_not_a_member_as_without_write_access(host, provider):
+    host.set_role(REPOSITORIES["gitlab"], 0)
+    assert refusal(lambda: provider.check("main")).problem == "no_write_access"
+
+
 def test_a_loopback_host_is_refused_unless_private_addresses_are_allowed(host):
     with net.http_client(allow_private=False) as checked:
         error = refusal(lambda: provider_with(host, checked).check("main"))
@@ -192,6 +212,18 @@ def test_pull_request_is_opened_found_and_updated(host, provider):
         "15 strings",
         1,
     )
+
+
+def test_close_pull_request_closes_it(host, provider):
+    opened = provider.open_pull_request(HEAD, "main", "Translations", "12 strings")
+    provider.close_pull_request(opened.number)
+    assert host.repositories[REPOSITORIES[host.name]].pulls[0].state == "closed"
+    assert provider.find_pull_request(HEAD, "main") is None
+
+
+def test_closing_a_missing_pull_request_is_not_found(provider):
+    error = refusal(lambda: provider.close_pull_request(41))
+    assert (error.status, error.problem) == (404, "not_found")
 
 
 def test_find_ignores_other_branches_and_closed_pull_requests(host, provider):

@@ -69,6 +69,10 @@ class Provider(ABC):
     def update_pull_request(self, number: int, title: str, body: str) -> PullRequest:
         """Set the title and body of pull request ``number``."""
 
+    @abstractmethod
+    def close_pull_request(self, number: int) -> None:
+        """Close pull request ``number`` without merging it."""
+
     # webhooks
     @staticmethod
     @abstractmethod

@@ -71,6 +71,9 @@ class GitHub(RestProvider):
         payload = {"title": title, "body": body}
         return self._read(self.send_json("PATCH", f"{self._repo()}/pulls/{number}", json_body=payload))
 
+    def close_pull_request(self, number: int) -> None:
+        self.send("PATCH", f"{self._repo()}/pulls/{number}", json_body={"state": "closed"})
+
     def _read(self, data) -> PullRequest:
         return self.read_pull_request(data, "number", "html_url", ("head", "ref"))
 

@@ -32,7 +32,7 @@ class GitLab(RestProvider):
             raise self.explained(
                 error, 404, "not_found", f"no project {self.repository}, or the token cannot see it"
             ) from None
-        if _access_level(project) < DEVELOPER:
+        if _access_level(project) < DEVELOPER and self._member_level() < DEVELOPER:
             raise ProviderError(
                 f"GitLab: the token can read {self.repository} but not push to it (Developer role needed)",
                 200,
@@ -44,6 +44,22 @@ class GitLab(RestProvider):
             raise self.explained(
                 error, 404, "branch_missing", f"{self.repository} has no branch {branch}"
             ) from None
+
+    def _member_level(self) -> int:
+        """The access level of the token's user on the project, inherited from a parent group
+        or given through a group the project is shared with included; 0 for no member."""
+        user = self.send_json("GET", "/user")
+        user_id = user.get("id") if isinstance(user, dict) else None
+        if not isinstance(user_id, int):
+            raise ProviderError("GitLab answered GET /user without the user's id", 200)
+        try:
+            member = self.send_json("GET", f"{self._project()}/members/all/{user_id}")
+        except ProviderError as error:
+            if error.status == 404:
+                return 0
+            raise
+        level = member.get("access_level") if isinstance(member, dict) else None
+        return level if isinstance(level, int) else 0
 
     def find_pull_request(self, head: str, base: str) -> PullRequest | None:
         query = {"source_branch": head, "target_branch": base, "state": "opened", "per_page": 100}
@@ -67,6 +83,9 @@ class GitLab(RestProvider):
             self.send_json("PUT", f"{self._project()}/merge_requests/{number}", json_body=payload)
         )
 
+    def close_pull_request(self, number: int) -> None:
+        self.send("PUT", f"{self._project()}/merge_requests/{number}", json_body={"state_event": "close"})
+
     def _read(self, data) -> PullRequest:
         return self.read_pull_request(data, "iid", "web_url", ("source_branch",))
 
@@ -86,7 +105,9 @@ class GitLab(RestProvider):
 
 
 def _access_level(project) -> int:
-    """The token's role on the project: its own membership or its group's, the higher."""
+    """The token's role as the project's ``permissions`` show it: its own membership or its
+    group's, the higher. A role inherited from a parent group or given by sharing the project
+    with a group may not show there (``_member_level`` reads it)."""
     permissions = project.get("permissions") if isinstance(project, dict) else None
     levels = [
         access.get("access_level") or 0
