@@ -2,8 +2,8 @@
 
 Each call checks the URL (``net.check_url``), then talks smart HTTP through
 ``net.git_pool_manager``: every connection to a checked address, connect 10 s and each read
-30 s, no redirects, no proxy. Objects land in a temporary bare repository that is deleted
-when the call returns.
+30 s, the whole call at most ``net.GIT_DEADLINE`` (5 minutes), no redirects, no proxy.
+Objects land in a temporary bare repository that is deleted when the call returns.
 
 What a fetch transfers: only the named branches, at depth 1 (their head commits, no
 history). Loko asks for a partial fetch (``filter blob:none``, git protocol v2); hosts that
@@ -176,13 +176,23 @@ def _remote(
     client = _GitClient(
         url, pool_manager=pool_manager, username=username, password=password, thin_packs=False
     )
+    deadline = net.GitDeadline(net.GIT_DEADLINE)
     try:
         with (
+            deadline,
             tempfile.TemporaryDirectory(prefix="loko-git-") as directory,
             Repo.init_bare(directory, default_branch=b"main") as repo,
             _provider_errors(url, pushing),
         ):
             yield client, repo
+    except ProviderError as error:
+        if not deadline.expired:
+            raise
+        raise ProviderError(
+            f"git with {url} was stopped after {deadline.seconds:g} s: the host sends too slowly",
+            None,
+            "unavailable",
+        ) from error
     finally:
         pool_manager.close()
 

@@ -28,11 +28,13 @@ addresses it resolved to; the log has both, and never a credential: URLs carryin
 are refused before any request, and no header is logged.
 """
 
+import contextlib
 import contextvars
 import ipaddress
 import logging
 import socket
 import ssl
+import threading
 import time
 from functools import cache
 from urllib.parse import urlsplit
@@ -53,6 +55,9 @@ CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 30.0
 # One API request, from connecting to the last byte of the answer, whatever its pace.
 REQUEST_DEADLINE = 60.0
+# One git operation (a fetch, or a fetch and a push), whatever its pace: well under the 15
+# minutes after which another run may take over the project.
+GIT_DEADLINE = 300.0
 USER_AGENT = "Loko"
 
 _SHARED = ipaddress.ip_network("100.64.0.0/10")
@@ -273,6 +278,52 @@ def _remaining(timeout: float | None, error: type[Exception]) -> float:
 # urllib3, for git through dulwich
 
 
+class GitDeadline:
+    """The deadline of one git operation: when it passes, every socket the operation opened
+    is shut down (a read waiting on a slow host returns at once) and no new one is opened, so
+    the operation ends however slowly the host sends. Entered around the operation, in its
+    thread; ``expired`` tells afterwards whether it was cut short."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._token = None
+
+    def __enter__(self) -> "GitDeadline":
+        self._token = _git_deadline.set(self)
+        self._timer.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._timer.cancel()
+        _git_deadline.reset(self._token)
+
+    def opened(self, sock: socket.socket) -> None:
+        with self._lock:
+            if not self.expired:
+                self._sockets.append(sock)
+                return
+        sock.close()
+        raise TimeoutError(f"the git operation took longer than {self.seconds:g} s")
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+_git_deadline: contextvars.ContextVar[GitDeadline | None] = contextvars.ContextVar(
+    "loko_git_deadline", default=None
+)
+
+
 def git_pool_manager(allow_private: bool) -> "_GitPoolManager":
     """A urllib3 pool manager for one git operation through dulwich, whose every connection
     goes to a checked address: connect 10 s, each read 30 s, no retries, no redirects, no
@@ -324,14 +375,18 @@ class _CheckedConnection:
         except socket.gaierror as error:
             raise NameResolutionError(self.host, self, error) from error
         last_error: OSError | None = None
+        deadline = _git_deadline.get()
         for address in addresses:
             try:
-                return create_connection(
+                sock = create_connection(
                     (address, self.port),
                     self.timeout,
                     source_address=self.source_address,
                     socket_options=self.socket_options,
                 )
+                if deadline is not None:
+                    deadline.opened(sock)
+                return sock
             except TimeoutError as error:
                 raise ConnectTimeoutError(
                     self, f"connecting to {self.host} timed out after {self.timeout} s"

@@ -2,6 +2,8 @@
 
 import os
 import socket
+import threading
+import time
 
 import pytest
 
@@ -238,3 +240,64 @@ def test_unreachable_host_is_unavailable():
             f"http://127.0.0.1:{port}/owner/name.git", CREDENTIALS, "main", _locales, allow_private=True
         )
     assert raised.value.problem == "unavailable"
+
+
+class DrippingServer:
+    """An HTTP server on the loopback that answers every request with headers and the start
+    of a git packet line, then one byte every 50 ms, for ever: each read gets data well within
+    its timeout."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        self.listener.settimeout(0.1)
+        while not self.stop.is_set():
+            try:
+                connection, _address = self.listener.accept()
+            except TimeoutError:
+                continue
+            threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
+
+    def _drip(self, connection):
+        with connection:
+            connection.recv(65536)
+            try:
+                connection.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\n"
+                    b"Content-Length: 100000\r\n\r\nfff0"
+                )
+                while not self.stop.is_set():  # a packet line of 65,516 bytes that never ends
+                    connection.sendall(b"a")
+                    self.stop.wait(0.05)
+            except OSError:
+                return
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+
+
+def test_a_git_operation_that_outlasts_its_deadline_is_stopped(monkeypatch):
+    monkeypatch.setattr(net, "GIT_DEADLINE", 0.5)
+    server = DrippingServer()
+    started = time.monotonic()
+    try:
+        with pytest.raises(ProviderError) as raised:
+            git.read_files(
+                f"http://127.0.0.1:{server.port}/owner/name.git",
+                CREDENTIALS,
+                "main",
+                _locales,
+                allow_private=True,
+            )
+    finally:
+        server.close()
+    assert raised.value.problem == "unavailable"
+    assert "was stopped after 0.5 s" in raised.value.message
+    assert time.monotonic() - started < net.READ_TIMEOUT
