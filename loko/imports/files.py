@@ -60,13 +60,16 @@ def parse_upload(
         module = format_module(name)
         file_name = _without_extension(file_name, module.EXTENSION) if not format else file_name
         files = _parse_one(data, name, language, file_name, path=file_name)
-    total = sum(len(parsed.entries) for parsed in files)
-    if total > MAX_ENTRIES:
-        raise BadRequest(f"file: {total} entries; an import takes at most {MAX_ENTRIES:,}.")
+    _refuse_too_many(sum(len(parsed.entries) for parsed in files))
     for parsed in files:
         _check(parsed)
     _refuse_duplicate_files(files)
     return files
+
+
+def _refuse_too_many(total: int) -> None:
+    if total > MAX_ENTRIES:
+        raise BadRequest(f"file: {total:,} entries or more; an import takes at most {MAX_ENTRIES:,}.")
 
 
 def _without_extension(file_name: str, extension: str) -> str:
@@ -164,7 +167,7 @@ def _parse_archive(
     except (zipfile.BadZipFile, ValueError) as error:
         raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
     patterns = {}
-    files = []
+    files, entries = [], 0
     try:
         with archive:
             for name, member in _members(archive):
@@ -181,9 +184,12 @@ def _parse_archive(
                 file_name = fields["fileName"]
                 if template is None or template.endswith("{fileName}"):
                     file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
-                files += _parse_one(
+                parsed = _parse_one(
                     member, member_format, fields.get("language") or language, file_name, path=name
                 )
+                files += parsed
+                entries += sum(len(each.entries) for each in parsed)
+                _refuse_too_many(entries)  # before reading the next member
     except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as error:
         raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
     if not files:

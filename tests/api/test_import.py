@@ -312,6 +312,12 @@ def test_more_than_100000_entries_are_refused(kept):
     assert_refused(kept, json_file(document), "100,000", fileName="home", language="en", format="json")
 
 
+def test_a_zip_over_100000_entries_is_refused_before_its_last_member_is_read(kept):
+    members = {f"en/part{n}.json": json_file({f"k{i}": "v" for i in range(60_000)}) for n in range(2)}
+    members["en/broken.json"] = b"{not json"  # never read: the count stops the import first
+    assert_refused(kept, archive(members), "100,000")
+
+
 def test_an_empty_upload_is_refused(kept):
     assert_refused(kept, b"", "empty", fileName="home", language="en", format="json")
 
