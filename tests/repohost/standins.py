@@ -314,6 +314,9 @@ class StandIn:
         self._lock = threading.RLock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # When set, every API request waits for the gate to open (``held`` tells one came).
+        self.gate: threading.Event | None = None
+        self.held = threading.Event()
 
     # lifecycle
     def start(self) -> "StandIn":
@@ -401,6 +404,9 @@ class StandIn:
             _send(handler, 404, {"message": "Not Found"})
 
     def _serve_api(self, handler: BaseHTTPRequestHandler, split) -> None:
+        if self.gate is not None:
+            self.held.set()
+            self.gate.wait(30)
         raw_path = split.path.removeprefix(self.api_root)
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""

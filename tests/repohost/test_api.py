@@ -5,6 +5,7 @@ description; push, sync, the webhook, errors, one run at a time and the permissi
 import hashlib
 import hmac
 import json
+import threading
 from datetime import UTC, datetime, timedelta
 
 import orjson
@@ -15,7 +16,7 @@ from loko.database import unit_of_work
 from loko.extensions import db
 from loko.repohost import service
 from loko.repohost.models import RepoHost, RepoHostRun
-from tests.factories import CALLERS
+from tests.factories import CALLERS, CallerClient
 from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure, settings
 
 pytestmark = NEEDS_GIT
@@ -240,6 +241,23 @@ def test_a_push_while_another_runs_is_a_409(app, configured):
         db.session.commit()
     response = configured.post("/repohost/push", {})
     assert response.status_code == 409 and "running" in response.json["error"]
+
+
+def test_a_push_while_another_push_is_running_is_a_409_and_the_first_one_completes(app, configured, host):
+    configured.upsert("en", {"title": "Changed"}, file_name="common")
+    other = configured.as_client(CallerClient(app, configured.credentials))
+    host.gate, answers = threading.Event(), {}
+    first = threading.Thread(target=lambda: answers.update(first=configured.post("/repohost/push", {})))
+    first.start()
+    try:
+        assert host.held.wait(30)  # the first push holds the project, waiting on the host
+        second = other.post("/repohost/push", {})
+    finally:
+        host.gate.set()
+        first.join(60)
+    assert second.status_code == 409 and "running" in second.json["error"]
+    assert answers["first"].status_code == 200, answers["first"].json
+    assert answers["first"].json["pullRequest"] is not None
 
 
 def test_a_finished_run_lets_the_next_one_start(configured):
