@@ -45,8 +45,9 @@ class Entry:
 @dataclass(frozen=True)
 class Target:
     """What a writer may need beyond the entries: the file's language and name, the project's
-    name, the language's display name, the revision date (``YYYY-MM-DD HH:MM+0000``) and, for
-    bilingual formats (XLIFF), the source language and its values by key."""
+    name, the language's display name, the revision date (``YYYY-MM-DD HH:MM+0000``: the
+    export gives the file's last change in that language, so that it moves only with the
+    file) and, for bilingual formats (XLIFF), the source language and its values by key."""
 
     language: str
     file_name: str = ""

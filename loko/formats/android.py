@@ -28,6 +28,17 @@
   text and escaped. A value read from a ``<![CDATA[...]]>`` section is plain text with
   ``meta["android"]["cdata"]`` true, and is written back in a CDATA section. Comments inside
   a value are not kept.
+- Resource references: a text whose raw form (before Android's escapes are resolved) is a
+  well-formed reference, ``@[+][*][package:]type/name``, ``@null``, ``@empty`` or
+  ``?[package:][attr/]name`` (``@string/app_name``, ``@android:string/ok``,
+  ``?android:attr/textColorPrimary``), is a reference for Android, not text: it is kept as
+  written (the value is ``@string/app_name``) with ``meta["android"]["reference"]`` true (for
+  ``<plurals>``, ``meta["android"]["references"]`` lists the quantities that are references).
+  The writer writes a value unescaped only while the key's meta marks it as a reference and
+  the value still is a well-formed reference; any other ``@`` or ``?`` at the start is text
+  and written ``\\@`` or ``\\?``, so an escaped ``\\@home`` and a reference both come back as
+  they were read. An unescaped ``@`` or ``?`` that does not start a well-formed reference
+  (``@home``) is text to Android too, and is written back escaped.
 - A ``<string>`` whose text happens to be an ICU plural message is marked
   (``meta["android"]["element"] = "string"``) so that it is written back as a ``<string>``
   and not as ``<plurals>``. The attributes of ``<resources>`` itself are not kept.
@@ -35,11 +46,11 @@
 The writer is deterministic and canonical: ``<?xml version="1.0" encoding="utf-8"?>``,
 ``<resources>`` (declaring ``xmlns:tools`` and ``xmlns:xliff`` only when used), 4-space
 indentation, entries in the order given, comments as ``<!-- text -->`` on the line before
-(``--`` becomes ``- -``), keys whose value is None left out, and a final newline. Text is
-escaped as ``\\\\``, ``\\"``, ``\\'``, ``\\n``, ``\\t``, ``\\@`` and ``\\?`` at the start,
-``&amp;``, ``&lt;``, ``&gt;``, characters XML cannot hold (and carriage returns) as
-``\\uHHHH``, and wrapped in double quotes when it starts or ends with a space or holds two
-spaces in a row.
+(``--`` becomes ``- -``), keys whose value is None left out, and a final newline. Text
+(not a reference, see above) is escaped as ``\\\\``, ``\\"``, ``\\'``, ``\\n``, ``\\t``,
+``\\@`` and ``\\?`` at the start, ``&amp;``, ``&lt;``, ``&gt;``, characters XML cannot hold
+(and carriage returns) as ``\\uHHHH``, and wrapped in double quotes when it starts or ends
+with a space or holds two spaces in a row.
 
 Parsing refuses document type declarations (no entities, no external references) and
 elements nested more than 64 deep; every problem is a ``FormatError`` naming the line.
@@ -69,6 +80,20 @@ _INDENT = "    "
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0d\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _ARRAY_ITEM = re.compile(r"(.*)\[(\d+)\]", re.DOTALL)
 _XML_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# What aapt2 takes for a reference rather than text in a <string> or <item>, with names
+# limited to the characters resource names have.
+_RESOURCE_TYPES = (
+    "anim|animator|array|attr|bool|color|dimen|drawable|font|fraction|id|integer|interpolator|"
+    "layout|macro|menu|mipmap|navigation|plurals|raw|string|style|styleable|transition|xml"
+)
+_PACKAGE = r"[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*"
+_RESOURCE_NAME = r"[A-Za-z_$][A-Za-z0-9_.$]*"
+_REFERENCE = re.compile(
+    rf"@null|@empty"
+    rf"|@\*?(?:{_PACKAGE}:)?(?:{_RESOURCE_TYPES})/{_RESOURCE_NAME}"
+    rf"|@\+(?:{_PACKAGE}:)?id/{_RESOURCE_NAME}"
+    rf"|\?(?:{_PACKAGE}:)?(?:attr/)?{_RESOURCE_NAME}"
+)
 
 
 @dataclass
@@ -233,10 +258,19 @@ def _content(element: _Element) -> tuple[str, dict]:
     if any(kind == "tag" for kind, _ in tokens):
         return _unescape(tokens, xml=True), {"markup": True}
     value = _unescape(tokens, xml=False)
-    cdata = any(isinstance(child, _Text) and child.cdata for child in element.children)
-    if cdata:
-        return value, {"cdata": True}
-    return value, ({"markup": False} if "<" in value else {})
+    how = {}
+    if any(isinstance(child, _Text) and child.cdata for child in element.children):
+        how["cdata"] = True
+    elif "<" in value:
+        how["markup"] = False
+    # Android tells a reference from text by the raw text, before its escapes and quotes.
+    if "".join(text for _, text in tokens).strip(" \t\n\r") == value and _is_reference(value):
+        how["reference"] = True
+    return value, how
+
+
+def _is_reference(value: str) -> bool:
+    return value[:1] in ("@", "?") and _REFERENCE.fullmatch(value) is not None
 
 
 def _comments_before(children: list, index: int) -> str | None:
@@ -308,7 +342,9 @@ def _plural(element: _Element, meta: dict) -> str:
             raise FormatError(f"the quantity {quantity!r} appears twice", item.line)
         forms[quantity], how = _content(item)
         if how.get("markup") or how.get("cdata"):
-            meta.update(how)
+            meta.update({name: flag for name, flag in how.items() if name != "reference"})
+        if how.get("reference"):
+            meta.setdefault("references", []).append(quantity)
     if not forms:
         raise FormatError("<plurals> without an <item>", element.line)
     return plurals.join(forms)
@@ -410,8 +446,11 @@ def _markup(element: _Element, out: list[str], plain: list[str]) -> None:
                 out.append(f"<{start}/>")
 
 
-def _inner(text: str, how: dict) -> str:
-    """The element content that reads back as ``text``."""
+def _inner(text: str, how: dict, reference: bool = False) -> str:
+    """The element content that reads back as ``text``; with ``reference`` (the key's meta
+    marks it as one), a well-formed reference is written as it is."""
+    if reference and _is_reference(text):
+        return f"<![CDATA[{text}]]>" if how.get("cdata") else text
     if how.get("cdata") and "]]>" not in text:
         escaped = _escape(text, first=True, xml=False)
         return f'<![CDATA["{escaped}"]]>' if _needs_quotes(text) else f"<![CDATA[{escaped}]]>"
@@ -471,12 +510,15 @@ def write(entries: list[Entry], target: Target) -> bytes:
         body += _comment_lines(entry.comment, _INDENT)
         plural = plurals.split(entry.value) if how.get("element") != "string" else None
         if plural is None:
-            body.append(f"{_INDENT}{_start_tag('string', entry.key, how)}{_inner(entry.value, how)}</string>")
+            inner = _inner(entry.value, how, how.get("reference") is True)
+            body.append(f"{_INDENT}{_start_tag('string', entry.key, how)}{inner}</string>")
             continue
         body.append(f"{_INDENT}{_start_tag('plurals', entry.key, how)}")
+        references = how.get("references") or ()
         for quantity, text in plural.forms.items():
             if quantity in QUANTITIES:
-                body.append(f'{_INDENT * 2}<item quantity="{quantity}">{_inner(text, how)}</item>')
+                inner = _inner(text, how, quantity in references)
+                body.append(f'{_INDENT * 2}<item quantity="{quantity}">{inner}</item>')
         body.append(f"{_INDENT}</plurals>")
     text = "\n".join(body)
     namespaces = ""
@@ -499,6 +541,8 @@ def _array_lines(name: str, items: list[Entry]) -> list[str]:
         if position:
             lines += _comment_lines(item.comment, _INDENT * 2)
         value = "" if item.value is None else item.value
-        lines.append(f"{_INDENT * 2}<item>{_inner(value, _android(item))}</item>")
+        how = _android(item)
+        inner = _inner(value, how, how.get("reference") is True)
+        lines.append(f"{_INDENT * 2}<item>{inner}</item>")
     lines.append(f"{_INDENT}</string-array>")
     return lines
