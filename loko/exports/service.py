@@ -1,16 +1,19 @@
 """Export: read a project's selection one file of one language at a time (one index-driven
 query each, all in one snapshot) and stream what the writers make of it, so memory stays
 flat however big the project is. The ETag names the data version: an unchanged project
-answers 304, and a small export is served again from the per-process cache.
+answers 304, and a small export is served again from the per-process cache. A PO catalog's
+revision date is the last change of that file in that language (its values' dates are read
+with the values), so that a change elsewhere leaves its bytes as they were.
 """
 
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 import orjson
-from sqlalchemy import Row, bindparam, or_, select
+from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
@@ -74,7 +77,7 @@ EXPORTED_PROJECT = (
         Project.id,
         Project.name,
         Project.data_version,
-        Project.data_updated_at,
+        Project.created_at,
         Project.linked_project_id,
         Project.linked_language_code,
         Project.linked_language_target_code,
@@ -195,6 +198,21 @@ KEY_ROWS = select(Translation.file_name, Translation.key).where(
     Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None)
 )
 KEY_ROWS_IN_FILES = KEY_ROWS.where(Translation.file_name.in_(bindparam("file_names", expanding=True)))
+# For the formats that date a file by its last change: the same value rows, each followed by
+# the value's updated_at, and the latest creation of each file's active keys. The timestamps
+# come as text, cast by the database (SQLite's stored text, naive UTC; PostgreSQL's with the
+# session's offset): a third of the cost of a timezone-aware datetime a row, and in time
+# order when compared, except within the hour repeated when the session's clock goes back.
+UPDATED_AT = cast(TranslationValue.updated_at, Text)
+DATED_VALUE_ROWS = VALUE_ROWS.add_columns(UPDATED_AT)
+DATED_VALUE_ROWS_IN_FILES = VALUE_ROWS_IN_FILES.add_columns(UPDATED_AT)
+DATED_VALUE_ROWS_BY_LANGUAGE = VALUE_ROWS_BY_LANGUAGE.add_columns(UPDATED_AT)
+LATEST_KEYS = (
+    select(Translation.file_name, cast(func.max(Translation.created_at), Text))
+    .where(Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None))
+    .group_by(Translation.file_name)
+)
+LATEST_KEYS_IN_FILES = LATEST_KEYS.where(Translation.file_name.in_(bindparam("file_names", expanding=True)))
 
 
 def _rows(statement, in_files, parameters: dict, file_names: tuple[str, ...] | None):
@@ -209,6 +227,20 @@ def _value_rows(parameters: dict, file_names: tuple[str, ...] | None):
     if file_names is None and db.engine.dialect.name == "sqlite":
         return stream_batches(VALUE_ROWS_BY_LANGUAGE, parameters, ROWS_PER_FETCH)
     return _rows(VALUE_ROWS, VALUE_ROWS_IN_FILES, parameters, file_names)
+
+
+def _dated_value_rows(parameters: dict, file_names: tuple[str, ...] | None):
+    """The batches of ``_value_rows``, each row followed by the value's updated_at."""
+    if file_names is None and db.engine.dialect.name == "sqlite":
+        return stream_batches(DATED_VALUE_ROWS_BY_LANGUAGE, parameters, ROWS_PER_FETCH)
+    return _rows(DATED_VALUE_ROWS, DATED_VALUE_ROWS_IN_FILES, parameters, file_names)
+
+
+def utc_moment(text: str) -> datetime:
+    """A timestamp the database wrote as text (naive UTC, or with its offset) as a
+    timezone-aware UTC datetime."""
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _language_batches(project: Row, languages: list[str]) -> list[list[str]]:
@@ -230,7 +262,12 @@ class _Values:
     export in their order: reads a batch of languages at a time, so memory holds a few
     languages, never the whole project. ``untranslated`` lists every active key (a PO
     catalog shows them with an empty msgstr); in the link's target language, the linked
-    project's values fill the gaps."""
+    project's values fill the gaps.
+
+    With ``dated``, ``latest(language, file_name)`` is when what that call returns last
+    changed, read with the values: the latest updated_at of the values (inherited ones
+    included, overridden ones not) and, when it lists untranslated keys, the latest creation
+    of those keys; None when it returns nothing."""
 
     def __init__(
         self,
@@ -240,12 +277,15 @@ class _Values:
         languages,
         untranslated: bool,
         one_batch: bool = False,
+        dated: bool = False,
     ):
-        self.project, self.file_names, self.link = project, query.file_names, link
+        self.project, self.file_names, self.link, self.dated = project, query.file_names, link, dated
         languages = list(languages)
         self.batches = iter([languages] if one_batch else _language_batches(project, languages))
         self.keys = self._keys() if untranslated else None
+        self.keys_created = self._keys_created() if untranslated and dated else {}
         self.loaded: dict[str, dict[str, dict]] = {}
+        self.dates: dict[str, dict[str, str]] = {}
 
     def _keys(self) -> dict[str, list[str]]:
         keys = defaultdict(list)
@@ -255,22 +295,50 @@ class _Values:
                 keys[file_name].append(key)
         return keys
 
-    def _read(self, project_id: str, languages: list[str]) -> dict[str, dict[str, dict]]:
+    def _keys_created(self) -> dict:
+        parameters = {"project_id": self.project.id}
+        return {
+            file_name: created_at
+            for rows in _rows(LATEST_KEYS, LATEST_KEYS_IN_FILES, parameters, self.file_names)
+            for file_name, created_at in rows
+        }
+
+    def _read(self, project_id: str, languages: list[str], by_key: bool = False) -> tuple[dict, dict]:
+        """``{language: {file_name: {key: value}}}`` and, when dated, the latest updated_at of
+        each file's values, ``{language: {file_name: text}}`` (with ``by_key``, each value's,
+        ``{language: {file_name: {key: text}}}``)."""
         loaded = {language: defaultdict(dict) for language in languages}
-        for rows in _value_rows({"project_id": project_id, "languages": languages}, self.file_names):
-            for language, file_name, key, value in rows:
+        parameters = {"project_id": project_id, "languages": languages}
+        if not self.dated:
+            for rows in _value_rows(parameters, self.file_names):
+                for language, file_name, key, value in rows:
+                    loaded[language][file_name][key] = value
+            return loaded, {}
+        dates = {language: defaultdict(dict if by_key else str) for language in languages}
+        for rows in _dated_value_rows(parameters, self.file_names):
+            for language, file_name, key, value, updated_at in rows:
                 loaded[language][file_name][key] = value
-        return loaded
+                if by_key:
+                    dates[language][file_name][key] = updated_at
+                elif updated_at > dates[language][file_name]:
+                    dates[language][file_name] = updated_at
+        return loaded, dates
 
     def _load_next_batch(self) -> None:
         languages = next(self.batches)
-        self.loaded = self._read(self.project.id, languages)
-        if self.link is not None and self.link.target in self.loaded:
-            own = self.loaded[self.link.target]
-            for file_name, inherited in self._read(self.link.project_id, [self.link.source])[
-                self.link.source
-            ].items():
-                own[file_name] = inherited | own[file_name]
+        self.loaded, self.dates = self._read(self.project.id, languages)
+        link = self.link
+        if link is not None and link.target in self.loaded:
+            own = self.loaded[link.target]
+            inherited, inherited_dates = self._read(link.project_id, [link.source], by_key=True)
+            for file_name, values in inherited[link.source].items():
+                if self.dated:
+                    # A value this project overrides is not written, nor is its date.
+                    dates = inherited_dates[link.source][file_name]
+                    lent = [date for key, date in dates.items() if key not in own.get(file_name, ())]
+                    own_dates = self.dates[link.target]
+                    own_dates[file_name] = max([own_dates[file_name], *lent])
+                own[file_name] = values | own[file_name]
 
     def __call__(self, language: str, file_name: str) -> dict[str, str | None]:
         if language not in self.loaded:
@@ -279,6 +347,12 @@ class _Values:
         if self.keys is None:
             return values
         return dict.fromkeys(self.keys.get(file_name, ()), None) | values
+
+    def latest(self, language: str, file_name: str) -> datetime | None:
+        if language not in self.loaded:
+            self._load_next_batch()
+        latest = max(self.dates[language].get(file_name, ""), self.keys_created.get(file_name, ""))
+        return utc_moment(latest) if latest else None
 
 
 def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages):
@@ -325,9 +399,8 @@ def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages)
             select(ProjectLanguage.code, ProjectLanguage.name).where(ProjectLanguage.project_id == project.id)
         ).all()
     )
-    revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
-    untranslated = query.format in LISTS_UNTRANSLATED
-    file_values = _Values(project, query, link, languages, untranslated=untranslated)
+    untranslated, dated = query.format in LISTS_UNTRANSLATED, query.format in DATED
+    file_values = _Values(project, query, link, languages, untranslated=untranslated, dated=dated)
     notes = _key_notes(project, query)
     source = _source_reader(project, query, link) if query.format in BILINGUAL else None
 
@@ -335,12 +408,13 @@ def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages)
         values, file_notes = file_values(language, file_name), notes.get(file_name, {})
         entries = [Entry(key, values[key], *file_notes.get(key, NO_NOTES)) for key in sorted(values)]
         source_language, source_values = source(file_name) if source else (None, {})
+        latest = file_values.latest(language, file_name) if dated else None
         target = Target(
             language=language,
             file_name=file_name,
             project_name=project.name,
             language_name=names.get(language, language),
-            revision_date=revision,
+            revision_date=revision_date(latest or project.created_at),
             source_language=source_language,
             source_values=source_values,
         )
@@ -352,6 +426,16 @@ def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages)
 NO_NOTES = (None, None, None)
 LISTS_UNTRANSLATED = ("po", "xliff", "xliff2")
 BILINGUAL = ("xliff", "xliff2")
+# Formats whose writer puts a revision date in the file (PO's PO-Revision-Date): the date of
+# the file's last change in that language, so that a change to another file or language
+# leaves its bytes as they were; a file with neither values nor keys, and every file of the
+# other formats, gets the project's creation, which never changes.
+DATED = ("po",)
+
+
+def revision_date(moment: datetime) -> str:
+    """A moment as a PO header writes it: ``YYYY-MM-DD HH:MM+0000``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M+0000")
 
 
 def _source_reader(project: Row, query: ExportQuery, link: Link | None):
@@ -370,7 +454,7 @@ def _multilingual_file(project: Row, query: ExportQuery, link: Link | None, layo
     module = format_module(query.format)
     languages = list(layout)
     notes = _key_notes(project, query)
-    revision = project.data_updated_at.strftime("%Y-%m-%d %H:%M+0000")
+    revision = revision_date(project.created_at)
 
     def write(file_name: str) -> bytes:
         file_query = replace(query, file_names=(file_name,))
