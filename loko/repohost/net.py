@@ -301,11 +301,18 @@ class GitDeadline:
     def __exit__(self, *_exc) -> None:
         self._timer.cancel()
         _git_deadline.reset(self._token)
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for duplicate in sockets:
+            duplicate.close()
 
     def opened(self, sock: socket.socket) -> None:
+        """Watch a new connection's socket. A duplicate of its descriptor is kept: TLS wraps
+        the socket into a new object and detaches the original, while a shutdown through any
+        descriptor of the connection still ends it."""
         with self._lock:
             if not self.expired:
-                self._sockets.append(sock)
+                self._sockets.append(sock.dup())
                 return
         sock.close()
         raise TimeoutError(f"the git operation took longer than {self.seconds:g} s")
@@ -313,10 +320,9 @@ class GitDeadline:
     def _expire(self) -> None:
         with self._lock:
             self.expired = True
-            sockets, self._sockets = self._sockets, []
-        for sock in sockets:
-            with contextlib.suppress(OSError):  # already closed
-                sock.shutdown(socket.SHUT_RDWR)
+            for duplicate in self._sockets:
+                with contextlib.suppress(OSError):  # the connection has ended already
+                    duplicate.shutdown(socket.SHUT_RDWR)
 
 
 _git_deadline: contextvars.ContextVar[GitDeadline | None] = contextvars.ContextVar(

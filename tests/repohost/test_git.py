@@ -2,6 +2,7 @@
 
 import os
 import socket
+import ssl
 import threading
 import time
 
@@ -9,6 +10,7 @@ import pytest
 
 from loko.repohost import git, net
 from loko.repohost.providers.base import ProviderError
+from tests.repohost.conftest import TLS_NAME
 from tests.repohost.git_server import GIT, GitServer
 
 pytestmark = pytest.mark.skipif(
@@ -247,7 +249,8 @@ class DrippingServer:
     of a git packet line, then one byte every 50 ms, for ever: each read gets data well within
     its timeout."""
 
-    def __init__(self):
+    def __init__(self, tls: ssl.SSLContext | None = None):
+        self.tls = tls
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.stop = threading.Event()
@@ -264,18 +267,21 @@ class DrippingServer:
             threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
 
     def _drip(self, connection):
-        with connection:
+        try:
+            if self.tls is not None:
+                connection = self.tls.wrap_socket(connection, server_side=True)
             connection.recv(65536)
-            try:
-                connection.sendall(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\n"
-                    b"Content-Length: 100000\r\n\r\nfff0"
-                )
-                while not self.stop.is_set():  # a packet line of 65,516 bytes that never ends
-                    connection.sendall(b"a")
-                    self.stop.wait(0.05)
-            except OSError:
-                return
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\n"
+                b"Content-Length: 100000\r\n\r\nfff0"
+            )
+            while not self.stop.is_set():  # a packet line of 65,516 bytes that never ends
+                connection.sendall(b"a")
+                self.stop.wait(0.05)
+        except OSError:
+            return
+        finally:
+            connection.close()
 
     def close(self):
         self.stop.set()
@@ -283,14 +289,23 @@ class DrippingServer:
         self.listener.close()
 
 
-def test_a_git_operation_that_outlasts_its_deadline_is_stopped(monkeypatch):
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_git_operation_that_outlasts_its_deadline_is_stopped(monkeypatch, resolver, certificate, scheme):
     monkeypatch.setattr(net, "GIT_DEADLINE", 0.5)
-    server = DrippingServer()
+    tls = None
+    if scheme == "https":
+        cert_file, key_file, pem = certificate
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(cert_file, key_file)
+        monkeypatch.setattr(net, "_ssl_context", lambda: ssl.create_default_context(cadata=pem))
+        resolver[TLS_NAME] = ["127.0.0.1"]
+    server = DrippingServer(tls)
+    host = TLS_NAME if tls else "127.0.0.1"
     started = time.monotonic()
     try:
         with pytest.raises(ProviderError) as raised:
             git.read_files(
-                f"http://127.0.0.1:{server.port}/owner/name.git",
+                f"{scheme}://{host}:{server.port}/owner/name.git",
                 CREDENTIALS,
                 "main",
                 _locales,

@@ -1,7 +1,6 @@
 """The address check and the outbound clients: refusals happen before any connection, and a
 client connects to the address it checked."""
 
-import datetime
 import logging
 import socket
 import ssl
@@ -12,13 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 import urllib3
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
 from loko.repohost import net
 from loko.repohost.providers.base import ProviderError
+from tests.repohost.conftest import TLS_NAME
 
 REFUSED = [
     "10.0.0.1",
@@ -80,27 +76,6 @@ def no_connections(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
 
 
-@pytest.fixture
-def resolver(monkeypatch):
-    """``resolver["name"] = [addresses]`` answers getaddrinfo for that name without DNS."""
-    answers: dict[str, list[str]] = {}
-    real = socket.getaddrinfo
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        if host not in answers:
-            return real(host, port, *args, **kwargs)
-        results = []
-        for address in answers[host]:
-            if ":" in address:
-                results.append((socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port, 0, 0)))
-            else:
-                results.append((socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port)))
-        return results
-
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    return answers
-
-
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.server.hosts.append(self.headers["Host"])
@@ -144,39 +119,6 @@ def web_server():
     server.shutdown()
     server.server_close()
     thread.join()
-
-
-TLS_NAME = "repo.example.test"
-
-
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory):
-    """A self-signed certificate for TLS_NAME: (certificate file, key file, PEM)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, TLS_NAME)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(TLS_NAME)]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    directory = tmp_path_factory.mktemp("tls")
-    pem = cert.public_bytes(serialization.Encoding.PEM)
-    (directory / "cert.pem").write_bytes(pem)
-    (directory / "key.pem").write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return directory / "cert.pem", directory / "key.pem", pem.decode()
 
 
 @pytest.fixture
