@@ -32,12 +32,14 @@
   well-formed reference, ``@[+][*][package:]type/name``, ``@null``, ``@empty`` or
   ``?[package:][attr/]name`` (``@string/app_name``, ``@android:string/ok``,
   ``?android:attr/textColorPrimary``), is a reference for Android, not text: it is kept as
-  written (the value is ``@string/app_name``) with ``meta["android"]["reference"]`` true (for
-  ``<plurals>``, ``meta["android"]["references"]`` lists the quantities that are references).
-  The writer writes a value unescaped only while the key's meta marks it as a reference and
-  the value still is a well-formed reference; any other ``@`` or ``?`` at the start is text
-  and written ``\\@`` or ``\\?``, so an escaped ``\\@home`` and a reference both come back as
-  they were read. An unescaped ``@`` or ``?`` that does not start a well-formed reference
+  written (the value is ``@string/app_name``). The writer writes a value that is a
+  well-formed reference unescaped, unless the key's meta says it was read escaped:
+  ``meta["android"]["literal"]`` true for a ``\\@string/app_name`` that is text (for
+  ``<plurals>``, ``meta["android"]["literals"]`` lists such quantities). Any other ``@`` or
+  ``?`` at the start is text and written ``\\@`` or ``\\?``, so an escaped ``\\@home`` and a
+  reference both come back as they were read, in every language (a key's meta comes from one
+  language's file; references are the common case, so it is the rare escaped lookalike that
+  is marked). An unescaped ``@`` or ``?`` that does not start a well-formed reference
   (``@home``) is text to Android too, and is written back escaped.
 - A ``<string>`` whose text happens to be an ICU plural message is marked
   (``meta["android"]["element"] = "string"``) so that it is written back as a ``<string>``
@@ -263,9 +265,10 @@ def _content(element: _Element) -> tuple[str, dict]:
         how["cdata"] = True
     elif "<" in value:
         how["markup"] = False
-    # Android tells a reference from text by the raw text, before its escapes and quotes.
-    if "".join(text for _, text in tokens).strip(" \t\n\r") == value and _is_reference(value):
-        how["reference"] = True
+    # Android tells a reference from text by the raw text, before its escapes and quotes: a
+    # value shaped like a reference that was written escaped is text, and marked as such.
+    if _is_reference(value) and "".join(text for _, text in tokens).strip(" \t\n\r") != value:
+        how["literal"] = True
     return value, how
 
 
@@ -342,9 +345,9 @@ def _plural(element: _Element, meta: dict) -> str:
             raise FormatError(f"the quantity {quantity!r} appears twice", item.line)
         forms[quantity], how = _content(item)
         if how.get("markup") or how.get("cdata"):
-            meta.update({name: flag for name, flag in how.items() if name != "reference"})
-        if how.get("reference"):
-            meta.setdefault("references", []).append(quantity)
+            meta.update({name: flag for name, flag in how.items() if name != "literal"})
+        if how.get("literal"):
+            meta.setdefault("literals", []).append(quantity)
     if not forms:
         raise FormatError("<plurals> without an <item>", element.line)
     return plurals.join(forms)
@@ -446,10 +449,10 @@ def _markup(element: _Element, out: list[str], plain: list[str]) -> None:
                 out.append(f"<{start}/>")
 
 
-def _inner(text: str, how: dict, reference: bool = False) -> str:
-    """The element content that reads back as ``text``; with ``reference`` (the key's meta
-    marks it as one), a well-formed reference is written as it is."""
-    if reference and _is_reference(text):
+def _inner(text: str, how: dict, literal: bool = False) -> str:
+    """The element content that reads back as ``text``: a well-formed reference as it is,
+    unless ``literal`` (the key's meta says it was read as escaped text)."""
+    if not literal and _is_reference(text):
         return f"<![CDATA[{text}]]>" if how.get("cdata") else text
     if how.get("cdata") and "]]>" not in text:
         escaped = _escape(text, first=True, xml=False)
@@ -510,14 +513,14 @@ def write(entries: list[Entry], target: Target) -> bytes:
         body += _comment_lines(entry.comment, _INDENT)
         plural = plurals.split(entry.value) if how.get("element") != "string" else None
         if plural is None:
-            inner = _inner(entry.value, how, how.get("reference") is True)
+            inner = _inner(entry.value, how, how.get("literal") is True)
             body.append(f"{_INDENT}{_start_tag('string', entry.key, how)}{inner}</string>")
             continue
         body.append(f"{_INDENT}{_start_tag('plurals', entry.key, how)}")
-        references = how.get("references") or ()
+        literals = how.get("literals") or ()
         for quantity, text in plural.forms.items():
             if quantity in QUANTITIES:
-                inner = _inner(text, how, quantity in references)
+                inner = _inner(text, how, quantity in literals)
                 body.append(f'{_INDENT * 2}<item quantity="{quantity}">{inner}</item>')
         body.append(f"{_INDENT}</plurals>")
     text = "\n".join(body)
@@ -542,7 +545,7 @@ def _array_lines(name: str, items: list[Entry]) -> list[str]:
             lines += _comment_lines(item.comment, _INDENT * 2)
         value = "" if item.value is None else item.value
         how = _android(item)
-        inner = _inner(value, how, how.get("reference") is True)
+        inner = _inner(value, how, how.get("literal") is True)
         lines.append(f"{_INDENT * 2}<item>{inner}</item>")
     lines.append(f"{_INDENT}</string-array>")
     return lines

@@ -67,3 +67,16 @@ def test_a_translation_comes_back_as_it_went_in_beside_the_source(api):
 def test_the_zip_export_keeps_references_unescaped(api):
     _import(api, SOURCE, "en")
     assert api.export_zip(format="android")["en/strings.xml"] == SOURCE
+
+
+TITLE = b"""<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="title">%s</string>
+</resources>
+"""
+
+
+def test_a_reference_only_the_translation_has_comes_back_a_reference(api):
+    _import(api, TITLE % b"Shop", "en")
+    _import(api, TITLE % b"@string/shop_de", "de")
+    assert _export(api, "de") == TITLE % b"@string/shop_de"
