@@ -2,6 +2,7 @@
 then apply the difference in one transaction with history. A dry run is the same code
 stopping before the write, and answers the same diff."""
 
+import functools
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -190,10 +191,13 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
         by_file[parsed.file_name].append(parsed)
     stamp = driver_timestamp(utcnow())
     replace = options.mode == "replace-file"
-    owner = _notes_owner(project_id, files)
+    # The owner costs a count over the project's values: asked for only when it decides
+    # something (several languages of a file, or notes to place).
+    owner = functools.cache(lambda: _notes_owner(project_id, files))
     for file_name in sorted(by_file):
+        several = len(by_file[file_name]) > 1
         parsed_files = sorted(
-            by_file[file_name], key=lambda parsed: (parsed.language != owner, parsed.language)
+            by_file[file_name], key=lambda parsed: (several and parsed.language != owner(), parsed.language)
         )
         plan.files[file_name] = {parsed.language for parsed in parsed_files}
         stored = _stored(project_id, file_name, sorted(plan.files[file_name]))
@@ -221,8 +225,10 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                     imported_keys[key] = translation_id
                 if key not in chosen:
                     notes = _notes(entry)
-                    if language == owner or any(part is not None for part in notes):
-                        chosen[key] = (notes, language == owner)
+                    if any(part is not None for part in notes) or (
+                        (several or replace) and language == owner()
+                    ):
+                        chosen[key] = (notes, language == owner())
                 if value is None:
                     continue
                 current = item.values.get(language) if item is not None else None
