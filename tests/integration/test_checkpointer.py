@@ -1,5 +1,5 @@
 """A server on SQLite copies the write-ahead log into the database from a thread of its own
-(loko/database.py Checkpointer), so that no request waits for a checkpoint, and keeps the
+(loko/database/sqlite/checkpoints.py), so that no request waits for a checkpoint, and keeps the
 log from growing without bound under a steady stream of writes."""
 
 import sqlite3

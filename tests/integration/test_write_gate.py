@@ -1,6 +1,6 @@
-"""Writers of a SQLite database take turns before BEGIN IMMEDIATE (loko/database.py
-WriteGate): one at a time in a process and, when ``loko serve`` runs several processes,
-across them through an flock."""
+"""Writers of a SQLite database take turns before BEGIN IMMEDIATE
+(loko/database/sqlite/write_gate.py): one at a time in a process and, when ``loko serve``
+runs several processes, across them through an flock."""
 
 import contextlib
 import fcntl

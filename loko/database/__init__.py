@@ -1,0 +1,84 @@
+"""Database plumbing shared by every feature, one module per concern:
+
+- ``columns``: column types and ids (``id_column``, ``new_id``, ``utcnow``, ``UTCDateTime``);
+- ``session``: the unit of work and read snapshots;
+- ``statements``: statements run straight on the DBAPI driver, streaming, ``in_chunks``;
+- ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit, WAL index;
+- ``postgres``: PostgreSQL's planner statistics after bulk writes;
+- ``schema``: the state of the migrations.
+
+Features import from ``loko.database`` itself; this package imports no feature.
+"""
+
+from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
+from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
+from loko.database.schema import known_schema_revisions, schema_revision_state
+from loko.database.session import read_snapshot, unit_of_work
+from loko.database.sqlite.checkpoints import (
+    CHECKPOINT_SECONDS,
+    RESTART_FRAMES,
+    Checkpointer,
+    start_checkpointer,
+)
+from loko.database.sqlite.configuration import configure_sqlite
+from loko.database.sqlite.connections import thread_connection
+from loko.database.sqlite.engines import sqlite_file
+from loko.database.sqlite.group_commit import GroupCommit, group_commit
+from loko.database.sqlite.kept_rows import KeptRows
+from loko.database.sqlite.wal_index import WAL_HEADER_BYTES, WalIndex, one_transaction_apart, wal_index
+from loko.database.sqlite.write_gate import WriteGate, write_gate
+from loko.database.statements import (
+    IN_CHUNK,
+    SESSION_STATEMENTS,
+    ConnectionStatements,
+    DriverQuery,
+    SessionStatements,
+    driver_execute,
+    driver_timestamp,
+    execute_rows,
+    in_chunks,
+    insert_rows,
+    stream_batches,
+)
+
+__all__ = [
+    "ANALYZE_BASE_ROWS",
+    "ANALYZE_SCALE",
+    "CHECKPOINT_SECONDS",
+    "IN_CHUNK",
+    "RESTART_FRAMES",
+    "SESSION_STATEMENTS",
+    "STALE_STATISTICS",
+    "WAL_HEADER_BYTES",
+    "Checkpointer",
+    "ConnectionStatements",
+    "DriverQuery",
+    "GroupCommit",
+    "KeptRows",
+    "SessionStatements",
+    "UTCDateTime",
+    "WalIndex",
+    "WriteGate",
+    "configure_sqlite",
+    "driver_execute",
+    "driver_timestamp",
+    "execute_rows",
+    "group_commit",
+    "id_column",
+    "in_chunks",
+    "insert_rows",
+    "known_schema_revisions",
+    "new_id",
+    "one_transaction_apart",
+    "read_snapshot",
+    "refresh_statistics",
+    "schema_revision_state",
+    "sqlite_file",
+    "start_checkpointer",
+    "stream_batches",
+    "thread_connection",
+    "unit_of_work",
+    "utcnow",
+    "wal_index",
+    "write_gate",
+]

@@ -1,0 +1,205 @@
+"""Statements run below SQLAlchemy's execution, straight on the DBAPI driver, for the hot
+paths: ``DriverQuery``, ``execute_rows`` and ``insert_rows``, the session's and a bare
+connection's statements (``SESSION_STATEMENTS``, ``ConnectionStatements``), values as the
+driver takes them (``driver_timestamp``), rows streamed in batches (``stream_batches``) and
+``IN`` lists cut to size (``in_chunks``)."""
+
+from datetime import UTC, datetime
+from functools import lru_cache
+
+from loko.database.sqlite.connections import thread_connection
+from loko.extensions import db
+
+IN_CHUNK = 5000
+
+
+def in_chunks(items: list, size: int = IN_CHUNK):
+    """Slices of ``items`` small enough for one ``IN (...)`` list on every database."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def driver_timestamp(value: datetime, dialect_name: str | None = None):
+    """A timestamp as the DBAPI driver takes it for a ``UTCDateTime`` column (of the app's
+    database, or of a ``dialect_name`` database)."""
+    if (dialect_name or db.engine.dialect.name) == "sqlite":
+        return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+    return value
+
+
+def driver_execute(connection, sql: str, parameters, many: bool = False):
+    """Run ``sql`` on the DBAPI cursor of a SQLAlchemy ``connection`` (in its transaction);
+    returns the cursor. SQLAlchemy's own execution costs several times what SQLite spends
+    on a small statement, so the hot paths skip it; the engine's ``before_cursor_execute``
+    listeners (statement logging and counting) still hear of every statement."""
+    cursor = connection.connection.dbapi_connection.cursor()
+    if connection.dispatch.before_cursor_execute:
+        connection.dispatch.before_cursor_execute(connection, cursor, sql, parameters, None, many)
+    if many:
+        cursor.executemany(sql, parameters)
+    else:
+        cursor.execute(sql, parameters)
+    return cursor
+
+
+def execute_rows(sql: str, rows: list[tuple]) -> None:
+    """Run ``sql`` (written with ``?`` placeholders) once per row through the DBAPI's executemany.
+
+    Bulk paths use it because SQLAlchemy's per-row parameter processing costs more than the
+    database work; values must already be what the driver takes (see ``driver_timestamp``).
+    """
+    if not rows:
+        return
+    connection = db.session.connection()
+    sql = _driver_sql(sql, connection.dialect.paramstyle)
+    if len(rows) == 1:
+        driver_execute(connection, sql, rows[0])
+    else:
+        driver_execute(connection, sql, rows, many=True)
+
+
+@lru_cache(maxsize=256)
+def _driver_sql(sql: str, paramstyle: str) -> str:
+    return sql if paramstyle == "qmark" else sql.replace("?", "%s")
+
+
+def stream_batches(statement, parameters: dict, batch: int = 10_000):
+    """Rows of a Core SELECT as lists of plain tuples, fetched ``batch`` at a time from the
+    DBAPI cursor of the session's connection (its transaction and snapshot). For exports of
+    a million rows: SQLAlchemy's row objects cost about as much as the database's own work,
+    and a generator step per row a tenth."""
+    connection = db.session.connection()
+    expanded = statement.compile(dialect=connection.dialect).construct_expanded_state(parameters)
+    arguments = expanded.positional_parameters if expanded.positiontup is not None else expanded.parameters
+    cursor = connection.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(expanded.statement, arguments)
+        while rows := cursor.fetchmany(batch):
+            yield rows
+    finally:
+        cursor.close()
+
+
+def insert_rows(table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """INSERT tuples (in ``columns`` order) into ``table`` with one executemany."""
+    if rows:
+        execute_rows(_insert_sql(table.name, columns, db.session.get_bind().dialect), rows)
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(table: str, columns: tuple[str, ...], dialect) -> str:
+    quote = dialect.identifier_preparer.quote
+    names = ", ".join(quote(name) for name in columns)
+    marks = ", ".join("?" for _ in columns)
+    return f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})"  # noqa: S608
+
+
+class SessionStatements:
+    """Statements run in the session's transaction: the usual write path."""
+
+    def query(self, driver_query: "DriverQuery", parameters: dict):
+        """Run a ``DriverQuery``; returns the DBAPI cursor to read."""
+        return driver_query.run(parameters)
+
+    def execute(self, sql: str, rows: list[tuple]) -> None:
+        """``sql`` (``?`` placeholders) once per row."""
+        execute_rows(sql, rows)
+
+    def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        insert_rows(table, columns, rows)
+
+
+class ConnectionStatements(SessionStatements):
+    """The same statements on a DBAPI ``connection`` to ``engine``'s database, in a
+    transaction its owner began and ends (the direct write path of a single PATCH). The
+    engine's ``before_cursor_execute`` listeners hear of each statement, with no
+    SQLAlchemy connection."""
+
+    def __init__(self, connection, engine):
+        self.connection = connection
+        self.dialect = engine.dialect
+        self.listeners = engine.dispatch.before_cursor_execute
+
+    def run(self, sql: str, parameters=(), many: bool = False):
+        """``sql`` as the driver takes it; returns the cursor."""
+        cursor = self.connection.cursor()
+        if self.listeners:
+            self.listeners(None, cursor, sql, parameters, None, many)
+        if many:
+            cursor.executemany(sql, parameters)
+        else:
+            cursor.execute(sql, parameters)
+        return cursor
+
+    def query(self, driver_query: "DriverQuery", parameters: dict):
+        return self.run(*driver_query.arguments(self.dialect, parameters))
+
+    def execute(self, sql: str, rows: list[tuple]) -> None:
+        if rows:
+            sql = _driver_sql(sql, self.dialect.paramstyle)
+            if len(rows) == 1:
+                self.run(sql, rows[0])
+            else:
+                self.run(sql, rows, many=True)
+
+    def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        if rows:
+            self.execute(_insert_sql(table.name, columns, self.dialect), rows)
+
+
+SESSION_STATEMENTS = SessionStatements()
+
+
+class DriverQuery:
+    """A Core statement compiled once per dialect and run straight on a DBAPI cursor, for the
+    hottest paths (a key lookup on every request, the statements of a single PATCH):
+    SQLAlchemy's per-execution work costs several times what SQLite spends on such a
+    statement. Parameters must already be what the driver takes (see ``driver_timestamp``);
+    rows come back as the driver makes them (SQLite timestamps are text). No expanding
+    (``IN``) parameters."""
+
+    def __init__(self, statement):
+        self.statement = statement
+        self._compiled: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
+
+    def _compiled_for(self, dialect) -> tuple[str, tuple[str, ...] | None]:
+        compiled = self._compiled.get((dialect.name, dialect.driver))
+        if compiled is None:
+            statement = self.statement.compile(dialect=dialect)
+            positions = tuple(statement.positiontup) if statement.positiontup is not None else None
+            compiled = self._compiled[(dialect.name, dialect.driver)] = (statement.string, positions)
+        return compiled
+
+    def arguments(self, dialect, parameters: dict) -> tuple[str, list | dict]:
+        """``(sql, arguments)`` as the DBAPI driver of a ``dialect`` database takes them."""
+        sql, positions = self._compiled_for(dialect)
+        return sql, parameters if positions is None else [parameters[name] for name in positions]
+
+    def execute(self, cursor, dialect, parameters: dict):
+        """Run on ``cursor`` (a DBAPI cursor of a ``dialect`` database); returns the cursor."""
+        cursor.execute(*self.arguments(dialect, parameters))
+        return cursor
+
+    def first(self, engine, parameters: dict):
+        """The first row (a tuple) or None, read outside any session on a connection of its
+        own: on SQLite the calling thread's autocommit connection (``thread_connection``), no
+        transaction left open; elsewhere one from the pool."""
+        if engine.dialect.name == "sqlite":
+            return self._first_on(thread_connection(engine), engine.dialect, parameters)
+        connection = engine.raw_connection()
+        try:
+            return self._first_on(connection, engine.dialect, parameters)
+        finally:
+            connection.close()
+
+    def _first_on(self, connection, dialect, parameters: dict):
+        cursor = self.execute(connection.cursor(), dialect, parameters)
+        try:
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+
+    def run(self, parameters: dict):
+        """Execute in the session's transaction; returns the DBAPI cursor to read."""
+        connection = db.session.connection()
+        return driver_execute(connection, *self.arguments(connection.dialect, parameters))
