@@ -11,7 +11,7 @@ from loko.database.sqlite.write_gate import write_gate
 
 log = logging.getLogger("loko")
 
-
+# Engines whose connections leave checkpoints to a ``Checkpointer`` (``configure_sqlite``).
 checkpointed_engines: "weakref.WeakSet" = weakref.WeakSet()
 CHECKPOINT_SECONDS = 0.2
 RESTART_FRAMES = 4000

@@ -11,7 +11,6 @@ from loko.database.sqlite.engines import per_engine, registry_lock, sqlite_file
 
 log = logging.getLogger("loko")
 
-
 WAL_HEADER_BYTES = 48  # one copy of the WAL index header; SQLite keeps two, one after the other
 
 
