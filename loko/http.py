@@ -4,7 +4,7 @@ the cross-site write guard. Views use these; services never see a request."""
 from functools import cache
 
 import orjson
-from flask import request
+from flask import jsonify, request
 from marshmallow import Schema
 from werkzeug.datastructures import MultiDict
 
@@ -70,6 +70,18 @@ def schema_instance(schema: type[Schema]) -> Schema:
 
 def load_body(schema: type[Schema]) -> dict:
     return schema_instance(schema).load(json_body())
+
+
+OPERATION_HEADER = "Loko-Operation"
+
+
+def operation_response(body: dict, operation_id: str | None):
+    """A JSON answer that names, in the ``Loko-Operation`` header, the operation that undoes
+    the write as a whole (POST /api/projects/{id}/history/revert)."""
+    response = jsonify(body)
+    if operation_id is not None:
+        response.headers[OPERATION_HEADER] = operation_id
+    return response
 
 
 def load_query(schema: type[Schema]) -> dict:

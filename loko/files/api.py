@@ -4,7 +4,7 @@ from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.files import service
 from loko.files.schemas import FileDelete, FileList, FileRename, FilesCreate, FilesQuery
-from loko.http import load_body, load_query
+from loko.http import load_body, load_query, operation_response
 from loko.openapi import documented
 
 files_api = Blueprint("files_api", __name__)
@@ -60,8 +60,15 @@ def rename_file(project_id):
     tags=TAGS,
     body=FileDelete,
     responses={200: SuccessOut},
+    errors=(400, 401, 403, 404),
+    description="What is removed is kept, as one operation, for the trash's retention period: the "
+    "file's keys go to the trash, a language version's values are kept in the history. The "
+    "`Loko-Operation` response header names the operation that restores it all in one step "
+    "(POST history/revert). `permanent: true` deletes for good at once.",
 )
 def delete_file(project_id):
     data = load_body(FileDelete)
-    service.delete_file(current_actor(), str(project_id), data["fileName"], data.get("languageCode"))
-    return {"success": True}
+    operation_id = service.delete_file(
+        current_actor(), str(project_id), data["fileName"], data.get("languageCode"), data["permanent"]
+    )
+    return operation_response({"success": True}, None if data["permanent"] else operation_id)

@@ -29,6 +29,14 @@ class FileRename(ApiSchema):
 class FileDelete(ApiSchema):
     fileName = FileName(required=True)
     languageCode = LanguageCode()
+    permanent = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Delete for good at once. By default what is removed is kept, as one "
+            "operation, for the trash's retention period and can be restored in one step "
+            "(POST /api/projects/{id}/history/revert with its operationId)."
+        },
+    )
 
 
 class FileRecordOut(ApiSchema):

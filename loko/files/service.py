@@ -12,6 +12,7 @@ from loko.languages.service import ensure_languages
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.operations import operation
 from loko.translations.purge import purge_translations
 
 
@@ -152,9 +153,13 @@ def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> l
         return file_records(project_id, file_name=new_file_name)
 
 
-def delete_file(actor, project_id: str, file_name: str, language_code: str | None) -> None:
-    """Delete a file with all its translations, or only one language of it; NotFound for an
-    unknown file (or language version)."""
+def delete_file(
+    actor, project_id: str, file_name: str, language_code: str | None, permanent: bool = False
+) -> str | None:
+    """Delete a file with all its translations, or only one language of it, as one operation
+    that can be undone while the trash keeps it (its keys go to the trash, a language's values
+    are kept in the history); ``permanent`` deletes for good. Returns the operation's id.
+    NotFound for an unknown file (or language version)."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)
@@ -163,23 +168,55 @@ def delete_file(actor, project_id: str, file_name: str, language_code: str | Non
         in_file = select(Translation.id).where(
             Translation.project_id == project_id, Translation.file_name == file_name
         )
-        records = db.delete(FileRecord).where(
-            FileRecord.project_id == project_id, FileRecord.file_name == file_name
-        )
-        if language_code is None:
-            purge_translations(actor, project_id, in_file)
-            db.session.execute(records)
-            return
-        deleted = db.session.execute(records.where(FileRecord.language_code == language_code)).rowcount
-        values = db.delete(TranslationValue).where(
-            TranslationValue.project_id == project_id,
-            TranslationValue.language_code == language_code,
-            TranslationValue.translation_id.in_(in_file),
-        )
-        history.record_value_removals(actor, project_id, in_file, language_code)
-        removed = db.session.execute(values).rowcount
-        if not deleted and not removed:
-            raise NotFound(f"languageCode: the file {file_name!r} has no {language_code!r} version.")
+        on_file = [FileRecord.project_id == project_id, FileRecord.file_name == file_name]
+        if language_code is not None:
+            on_file.append(FileRecord.language_code == language_code)
+        languages = sorted(db.session.execute(select(FileRecord.language_code).where(*on_file)).scalars())
+        with operation(
+            actor, project_id, "file-delete", permanent, fileName=file_name, language=language_code
+        ) as details:
+            if language_code is None:
+                details.update(_remove_keys(actor, project_id, in_file, permanent))
+            else:
+                action = "purged" if permanent else "deleted"
+                removed = history.record_value_removals(actor, project_id, in_file, language_code, action)
+                db.session.execute(
+                    db.delete(TranslationValue).where(
+                        TranslationValue.project_id == project_id,
+                        TranslationValue.language_code == language_code,
+                        TranslationValue.translation_id.in_(in_file),
+                    )
+                )
+                if not languages and not removed:
+                    raise NotFound(f"languageCode: the file {file_name!r} has no {language_code!r} version.")
+                details["values"] = removed
+            db.session.execute(db.delete(FileRecord).where(*on_file))
+            details["records"] = languages
+            details["changes"] = details.get("keys", 0) + details["values"] + len(languages)
+        return details["operation_id"]
+
+
+def _remove_keys(actor, project_id: str, in_file, permanent: bool) -> dict:
+    """A whole file's keys: its active ones to the trash (the trashed ones stay there), or
+    every one for good. Returns ``{keys, values}`` counted over the keys removed."""
+    active = in_file.where(Translation.deleted_at.is_(None))
+    chosen = in_file if permanent else active
+    values = db.session.execute(
+        select(func.count()).select_from(TranslationValue).where(TranslationValue.translation_id.in_(chosen))
+    ).scalar_one()
+    if permanent:
+        keys = db.session.execute(select(func.count()).select_from(chosen.subquery())).scalar_one()
+        purge_translations(actor, project_id, chosen)
+        return {"keys": keys, "values": values}
+    keys = history.record_translation_event(actor, project_id, active, "deleted")
+    now = utcnow()
+    db.session.execute(
+        update(Translation)
+        .where(Translation.id.in_(active))
+        .values(deleted_at=now, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    return {"keys": keys, "values": values}
 
 
 def file_removal(actor, project_id: str, file_name: str, language_code: str | None = None) -> dict:

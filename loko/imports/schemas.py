@@ -96,12 +96,20 @@ class ImportSummary(ApiSchema):
     updated = fields.Integer(required=True)
     unchanged = fields.Integer(required=True)
     trashed = fields.Integer(required=True)
+    removed = fields.Integer(required=True)
     conflicts = fields.Integer(required=True)
     notes = fields.Integer(required=True)
 
 
 class ImportResult(ApiSchema):
     dryRun = fields.Boolean(required=True)
+    operationId = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The import as one operation, to undo as a whole (POST history/revert); null on "
+            "a dry run or when nothing changed."
+        },
+    )
     summary = fields.Nested(ImportSummary, required=True)
     files = fields.List(fields.Nested(ImportedFile), required=True)
     created = fields.List(
@@ -112,7 +120,23 @@ class ImportResult(ApiSchema):
     updated = fields.List(
         fields.Nested(ValueChange), required=True, metadata={"description": "Changed values: `old`, `new`."}
     )
-    trashed = fields.List(fields.Nested(TrashedKey), required=True)
+    trashed = fields.List(
+        fields.Nested(TrashedKey),
+        required=True,
+        metadata={
+            "description": "Keys moved to the trash (every language): a key the upload lacks goes there "
+            "(`replace-file`, or `removedKeys=trash`) only when the upload holds the source language's file "
+            "or every language of the file."
+        },
+    )
+    removed = fields.List(
+        fields.Nested(ValueChange),
+        required=True,
+        metadata={
+            "description": "Values removed (`old`): when the upload holds neither the source language's "
+            "file nor every language of it, a key it lacks loses only the uploaded languages' values."
+        },
+    )
     conflicts = fields.List(
         fields.Nested(ValueChange),
         required=True,

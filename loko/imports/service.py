@@ -24,11 +24,13 @@ from loko.database import (
 )
 from loko.errors import BadRequest, Conflict
 from loko.extensions import db
+from loko.files.models import FileRecord
 from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.operations import operation
 from loko.translations.queries import most_translated, source_language
 
 MODES = ("upsert", "only-new", "replace-file")
@@ -70,11 +72,13 @@ class Plan:
     changed_values: list = field(default_factory=list)
     changed_notes: list = field(default_factory=list)  # (comment, context, meta, translation_id)
     trashed_ids: list = field(default_factory=list)
+    removed_values: list = field(default_factory=list)  # (translation_id, language)
     history: list = field(default_factory=list)
     files: dict = field(default_factory=dict)  # file_name -> set of languages
     created: list = field(default_factory=list)
     updated: list = field(default_factory=list)
     trashed: list = field(default_factory=list)
+    removed: list = field(default_factory=list)  # values of the uploaded languages only
     conflicts: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # keys whose comment, context or details change
     unchanged: int = 0
@@ -133,7 +137,9 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         plan = _plan(project_id, files, options)
         if options.expected is not None and _digest(plan) != options.expected:
             raise Conflict(CHANGED_SINCE_PREVIEW)
-        _apply(actor, project_id, plan)
+        with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
+            _apply(actor, project_id, plan)
+            details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
     refresh_statistics(
         {
             "translations": len(plan.new_keys),
@@ -141,7 +147,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             "translation_history": len(plan.history),
         }
     )
-    return _answer(plan, files, options)
+    return _answer(plan, files, options, details["operation_id"])
 
 
 def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:
@@ -259,11 +265,35 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                     {"fileName": file_name, "key": key, "old": _shown(item.notes), "new": _shown(notes)}
                 )
         if replace or options.removed_keys == "trash":
-            for key in sorted(stored.keys() - imported_keys.keys()):
-                if replace or stored[key].values:
-                    plan.trashed_ids.append(stored[key].id)
-                    plan.trashed.append({"fileName": file_name, "key": key})
+            missing = sorted(stored.keys() - imported_keys.keys())
+            if missing and _speaks_for_keys(project_id, file_name, plan.files[file_name], owner()):
+                for key in missing:
+                    if replace or stored[key].values:
+                        plan.trashed_ids.append(stored[key].id)
+                        plan.trashed.append({"fileName": file_name, "key": key})
+            else:
+                for key in missing:
+                    item = stored[key]
+                    for language in sorted(item.values):
+                        old = item.values[language]
+                        plan.removed_values.append((item.id, language))
+                        plan.history.append((item.id, key, file_name, language, "deleted", old, None))
+                        plan.removed.append(_change(file_name, key, language, old=old))
     return plan
+
+
+def _speaks_for_keys(project_id: str, file_name: str, uploaded: set, source: str | None) -> bool:
+    """Whether an upload may move a file's keys it lacks to the trash: when it holds the
+    source language's file, or every language the file has. Otherwise it speaks only for its
+    own languages, and only their values of those keys are removed."""
+    if source is not None and source in uploaded:
+        return True
+    languages = db.session.execute(
+        select(FileRecord.language_code).where(
+            FileRecord.project_id == project_id, FileRecord.file_name == file_name
+        )
+    ).scalars()
+    return set(languages) <= uploaded
 
 
 def _shown(notes: tuple) -> dict:
@@ -275,6 +305,8 @@ def _digest(plan: Plan) -> str:
     """What an import changes, as a digest: the same for a dry run and a real run that would
     do the same."""
     changes = (plan.created, plan.updated, plan.trashed, plan.conflicts, plan.notes)
+    if plan.removed:  # an upload that removes no value keeps the digest it always had
+        changes += (plan.removed,)
     return hashlib.sha256(orjson.dumps(changes, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -319,6 +351,9 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
         "UPDATE translations SET comment = ?, context = ?, meta = ? WHERE id = ?", plan.changed_notes
     )
     execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in sorted(touched)])
+    execute_rows(
+        "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
+    )
     history.record_rows(actor, project_id, plan.history, now)
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")
@@ -328,25 +363,32 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
         )
 
 
-def _answer(plan: Plan, files: list[ParsedFile], options: ImportOptions) -> dict:
+def _summary(plan: Plan) -> dict:
+    return {
+        "created": len(plan.created),
+        "updated": len(plan.updated),
+        "unchanged": plan.unchanged,
+        "trashed": len(plan.trashed),
+        "removed": len(plan.removed),
+        "conflicts": len(plan.conflicts),
+        "notes": len(plan.notes),
+    }
+
+
+def _answer(plan: Plan, files: list[ParsedFile], options: ImportOptions, operation_id=None) -> dict:
     lists = {
         "created": plan.created,
         "updated": plan.updated,
         "trashed": plan.trashed,
+        "removed": plan.removed,
         "conflicts": plan.conflicts,
         "notes": plan.notes,
     }
     return {
         "dryRun": options.dry_run,
         "digest": _digest(plan),
-        "summary": {
-            "created": len(plan.created),
-            "updated": len(plan.updated),
-            "unchanged": plan.unchanged,
-            "trashed": len(plan.trashed),
-            "conflicts": len(plan.conflicts),
-            "notes": len(plan.notes),
-        },
+        "operationId": operation_id,
+        "summary": _summary(plan),
         "files": [
             {
                 "fileName": parsed.file_name,

@@ -1,7 +1,7 @@
 from flask import Blueprint
 
 from loko.auth.identity import current_actor
-from loko.http import load_body, load_query
+from loko.http import load_body, load_query, operation_response
 from loko.languages import service
 from loko.languages.schemas import (
     LanguageCreate,
@@ -61,14 +61,20 @@ def update_language(project_id):
 
 @languages_api.delete(BASE)
 @documented(
-    "Delete a language with its values and file records",
+    "Delete a language with its values and file records (project admins)",
     tags=TAGS,
     body=LanguageDelete,
     responses={200: LanguageList},
     errors=(400, 401, 403, 404, 409),
+    description="A structural change: needs canEditProjects. The language's values are kept, as "
+    "one operation, for the trash's retention period: the `Loko-Operation` response header names "
+    "it, and POST history/revert with it restores the values, the file records and the language "
+    "in one step. `permanent: true` deletes for good at once.",
 )
 def delete_language(project_id):
     data = load_body(LanguageDelete)
-    return LanguageList().dump(
-        {"languages": service.delete_language(current_actor(), str(project_id), data["code"])}
+    languages, operation_id = service.delete_language(
+        current_actor(), str(project_id), data["code"], data["permanent"]
     )
+    body = LanguageList().dump({"languages": languages})
+    return operation_response(body, None if data["permanent"] else operation_id)

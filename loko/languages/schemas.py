@@ -40,3 +40,10 @@ class LanguageUpdate(ApiSchema):
 
 class LanguageDelete(ApiSchema):
     code = LanguageCode(required=True)
+    permanent = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Delete for good at once. By default the language's values are kept, "
+            "as one operation, for the trash's retention period and can be restored in one step."
+        },
+    )

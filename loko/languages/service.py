@@ -15,6 +15,7 @@ from loko.projects.models import Project
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.operations import operation
 
 
 def language_rows(project_id: str) -> list[dict]:
@@ -187,13 +188,17 @@ def _rename_code(project_id: str, old: str, new: str) -> None:
     )
 
 
-def delete_language(actor, project_id: str, code: str) -> list[dict]:
-    """Delete a language with its values (recorded as purged) and file records; NotFound for
-    an unknown code, Conflict while a project link uses it."""
+def delete_language(actor, project_id: str, code: str, permanent: bool = False) -> tuple[list[dict], str]:
+    """Delete a language with its values and file records, as one operation that can be
+    undone while the trash keeps it (its values are kept in the history); ``permanent``
+    deletes for good. Returns the remaining languages and the operation's id. A structural
+    change: canEditProjects. NotFound for an unknown code, Conflict while a project link
+    uses it."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
         bump_data_version(project_id)
-        if db.session.get(ProjectLanguage, (project_id, code)) is None:
+        language = db.session.get(ProjectLanguage, (project_id, code))
+        if language is None:
             raise NotFound(f"code: the project has no language {code!r}.")
         in_use = db.session.execute(
             select(Project.id).where(
@@ -205,21 +210,32 @@ def delete_language(actor, project_id: str, code: str) -> list[dict]:
         ).first()
         if in_use is not None:
             raise Conflict(f"code: the language {code!r} is used by a linked-project setting; unlink first.")
-        in_project = select(Translation.id).where(Translation.project_id == project_id)
-        history.record_value_removals(actor, project_id, in_project, code)
-        db.session.execute(
-            db.delete(ProjectLanguage).where(
-                ProjectLanguage.project_id == project_id, ProjectLanguage.code == code
-            )
+        described = {"code": language.code, "name": language.name, "emoji": language.emoji}
+        files = list(
+            db.session.execute(
+                select(FileRecord.file_name)
+                .where(FileRecord.project_id == project_id, FileRecord.language_code == code)
+                .order_by(FileRecord.file_name)
+            ).scalars()
         )
+        with operation(actor, project_id, "language-delete", permanent, language=described) as details:
+            in_project = select(Translation.id).where(Translation.project_id == project_id)
+            action = "purged" if permanent else "deleted"
+            removed = history.record_value_removals(actor, project_id, in_project, code, action)
+            db.session.execute(
+                db.delete(ProjectLanguage).where(
+                    ProjectLanguage.project_id == project_id, ProjectLanguage.code == code
+                )
+            )
+            details.update(files=files, values=removed, changes=removed + 1)
         db.session.expire_all()
-        return language_rows(project_id)
+        return language_rows(project_id), details["operation_id"]
 
 
 def language_removal(actor, project_id: str, code: str) -> dict:
     """What deleting a language would remove: its values per file (those of trashed
     translations counted apart) and its file records. NotFound for an unknown code."""
-    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
     language = db.session.get(ProjectLanguage, (project_id, code))
     if language is None:
         raise NotFound(f"code: the project has no language {code!r}.")

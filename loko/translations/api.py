@@ -8,7 +8,7 @@ from loko.auth.schemas import SuccessOut
 from loko.exports import service as exports
 from loko.http import json_body, load_body, load_query, schema_instance
 from loko.openapi import documented
-from loko.translations import service
+from loko.translations import operations, service, undo
 from loko.translations.schemas import (
     BulkDelete,
     BulkDeleteResult,
@@ -19,6 +19,9 @@ from loko.translations.schemas import (
     HistoryQuery,
     KeysOut,
     KeysQuery,
+    OperationEnvelope,
+    OperationsPage,
+    OperationsQuery,
     PatchConflict,
     PatchResults,
     RestoreOut,
@@ -29,6 +32,8 @@ from loko.translations.schemas import (
     TranslationPatch,
     TrashList,
     TrashQuery,
+    UndoRequest,
+    UndoResult,
     load_bulk_operation,
 )
 
@@ -245,3 +250,62 @@ def list_history(project_id):
     limit, cursor = query.pop("limit"), query.pop("cursor", None)
     entries, next_cursor = service.list_history(current_actor(), str(project_id), query, limit, cursor)
     return HistoryPage().dump({"history": entries, "next_cursor": next_cursor})
+
+
+OPERATIONS = "/projects/<uuid:project_id>/operations"
+
+
+@translations_api.get(OPERATIONS)
+@documented(
+    "Bulk changes (imports, bulk upserts and deletes, file and language deletes, undos), newest first",
+    tags=("history",),
+    query=OperationsQuery,
+    responses={200: OperationsPage},
+    description="Each can be undone as a whole (POST history/revert with its id) while `undoable`: "
+    "not undone yet, not permanent, and for a delete within the trash's retention period.",
+)
+def list_operations(project_id):
+    query = load_query(OperationsQuery)
+    kinds = [query["kind"]] if "kind" in query else None
+    items, total = operations.list_operations(
+        current_actor(), str(project_id), query["limit"], query["offset"], kinds, query.get("undoable")
+    )
+    return OperationsPage().dump({"operations": items, "total": total})
+
+
+@translations_api.get(OPERATIONS + "/<operation_id>")
+@documented("One bulk change", tags=("history",), responses={200: OperationEnvelope})
+def get_operation(project_id, operation_id):
+    item = operations.get_operation(current_actor(), str(project_id), operation_id)
+    return OperationEnvelope().dump({"operation": item})
+
+
+@translations_api.post("/projects/<uuid:project_id>/history/revert")
+@documented(
+    "Undo a bulk change, or every change of an actor and/or time range, as a whole",
+    tags=("history",),
+    body=UndoRequest,
+    responses={200: UndoResult},
+    errors=(400, 401, 403, 404, 409),
+    description="Each value goes back to what it was before the first selected change, each "
+    "translation to its state before (a translation they created goes to the trash). The undo "
+    "is an ordinary change recorded in the history, as an operation of its own (undo it to "
+    "redo). What was changed again since is a conflict: the answer is 409 with "
+    "`details.conflicts`, nothing written, unless `skipChanged` is true. `dryRun` answers what "
+    "it would do. Undoing a language delete needs canEditProjects.",
+)
+def revert_history(project_id):
+    data = load_body(UndoRequest)
+    selection = undo.Selection(
+        operation_id=data.get("operationId"),
+        actor_type=data.get("actorType"),
+        actor_id=data.get("actorId"),
+        since=data.get("since"),
+        until=data.get("until"),
+        file_name=data.get("fileName"),
+        language=data.get("language"),
+    )
+    result = undo.undo_changes(
+        current_actor(), str(project_id), selection, data["dryRun"], data["skipChanged"]
+    )
+    return UndoResult().dump(result)

@@ -8,6 +8,7 @@ from loko.auth.actors import actor_summary
 from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
 from loko.extensions import db
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
+from loko.translations.operations import current_operation_id
 
 ENTRY_FIELDS = ("translation_id", "key", "file_name", "language", "action", "old_value", "new_value")
 
@@ -20,6 +21,7 @@ def record(actor, project_id: str, entries: list[dict]) -> None:
 
 ROW_COLUMNS = (
     "project_id",
+    "operation_id",
     "actor_type",
     "actor_id",
     "actor_name",
@@ -38,12 +40,20 @@ def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSI
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
     old_value, new_value)`` tuples written with one executemany."""
     summary = actor_summary(actor)
-    common = (project_id, summary["type"], summary["id"], summary["name"], driver_timestamp(now))
+    common = (
+        project_id,
+        current_operation_id(),
+        summary["type"],
+        summary["id"],
+        summary["name"],
+        driver_timestamp(now),
+    )
     statements.insert(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
 
 
 SELECT_COLUMNS = (
     "project_id",
+    "operation_id",
     "actor_type",
     "actor_id",
     "actor_name",
@@ -57,12 +67,13 @@ SELECT_COLUMNS = (
 )
 
 
-def _record_selected(actor, project_id: str, action: str, entries) -> None:
+def _record_selected(actor, project_id: str, action: str, entries) -> int:
     """INSERT ... SELECT: one entry per row of ``entries``, a select of ``(translation_id,
     key, file_name, language, old_value)``."""
     summary = actor_summary(actor)
     constants = (
         literal(project_id),
+        literal(current_operation_id(), HistoryEntry.operation_id.type),
         literal(summary["type"]),
         literal(summary["id"]),
         literal(summary["name"]),
@@ -70,19 +81,26 @@ def _record_selected(actor, project_id: str, action: str, entries) -> None:
         literal(action),
     )
     rows = entries.with_only_columns(*constants, *entries.selected_columns, maintain_column_froms=True)
-    db.session.execute(insert(HistoryEntry).from_select(SELECT_COLUMNS, rows))
+    # An INSERT's row count is kept only when asked for (psycopg's is otherwise -1).
+    statement = insert(HistoryEntry).from_select(SELECT_COLUMNS, rows)
+    return db.session.execute(statement.execution_options(preserve_rowcount=True)).rowcount
 
 
-def record_translation_event(actor, project_id: str, translation_ids, action: str) -> None:
-    """One entry per translation in ``translation_ids`` (ids or a select of ids), without values."""
+def record_translation_event(actor, project_id: str, translation_ids, action: str) -> int:
+    """One entry per translation in ``translation_ids`` (ids or a select of ids), without
+    values; returns the number of entries."""
     entries = select(Translation.id, Translation.key, Translation.file_name, null(), null()).where(
         Translation.id.in_(translation_ids)
     )
-    _record_selected(actor, project_id, action, entries)
+    return _record_selected(actor, project_id, action, entries)
 
 
-def record_value_removals(actor, project_id: str, translation_ids, language_code: str) -> None:
-    """One ``purged`` entry per value of ``language_code`` about to be removed."""
+def record_value_removals(
+    actor, project_id: str, translation_ids, language_code: str, action: str = "purged"
+) -> int:
+    """One entry per value of ``language_code`` about to be removed, with the value as its
+    old value: ``deleted`` when the removal can be undone, ``purged`` when it is for good.
+    Returns the number of entries."""
     entries = (
         select(
             Translation.id,
@@ -94,7 +112,7 @@ def record_value_removals(actor, project_id: str, translation_ids, language_code
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(Translation.id.in_(translation_ids), TranslationValue.language_code == language_code)
     )
-    _record_selected(actor, project_id, "purged", entries)
+    return _record_selected(actor, project_id, action, entries)
 
 
 FILTER_COLUMNS = {
@@ -105,6 +123,7 @@ FILTER_COLUMNS = {
     "action": HistoryEntry.action,
     "actorType": HistoryEntry.actor_type,
     "actorId": HistoryEntry.actor_id,
+    "operationId": HistoryEntry.operation_id,
 }
 
 
@@ -163,4 +182,5 @@ def _describe(entry: HistoryEntry) -> dict:
         "new_value": entry.new_value,
         "actor": {"type": entry.actor_type, "id": entry.actor_id, "name": entry.actor_name},
         "created_at": entry.created_at,
+        "operation_id": entry.operation_id,
     }

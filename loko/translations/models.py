@@ -1,4 +1,4 @@
-from sqlalchemy import ForeignKey, ForeignKeyConstraint, Index, Integer, String, Text, text
+from sqlalchemy import Boolean, ForeignKey, ForeignKeyConstraint, Index, Integer, String, Text, text
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -76,6 +76,12 @@ class HistoryEntry(db.Model):
     __table_args__ = (
         Index("ix_translation_history_project", "project_id", "id"),
         Index("ix_translation_history_translation", "translation_id", "id"),
+        Index(
+            "ix_translation_history_operation",
+            "operation_id",
+            sqlite_where=text("operation_id IS NOT NULL"),
+            postgresql_where=text("operation_id IS NOT NULL"),
+        ),
     )
 
     id = db.Column(Integer, primary_key=True, autoincrement=True)
@@ -91,3 +97,40 @@ class HistoryEntry(db.Model):
     actor_id = db.Column(String(36), nullable=True)
     actor_name = db.Column(String(128), nullable=True)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    # The bulk change (import, file or language delete, undo ...) the entry belongs to.
+    operation_id = db.Column(String(36), nullable=True)
+
+
+OPERATION_KINDS = (
+    "import",
+    "bulk-upsert",
+    "bulk-delete",
+    "file-delete",
+    "language-delete",
+    "undo",
+)
+
+
+class Operation(db.Model):
+    """One bulk change to a project's translations, undoable as a whole: its history
+    entries carry its id. ``details`` (JSON) keeps what the history cannot: the file
+    records and the language a delete removed, and counts for the listing."""
+
+    __tablename__ = "operations"
+    __table_args__ = (Index("ix_operations_project", "project_id", "created_at"),)
+
+    id = id_column()
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), nullable=False)
+    kind = db.Column(String(32), nullable=False)
+    details = db.Column(Text, nullable=False, default="{}")
+    # A permanent delete is listed but cannot be undone.
+    permanent = db.Column(Boolean, nullable=False, default=False)
+    actor_type = db.Column(String(16), nullable=False)
+    actor_id = db.Column(String(36), nullable=True)
+    actor_name = db.Column(String(128), nullable=True)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    undone_at = db.Column(UTCDateTime, nullable=True)
+    undone_by = db.Column(String(36), nullable=True)
+    # Set when the trash's retention period ended or the trash was emptied: what the
+    # operation removed is gone for good.
+    expired_at = db.Column(UTCDateTime, nullable=True)

@@ -1,3 +1,5 @@
+from datetime import UTC
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from loko.fields import (
@@ -14,7 +16,7 @@ from loko.fields import (
 )
 from loko.formats.registry import FORMAT_NAMES
 from loko.http import schema_instance
-from loko.translations.models import HISTORY_ACTIONS
+from loko.translations.models import HISTORY_ACTIONS, OPERATION_KINDS
 
 BULK_OPERATIONS = ("bulk-upsert", "bulk-delete")
 TRANSLATION_ID = [validate.Length(min=1, max=64), no_control_characters]
@@ -235,6 +237,9 @@ class HistoryQuery(ApiSchema):
     fileName = FileName()
     language = LanguageCode()
     action = fields.String(validate=validate.OneOf(HISTORY_ACTIONS))
+    operationId = fields.String(
+        validate=TRANSLATION_ID, metadata={"description": "Only the entries written by this operation."}
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     cursor = fields.Integer(
         validate=validate.Range(min=1, max=MAX_POSITION),
@@ -291,3 +296,141 @@ class ExportQuerySchema(ApiSchema):
     sourceLanguage = LanguageCode(
         required=False,
     )
+
+
+ACTOR_TYPES = ("user", "api_key", "system")
+
+
+class UndoRequest(ApiSchema):
+    """What to undo: one operation, or the entries that match every filter given."""
+
+    operationId = fields.String(
+        validate=TRANSLATION_ID,
+        metadata={
+            "description": "An operation's id (an import, a bulk upsert or delete, a file or "
+            "language delete, an undo)."
+        },
+    )
+    actorType = fields.String(validate=validate.OneOf(ACTOR_TYPES))
+    actorId = fields.String(validate=TRANSLATION_ID)
+    since = fields.AwareDateTime(
+        default_timezone=UTC,
+        metadata={"description": "Entries written at or after this time (ISO 8601; UTC if no offset)."},
+    )
+    until = fields.AwareDateTime(
+        default_timezone=UTC, metadata={"description": "Entries written before this time."}
+    )
+    fileName = FileName()
+    language = LanguageCode()
+    dryRun = fields.Boolean(
+        load_default=False, metadata={"description": "Answer what the undo would do, writing nothing."}
+    )
+    skipChanged = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Undo the rest when some changes were changed again since (by "
+            "default the undo is refused, 409, with the list)."
+        },
+    )
+
+    @validates_schema
+    def _one_selection(self, data, **kwargs):
+        ranged = [
+            name
+            for name in ("actorType", "actorId", "since", "until", "fileName", "language")
+            if name in data
+        ]
+        if "operationId" in data and ranged:
+            raise ValidationError(f"Give operationId or {ranged[0]}, not both.", "operationId")
+        if "operationId" not in data and not ranged:
+            raise ValidationError(
+                "Name an operation, or choose the changes by actorType/actorId, since, until, fileName "
+                "or language.",
+                "operationId",
+            )
+        if "since" in data and "until" in data and data["since"] >= data["until"]:
+            raise ValidationError("Must be later than since.", "until")
+
+
+class UndoChange(ApiSchema):
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    language = fields.String(required=True, allow_none=True)
+    action = fields.String(required=True, metadata={"description": "created, updated, deleted, restored"})
+    old_value = fields.String(required=True, allow_none=True)
+    new_value = fields.String(required=True, allow_none=True)
+
+
+class UndoConflictItem(ApiSchema):
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    language = fields.String(required=True, allow_none=True)
+    reason = fields.String(
+        required=True,
+        metadata={
+            "description": "changed since, restored since, moved to the trash since, deleted for "
+            "good (since), key exists again, language deleted for good since"
+        },
+    )
+    expected = fields.String(required=True, allow_none=True)
+    current = fields.String(required=True, allow_none=True)
+
+
+class UndoSummary(ApiSchema):
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    deleted = fields.Integer(required=True)
+    restored = fields.Integer(required=True)
+    trashed = fields.Integer(required=True)
+    languages = fields.List(fields.String(), required=True)
+    conflicts = fields.Integer(required=True)
+
+
+class UndoResult(ApiSchema):
+    dryRun = fields.Boolean(required=True)
+    undone = fields.String(required=True, allow_none=True, metadata={"description": "The operation undone."})
+    operationId = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The undo's own operation (undo it to redo)."},
+    )
+    summary = fields.Nested(UndoSummary, required=True)
+    changes = fields.List(
+        fields.Nested(UndoChange), required=True, metadata={"description": "At most 1,000."}
+    )
+    conflicts = fields.List(fields.Nested(UndoConflictItem), required=True)
+    truncated = fields.Boolean(required=True)
+
+
+class OperationsQuery(ApiSchema):
+    kind = fields.String(validate=validate.OneOf(OPERATION_KINDS))
+    undoable = fields.Boolean()
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_POSITION))
+
+
+class OperationOut(ApiSchema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": ", ".join(OPERATION_KINDS)})
+    details = fields.Dict(
+        required=True,
+        metadata={"description": "What it changed: counts, and for a delete the file, language and records."},
+    )
+    permanent = fields.Boolean(required=True)
+    actor = fields.Nested(ActorOut, required=True)
+    created_at = fields.DateTime(required=True)
+    undone_at = fields.DateTime(required=True, allow_none=True)
+    undone_by = fields.String(required=True, allow_none=True)
+    expires_at = fields.DateTime(
+        required=True, allow_none=True, metadata={"description": "When what it removed is deleted for good."}
+    )
+    undoable = fields.Boolean(required=True)
+
+
+class OperationsPage(ApiSchema):
+    operations = fields.List(fields.Nested(OperationOut), required=True)
+    total = fields.Integer(required=True)
+
+
+class OperationEnvelope(ApiSchema):
+    operation = fields.Nested(OperationOut, required=True)

@@ -28,6 +28,7 @@ from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
+from loko.translations.operations import operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
 
@@ -291,12 +292,16 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
                 entries.append((translation_id, key, file_name, language_code, "updated", stored, value))
             else:
                 unchanged += 1
-        insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
-        _insert_values(project_id, new_values, now)
-        _update_values(changed_values, now)
-        created_ids = {row[0] for row in new_translations}
-        _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
-        history.record_rows(actor, project_id, entries, now)
+        with operation(
+            actor, project_id, "bulk-upsert", fileName=file_name, language=language_code
+        ) as details:
+            insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
+            _insert_values(project_id, new_values, now)
+            _update_values(changed_values, now)
+            created_ids = {row[0] for row in new_translations}
+            _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
+            history.record_rows(actor, project_id, entries, now)
+            details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
     refresh_statistics(
         {
             "translations": len(new_translations),
@@ -323,15 +328,19 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
                     Translation.key.in_(chunk),
                 )
             ).scalars()
-        if permanent:
-            purge_translations(actor, project_id, ids)
-            return {"deleted": len(ids)}
-        now = utcnow()
-        for chunk in in_chunks(ids):
-            history.record_translation_event(actor, project_id, chunk, "deleted")
-            db.session.execute(
-                update(Translation).where(Translation.id.in_(chunk)).values(deleted_at=now, updated_at=now)
-            )
+        with operation(actor, project_id, "bulk-delete", permanent, fileName=file_name) as details:
+            details.update(keys=len(ids), changes=len(ids))
+            if permanent:
+                purge_translations(actor, project_id, ids)
+                return {"deleted": len(ids)}
+            now = utcnow()
+            for chunk in in_chunks(ids):
+                history.record_translation_event(actor, project_id, chunk, "deleted")
+                db.session.execute(
+                    update(Translation)
+                    .where(Translation.id.in_(chunk))
+                    .values(deleted_at=now, updated_at=now)
+                )
         return {"deleted": len(ids)}
 
 

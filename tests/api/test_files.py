@@ -212,35 +212,40 @@ def test_delete_file_removes_records_and_translations(api):
     response = api.delete("/files", {"fileName": "home"})
     assert response.status_code == 200
     assert response.json == {"success": True}
+    assert response.headers["Loko-Operation"]
     assert _pairs(api.files()) == [("about", "en")]
     assert api.export() == {"en": {"about": {"other": "Other"}}}
     assert api.keys() == ["other"]
 
 
-def test_delete_file_purges_trashed_translations_of_the_file(api):
+def test_delete_file_moves_its_keys_to_the_trash_as_one_operation(api):
+    first = api.create("a", {"en": "A", "de": "A"}, file_name="home")
+    second = api.create("b", {"en": "B"}, file_name="home")
+    operation_id = api.delete("/files", {"fileName": "home"}).headers["Loko-Operation"]
+    deleted = api.history(action="deleted", operationId=operation_id)
+    assert sorted((e["translation_id"], e["language"]) for e in deleted) == sorted(
+        [(first["id"], None), (second["id"], None)]
+    )
+    assert {item["key"] for item in api.trash_list()["translations"]} == {"a", "b"}
+
+
+def test_delete_file_permanently_purges_its_keys_and_trashed_ones(api):
     translation = api.create("title", {"en": "Title"}, file_name="home")
     api.create("kept", {"en": "Kept"}, file_name="home")
     api.trash(translation["id"])
-    api.delete("/files", {"fileName": "home"})
+    response = api.delete("/files", {"fileName": "home", "permanent": True})
+    assert response.json == {"success": True}
+    assert "Loko-Operation" not in response.headers
     assert api.trash_list()["total"] == 0
     assert api.post("/translations/trash", {"id": translation["id"]}).status_code == 404
-
-
-def test_delete_file_records_purged_history(api):
-    first = api.create("a", {"en": "A", "de": "A"}, file_name="home")
-    second = api.create("b", {"en": "B"}, file_name="home")
-    api.delete("/files", {"fileName": "home"})
-    purged = api.history(action="purged")
-    assert sorted((e["translation_id"], e["language"]) for e in purged) == sorted(
-        [(first["id"], None), (second["id"], None)]
-    )
+    assert len(api.history(action="purged")) == 2
 
 
 def test_delete_file_language_removes_only_that_language(api):
     api.create("title", {"en": "Title", "de": "Titel"}, file_name="home")
     api.create("title", {"de": "Über"}, file_name="about")
     response = api.delete("/files", {"fileName": "home", "languageCode": "de"})
-    assert response.json == {"success": True}
+    assert response.json["success"] is True
     assert _pairs(api.files()) == [("about", "de"), ("home", "en")]
     assert api.export() == {"de": {"about": {"title": "Über"}}, "en": {"home": {"title": "Title"}}}
     assert api.codes() == ["de", "en"]
@@ -254,10 +259,10 @@ def test_delete_file_language_keeps_the_translations(api):
     assert api.trash_list()["translations"][0]["values"] == {}
 
 
-def test_delete_file_language_records_purged_values(api):
+def test_delete_file_language_keeps_the_values_in_history(api):
     translation = api.create("title", {"en": "Title", "de": "Titel"}, file_name="home")
     api.delete("/files", {"fileName": "home", "languageCode": "de"})
-    (entry,) = api.history(action="purged")
+    (entry,) = api.history(action="deleted")
     assert (entry["translation_id"], entry["language"], entry["old_value"]) == (
         translation["id"],
         "de",

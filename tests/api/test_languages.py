@@ -265,25 +265,53 @@ def test_update_language_rejects_invalid_bodies(api, body, field):
 # DELETE /languages
 
 
-def test_delete_language_answers_with_the_remaining_languages(api):
+@pytest.fixture
+def admin(api) -> ProjectApi:
+    """The same project called by the organization's owner: deleting a language is a
+    structural change, for project admins."""
+    return api.as_client(api.owner)
+
+
+def test_delete_language_answers_with_the_remaining_languages_and_its_operation(api, admin):
     api.create("title", {"de": "Titel", "en": "Title"})
-    response = api.delete("/languages", {"code": "de"})
+    response = admin.delete("/languages", {"code": "de"})
     assert response.status_code == 200
     assert response.json == {"languages": [{"code": "en", "name": "English", "emoji": ""}]}
+    assert response.headers["Loko-Operation"]
 
 
-def test_delete_language_removes_its_values_and_records(api):
+def test_delete_language_with_an_api_key_needs_a_session(api):
+    api.create("title", {"de": "Titel"})
+    response = api.delete("/languages", {"code": "de"})
+    assert response.status_code == 403
+    assert "de" in api.codes()
+
+
+def test_delete_language_removes_its_values_and_records(api, admin):
     translation = api.create("title", {"de": "Titel", "en": "Title"}, file_name="home")
-    api.delete("/languages", {"code": "de"})
+    admin.delete("/languages", {"code": "de"})
     assert api.export() == {"en": {"home": {"title": "Title"}}}
     assert [(f["file_name"], f["language"]) for f in api.files()] == [("home", "en")]
     api.trash(translation["id"])
     assert api.trash_list()["translations"][0]["values"] == {"en": "Title"}
 
 
-def test_delete_language_records_purged_values_in_history(api):
+def test_delete_language_keeps_its_values_in_history_as_deleted(api, admin):
     translation = api.create("title", {"de": "Titel", "en": "Title"})
-    api.delete("/languages", {"code": "de"})
+    operation_id = admin.delete("/languages", {"code": "de"}).headers["Loko-Operation"]
+    (entry,) = api.history(action="deleted", operationId=operation_id)
+    assert (entry["translation_id"], entry["language"], entry["old_value"]) == (
+        translation["id"],
+        "de",
+        "Titel",
+    )
+
+
+def test_delete_language_permanently_records_purged_values(api, admin):
+    translation = api.create("title", {"de": "Titel", "en": "Title"})
+    response = admin.delete("/languages", {"code": "de", "permanent": True})
+    assert response.status_code == 200
+    assert "Loko-Operation" not in response.headers
     (entry,) = api.history(action="purged")
     assert (entry["translation_id"], entry["language"], entry["old_value"]) == (
         translation["id"],
@@ -292,14 +320,14 @@ def test_delete_language_records_purged_values_in_history(api):
     )
 
 
-def test_delete_unknown_language_is_not_found(api):
-    response = api.delete("/languages", {"code": "de"})
+def test_delete_unknown_language_is_not_found(admin):
+    response = admin.delete("/languages", {"code": "de"})
     assert response.status_code == 404
     assert "de" in response.json["error"]
 
 
 def test_delete_language_conflicts_while_it_is_the_link_target(api, main):
-    response = api.delete("/languages", {"code": "en-GB"})
+    response = api.as_client(api.owner).delete("/languages", {"code": "en-GB"})
     assert response.status_code == 409
     assert "link" in response.json["error"]
     assert "en-GB" in api.codes()
@@ -317,4 +345,4 @@ def test_delete_language_is_allowed_after_unlinking(api, main):
         json={"linked_project_id": None, "linked_language_code": None, "linked_language_target_code": None},
     )
     assert response.status_code == 200
-    assert api.delete("/languages", {"code": "en-GB"}).status_code == 200
+    assert api.as_client(api.owner).delete("/languages", {"code": "en-GB"}).status_code == 200

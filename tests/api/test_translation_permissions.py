@@ -18,6 +18,12 @@ def _write(status):
     return (401, 401, 401, 403, 403, status, 403, status, status, status, status, 404)
 
 
+def _admin(status):
+    """A structural change: project admins and organization owners and admins only; an API
+    key is told that a session is needed."""
+    return (401, 401, 401, 403, 403, 403, 403, 403, status, status, status, 404)
+
+
 # Expected status per caller, in the order of CALLERS:
 #  anonymous, unknown_key, revoked_key, other_project_key, read_key, write_key,
 #  viewer, editor, project_admin, org_admin, org_owner, outsider
@@ -64,7 +70,10 @@ PERMISSION_TABLE = [
     ("POST", "/languages", {"code": "{new_language}"}, _write(201)),
     ("PATCH", "/languages", {"currentCode": "{language}", "name": "Renamed"}, _write(200)),
     ("PATCH", "/languages", {"currentCode": "{language}", "code": "{language}-AT"}, _write(200)),
-    ("DELETE", "/languages", {"code": "{language}"}, _write(200)),
+    ("DELETE", "/languages", {"code": "{language}"}, _admin(200)),
+    ("DELETE", "/languages", {"code": "{language}", "permanent": True}, _admin(200)),
+    ("GET", "/operations", None, READ),
+    ("POST", "/history/revert", {"actorType": "api_key", "skipChanged": True}, _write(200)),
 ]
 LANGUAGES = ("de", "fr", "it", "es", "nl")
 NEW_LANGUAGES = ("da", "fi", "pl", "cs", "hu")

@@ -1,0 +1,475 @@
+"""Undo: a set of history entries (one operation's, or a range by actor and time) taken back
+to what was there before them, as an ordinary change recorded in the history (an operation
+of its own, so an undo can be undone too).
+
+Each value the entries touched goes back to its value before the first of them, and each
+translation to its state (active or in the trash) before them; a translation they created
+goes to the trash. Whatever changed again since (the current value or state is not the one
+the last entry left) is a conflict: the undo is refused and lists them all, unless the caller
+asks to skip them. A dry run answers the same without writing.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import orjson
+from sqlalchemy import func, insert, select, tuple_, update
+
+from loko.auth import policy
+from loko.database import (
+    driver_timestamp,
+    execute_rows,
+    in_chunks,
+    insert_rows,
+    read_snapshot,
+    refresh_statistics,
+    unit_of_work,
+    utcnow,
+)
+from loko.errors import BadRequest, Conflict
+from loko.extensions import db
+from loko.files.service import ensure_file_records
+from loko.languages.models import ProjectLanguage
+from loko.projects.service import bump_data_version
+from loko.translations import history
+from loko.translations.models import HistoryEntry, Operation, Translation, TranslationValue
+from loko.translations.operations import describe as describe_operation
+from loko.translations.operations import in_project, operation
+
+ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
+ABSENT = None  # a value that is not there
+# (state before, state after) of a translation-level history entry
+MOVES = {
+    "created": (GONE, ACTIVE),
+    "deleted": (ACTIVE, TRASHED),
+    "restored": (TRASHED, ACTIVE),
+    "purged": (None, GONE),
+}
+SINCE = {ACTIVE: "restored since", TRASHED: "moved to the trash since", GONE: "deleted for good since"}
+LISTED = 1000  # changes and conflicts listed in the answer; the counts are always complete
+STRUCTURAL = ("file-delete", "language-delete")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which history entries to undo: one operation's, or those matching every filter given."""
+
+    operation_id: str | None = None
+    actor_type: str | None = None
+    actor_id: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    file_name: str | None = None
+    language: str | None = None
+
+    def conditions(self, project_id: str) -> list:
+        if self.operation_id is not None:
+            return [HistoryEntry.project_id == project_id, HistoryEntry.operation_id == self.operation_id]
+        filters = [
+            (self.actor_type, HistoryEntry.actor_type.__eq__),
+            (self.actor_id, HistoryEntry.actor_id.__eq__),
+            (self.since, HistoryEntry.created_at.__ge__),
+            (self.until, HistoryEntry.created_at.__lt__),
+            (self.file_name, HistoryEntry.file_name.__eq__),
+            (self.language, HistoryEntry.language.__eq__),
+        ]
+        chosen = [compare(value) for value, compare in filters if value is not None]
+        if not chosen:
+            raise BadRequest(
+                "operationId: name an operation, or choose the changes to undo by actor, since, "
+                "until, fileName or language."
+            )
+        return [HistoryEntry.project_id == project_id, *chosen]
+
+
+@dataclass
+class Plan:
+    inserts: list = field(default_factory=list)  # (translation_id, language, value)
+    updates: list = field(default_factory=list)  # (translation_id, language, value)
+    deletes: list = field(default_factory=list)  # (translation_id, language)
+    restores: list = field(default_factory=list)  # translation ids
+    trashes: list = field(default_factory=list)
+    history: list = field(default_factory=list)  # rows for history.record_rows
+    conflicts: list = field(default_factory=list)
+    languages: list = field(default_factory=list)  # language rows to bring back
+    records: dict = field(default_factory=lambda: defaultdict(set))  # file -> languages
+    entries: int = 0
+
+    def change_count(self) -> int:
+        return len(self.history)
+
+    def conflict(self, file_name, key, reason, language=None, expected=None, current=None) -> None:
+        self.conflicts.append(
+            {
+                "fileName": file_name,
+                "key": key,
+                "language": language,
+                "reason": reason,
+                "expected": expected,
+                "current": current,
+            }
+        )
+
+
+def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, skip_changed=False) -> dict:
+    """Undo the selected changes; returns what it did (or would do, on a dry run).
+
+    canEditTranslations, and canEditProjects for a language delete (Forbidden or NotFound as
+    ``policy.require_permission`` decides); NotFound for an unknown operation; Conflict for an
+    operation already undone, deleted for good or past the trash's retention, and, unless
+    ``skip_changed``, when something changed again since (``details.conflicts`` lists it).
+    """
+    if dry_run:
+        read_snapshot()
+        plan, chosen = _plan(actor, project_id, selection)
+        db.session.rollback()
+        return _answer(plan, chosen, None, dry_run=True)
+    with unit_of_work():
+        bump_data_version(project_id)
+        plan, chosen = _plan(actor, project_id, selection)
+        if plan.conflicts and not skip_changed:
+            raise Conflict(
+                f"operationId: {len(plan.conflicts)} of these changes were changed again since; nothing "
+                "was undone. details.conflicts lists them; send skipChanged: true to undo the rest.",
+                details={"conflicts": plan.conflicts[:LISTED], "total": len(plan.conflicts)},
+            )
+        with operation(actor, project_id, "undo", undoes=_undoes(selection)) as details:
+            _apply(actor, project_id, plan)
+            details.update(_summary(plan), changes=plan.change_count() + len(plan.languages))
+        if chosen is not None:
+            chosen.undone_at = utcnow()
+            chosen.undone_by = details["operation_id"]
+    refresh_statistics({"translation_values": len(plan.inserts), "translation_history": len(plan.history)})
+    return _answer(plan, chosen, details["operation_id"], dry_run=False)
+
+
+def _undoes(selection: Selection) -> dict:
+    fields = {
+        "operationId": selection.operation_id,
+        "actorType": selection.actor_type,
+        "actorId": selection.actor_id,
+        "since": selection.since.isoformat() if selection.since else None,
+        "until": selection.until.isoformat() if selection.until else None,
+        "fileName": selection.file_name,
+        "language": selection.language,
+    }
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def _chosen_operation(project_id: str, selection: Selection) -> Operation | None:
+    if selection.operation_id is None:
+        return None
+    chosen = in_project(project_id, selection.operation_id)
+    shown = describe_operation(chosen)
+    if chosen.undone_at is not None:
+        raise Conflict("operationId: this operation has already been undone.")
+    if chosen.permanent:
+        raise Conflict("operationId: this operation deleted for good; it cannot be undone.")
+    if not shown["undoable"]:
+        raise Conflict("operationId: what this operation removed has been deleted for good since.")
+    return chosen
+
+
+def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation | None]:
+    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    chosen = _chosen_operation(project_id, selection)
+    rows = db.session.execute(
+        select(
+            HistoryEntry.id,
+            HistoryEntry.translation_id,
+            HistoryEntry.key,
+            HistoryEntry.file_name,
+            HistoryEntry.language,
+            HistoryEntry.action,
+            HistoryEntry.old_value,
+            HistoryEntry.new_value,
+            HistoryEntry.operation_id,
+        )
+        .where(*selection.conditions(project_id))
+        .order_by(HistoryEntry.id)
+    ).all()
+    operations = _involved_operations(project_id, chosen, {row.operation_id for row in rows})
+    if any(item.kind == "language-delete" for item in operations):
+        policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
+    plan = Plan(entries=len(rows))
+    _plan_structure(project_id, operations, plan)
+    _plan_entries(project_id, rows, plan)
+    return plan, chosen
+
+
+def _involved_operations(project_id: str, chosen: Operation | None, ids: set) -> list[Operation]:
+    """The file and language deletes whose removed records and languages come back too."""
+    ids = {item for item in ids if item is not None}
+    if chosen is not None:
+        ids.add(chosen.id)
+    if not ids:
+        return []
+    found = []
+    for chunk in in_chunks(sorted(ids)):
+        found += db.session.execute(
+            select(Operation).where(
+                Operation.project_id == project_id,
+                Operation.id.in_(chunk),
+                Operation.kind.in_(STRUCTURAL),
+                Operation.permanent.is_(False),
+            )
+        ).scalars()
+    return sorted(found, key=lambda item: item.created_at)
+
+
+def _plan_structure(project_id: str, operations: list[Operation], plan: Plan) -> None:
+    for item in operations:
+        details = orjson.loads(item.details)
+        if item.kind == "language-delete":
+            language = details["language"]
+            if db.session.get(ProjectLanguage, (project_id, language["code"])) is None:
+                plan.languages.append(language)
+            for file_name in details.get("files", []):
+                plan.records[file_name].add(language["code"])
+        else:
+            plan.records[details["fileName"]].update(details.get("records", []))
+
+
+def _plan_entries(project_id: str, rows, plan: Plan) -> None:
+    values: dict[tuple, list] = {}  # (translation, language) -> [before, after]
+    moves: dict[str, list] = {}  # translation -> [before, after]
+    first: dict[str, int] = {}  # translation -> id of its first entry here
+    names: dict[str, tuple] = {}  # translation -> (file name, key) of its last entry
+    for row in rows:
+        first.setdefault(row.translation_id, row.id)
+        names[row.translation_id] = (row.file_name, row.key)
+        if row.language is None:
+            before, after = MOVES.get(row.action, (None, None))
+            moves.setdefault(row.translation_id, [before, after])[1] = after
+        else:
+            before = ABSENT if row.action == "created" else row.old_value
+            after = ABSENT if row.action in ("deleted", "purged") else row.new_value
+            group = values.setdefault((row.translation_id, row.language), [before, after, row.action])
+            group[1] = after
+            group[2] = row.action
+    if not first:
+        return
+    created_here = _created_here(project_id, first)
+    current = _current_translations(list(first))
+    stored = _current_values(list(first), {language for _, language in values})
+    by_translation = defaultdict(list)
+    for (translation_id, language), group in values.items():
+        by_translation[translation_id].append((language, group))
+    known = _language_codes(project_id) | {language["code"] for language in plan.languages}
+    now_names = {}
+    for translation_id in first:
+        found = current.get(translation_id)
+        state = GONE if found is None else (TRASHED if found[2] is not None else ACTIVE)
+        file_name, key = (found[0], found[1]) if found is not None else names[translation_id]
+        now_names[translation_id] = (file_name, key)
+        move = moves.get(translation_id)
+
+        if move is not None and move[1] == GONE:
+            plan.conflict(file_name, key, "deleted for good")
+            continue
+        if move is not None and state != move[1]:
+            plan.conflict(file_name, key, SINCE[state])
+            continue
+        if state == GONE:
+            if translation_id not in created_here:
+                plan.conflict(file_name, key, SINCE[GONE])
+            continue
+        changed = False
+        for language, (before, after, _action) in sorted(by_translation[translation_id], key=_by_language):
+            value = stored.get((translation_id, language), ABSENT)
+            if value != after:
+                plan.conflict(file_name, key, "changed since", language, after, value)
+                changed = True
+                continue
+            if translation_id in created_here or value == before:
+                continue
+            if before is ABSENT:
+                plan.deletes.append((translation_id, language))
+                plan.history.append((translation_id, key, file_name, language, "deleted", value, None))
+            elif language not in known:
+                plan.conflict(file_name, key, "language deleted for good since", language)
+            elif value is ABSENT:
+                plan.inserts.append((translation_id, language, before))
+                plan.history.append((translation_id, key, file_name, language, "created", None, before))
+                plan.records[file_name].add(language)
+            else:
+                plan.updates.append((translation_id, language, before))
+                plan.history.append((translation_id, key, file_name, language, "updated", value, before))
+        if translation_id in created_here:
+            if state == ACTIVE and not changed:
+                plan.trashes.append(translation_id)
+                plan.history.append((translation_id, key, file_name, None, "deleted", None, None))
+            continue
+        target = move[0] if move is not None else state
+        if target == ACTIVE and state == TRASHED:
+            plan.restores.append(translation_id)
+        elif target == TRASHED and state == ACTIVE:
+            plan.trashes.append(translation_id)
+            plan.history.append((translation_id, key, file_name, None, "deleted", None, None))
+    _refuse_taken_keys(project_id, plan, now_names)
+
+
+def _by_language(item):
+    return item[0]
+
+
+def _language_codes(project_id: str) -> set[str]:
+    return set(
+        db.session.execute(
+            select(ProjectLanguage.code).where(ProjectLanguage.project_id == project_id)
+        ).scalars()
+    )
+
+
+def _created_here(project_id: str, first: dict[str, int]) -> set[str]:
+    """Translations whose first entry ever is their first one among the selected entries."""
+    earliest = {}
+    for chunk in in_chunks(list(first)):
+        earliest.update(
+            db.session.execute(
+                select(HistoryEntry.translation_id, func.min(HistoryEntry.id))
+                .where(HistoryEntry.project_id == project_id, HistoryEntry.translation_id.in_(chunk))
+                .group_by(HistoryEntry.translation_id)
+            ).all()
+        )
+    return {
+        translation_id for translation_id, entry in first.items() if earliest.get(translation_id) == entry
+    }
+
+
+def _current_translations(ids: list[str]) -> dict[str, tuple]:
+    found = {}
+    for chunk in in_chunks(ids):
+        for row in db.session.execute(
+            select(Translation.id, Translation.file_name, Translation.key, Translation.deleted_at).where(
+                Translation.id.in_(chunk)
+            )
+        ):
+            found[row[0]] = tuple(row[1:])
+    return found
+
+
+def _current_values(ids: list[str], languages: set) -> dict[tuple, str]:
+    if not languages:
+        return {}
+    found = {}
+    for chunk in in_chunks(ids):
+        rows = db.session.execute(
+            select(
+                TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value
+            ).where(TranslationValue.translation_id.in_(chunk), TranslationValue.language_code.in_(languages))
+        )
+        found.update(((translation_id, language), value) for translation_id, language, value in rows)
+    return found
+
+
+def _refuse_taken_keys(project_id: str, plan: Plan, names: dict) -> None:
+    """A translation comes back from the trash only while no active one holds its key."""
+    if not plan.restores:
+        return
+    wanted = {names[translation_id]: translation_id for translation_id in plan.restores}
+    freed = {names[translation_id] for translation_id in plan.trashes}
+    taken = set()
+    for chunk in in_chunks(list(wanted)):
+        taken.update(
+            tuple(row)
+            for row in db.session.execute(
+                select(Translation.file_name, Translation.key).where(
+                    Translation.project_id == project_id,
+                    Translation.deleted_at.is_(None),
+                    tuple_(Translation.file_name, Translation.key).in_(chunk),
+                )
+            )
+        )
+    blocked = taken - freed
+    restores = []
+    for translation_id in plan.restores:
+        file_name, key = names[translation_id]
+        if (file_name, key) in blocked:
+            plan.conflict(file_name, key, "key exists again")
+        else:
+            restores.append(translation_id)
+            plan.history.append((translation_id, key, file_name, None, "restored", None, None))
+    plan.restores = restores
+
+
+def _apply(actor, project_id: str, plan: Plan) -> None:
+    now = utcnow()
+    stamp = driver_timestamp(now)
+    if plan.languages:
+        db.session.execute(
+            insert(ProjectLanguage),
+            [{"project_id": project_id, **language} for language in plan.languages],
+        )
+    known = _language_codes(project_id)
+    for file_name in sorted(plan.records):
+        ensure_file_records(project_id, file_name, plan.records[file_name] & known)
+    for chunk in in_chunks(plan.trashes):
+        db.session.execute(
+            update(Translation)
+            .where(Translation.id.in_(chunk))
+            .values(deleted_at=now, updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    for chunk in in_chunks(plan.restores):
+        db.session.execute(
+            update(Translation)
+            .where(Translation.id.in_(chunk))
+            .values(deleted_at=None, updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    execute_rows(
+        "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.deletes
+    )
+    insert_rows(
+        TranslationValue.__table__,
+        ("translation_id", "language_code", "project_id", "value", "updated_at"),
+        [
+            (translation_id, language, project_id, value, stamp)
+            for translation_id, language, value in plan.inserts
+        ],
+    )
+    execute_rows(
+        "UPDATE translation_values SET value = ?, updated_at = ? "
+        "WHERE translation_id = ? AND language_code = ?",
+        [(value, stamp, tid, language) for tid, language, value in plan.updates],
+    )
+    touched = sorted({row[0] for row in plan.inserts + plan.updates + plan.deletes})
+    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in touched])
+    history.record_rows(actor, project_id, plan.history, now)
+
+
+def _summary(plan: Plan) -> dict:
+    return {
+        "created": len(plan.inserts),
+        "updated": len(plan.updates),
+        "deleted": len(plan.deletes),
+        "restored": len(plan.restores),
+        "trashed": len(plan.trashes),
+        "languages": [language["code"] for language in plan.languages],
+        "conflicts": len(plan.conflicts),
+    }
+
+
+def _answer(plan: Plan, chosen: Operation | None, operation_id: str | None, dry_run: bool) -> dict:
+    changes = [
+        {
+            "fileName": file_name,
+            "key": key,
+            "language": language,
+            "action": action,
+            "old_value": old,
+            "new_value": new,
+        }
+        for _id, key, file_name, language, action, old, new in plan.history[:LISTED]
+    ]
+    return {
+        "dryRun": dry_run,
+        "undone": chosen.id if chosen is not None else None,
+        "operationId": operation_id,
+        "summary": _summary(plan),
+        "changes": changes,
+        "conflicts": plan.conflicts[:LISTED],
+        "truncated": len(plan.history) > LISTED or len(plan.conflicts) > LISTED,
+    }
