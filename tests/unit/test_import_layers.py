@@ -19,8 +19,9 @@ import pytest
 LOKO = Path(__file__).resolve().parents[2] / "loko"
 
 # Shared plumbing: every layer uses it; it knows nothing above it. ``loko.database`` may be a
-# module or a package; either way its parts are plumbing.
+# module or a package; either way its parts are plumbing. ``loko.checks`` is to come.
 PLUMBING = (
+    "loko.checks",
     "loko.config",
     "loko.database",
     "loko.errors",
@@ -29,7 +30,6 @@ PLUMBING = (
     "loko.formats",
     "loko.http",
     "loko.logging",
-    "loko.version",
 )
 # The shell of the web app: layout, CSRF, page rendering and page errors. Features' pages
 # (their views) use it; no feature's service does.
