@@ -30,6 +30,9 @@ PLUMBING = (
     "loko.formats",
     "loko.http",
     "loko.logging",
+    # The pipeline client imports nothing of the server, so the table of formats both use
+    # (extensions and the detection of a file's format) is the client's; it imports nothing.
+    "loko.client.formats",
 )
 # The shell of the web app: layout, CSRF, page rendering and page errors. Features' pages
 # (their views) use it; no feature's service does.
@@ -147,14 +150,14 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def layer_of(module: str) -> str:
+    if any(is_within(module, low) for low in PLUMBING):
+        return "plumbing"
     if module == "loko" or any(is_within(module, entry) for entry in ENTRY_PACKAGES):
         return "entry"
     if any(part in ENTRY_MODULES for part in module.split(".")[2:]):
         return "entry"
     if any(is_within(module, web) for web in WEB):
         return "web"
-    if any(is_within(module, low) for low in PLUMBING):
-        return "plumbing"
     return "feature"
 
 
@@ -215,6 +218,8 @@ def test_every_arrow_points_down(graph):
 def test_the_graph_knows_the_layers(graph):
     assert layer_of("loko.errors") == "plumbing"
     assert layer_of("loko.formats.po") == "plumbing"
+    assert layer_of("loko.client.formats") == "plumbing"
+    assert layer_of("loko.client.commands") == "entry"
     assert layer_of("loko.projects.service") == "feature"
     assert layer_of("loko.translations.views.editor") == "entry"
     assert layer_of("loko.web.pages") == "web"
