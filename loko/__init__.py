@@ -70,6 +70,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
+    from loko.web.pages import error_page
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     # Every path answers with and without a trailing slash (the spec writes some with one),
@@ -87,7 +88,7 @@ def create_app(config: dict | None = None) -> "Flask":
         app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
 
     app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
-    register_error_handlers(app)
+    register_error_handlers(app, render_page=error_page)
     app.session_interface = NoFlaskSession()
     app.before_request(resolve_identity)
     for blueprint in (

@@ -2,6 +2,7 @@
 
 import logging
 import uuid
+from collections.abc import Callable
 
 from flask import jsonify, request
 from marshmallow import ValidationError
@@ -86,29 +87,34 @@ def _json_error(status: int, message: str, details=None, headers=None):
     return response
 
 
-def register_error_handlers(app) -> None:
+def register_error_handlers(app, render_page: Callable | None = None) -> None:
+    """Answer every error as ``{"error": ...}``, except outside ``/api``, where
+    ``render_page(status, message)`` shows it (the web app's error page, which ``create_app``
+    plugs in: this module knows nothing of pages)."""
     from loko.extensions import db
-    from loko.web.pages import error_page
+
+    def as_page() -> bool:
+        return render_page is not None and not _is_api_request()
 
     @app.errorhandler(LokoError)
     def handle_loko_error(error: LokoError):
-        if not _is_api_request():
-            return error_page(error.status, error.message)
+        if as_page():
+            return render_page(error.status, error.message)
         return _json_error(error.status, error.message, error.details)
 
     @app.errorhandler(ValidationError)
     def handle_validation_error(error: ValidationError):
         message = describe_validation(error.messages) or "Invalid request."
-        if not _is_api_request():
-            return error_page(400, message)
+        if as_page():
+            return render_page(400, message)
         return _json_error(400, message, error.messages)
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(error: HTTPException):
-        if not _is_api_request():
+        if as_page():
             if error.code is None or error.code < 400 or request.path.startswith("/static/"):
                 return error
-            return error_page(error.code, error.description or error.name)
+            return render_page(error.code, error.description or error.name)
         headers = {}
         if error.code == 405 and error.valid_methods:
             headers["Allow"] = ", ".join(error.valid_methods)
@@ -134,9 +140,9 @@ def register_error_handlers(app) -> None:
         db.session.rollback()
         log.exception("unhandled error (request %s) on %s %s", request_id, request.method, request.path)
         message = f"Internal server error (request {request_id})."
-        if not _is_api_request():
+        if as_page():
             try:
-                return error_page(500, message)
+                return render_page(500, message)
             except Exception:
                 log.exception("error page failed (request %s)", request_id)
                 return message, 500, {"Content-Type": "text/plain; charset=utf-8"}

@@ -204,9 +204,6 @@ KEY_ROWS_IN_FILES = KEY_ROWS.where(Translation.file_name.in_(bindparam("file_nam
 # session's offset): a third of the cost of a timezone-aware datetime a row, and in time
 # order when compared, except within the hour repeated when the session's clock goes back.
 UPDATED_AT = cast(TranslationValue.updated_at, Text)
-DATED_VALUE_ROWS = VALUE_ROWS.add_columns(UPDATED_AT)
-DATED_VALUE_ROWS_IN_FILES = VALUE_ROWS_IN_FILES.add_columns(UPDATED_AT)
-DATED_VALUE_ROWS_BY_LANGUAGE = VALUE_ROWS_BY_LANGUAGE.add_columns(UPDATED_AT)
 LATEST_KEYS = (
     select(Translation.file_name, cast(func.max(Translation.created_at), Text))
     .where(Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None))
@@ -222,18 +219,20 @@ def _rows(statement, in_files, parameters: dict, file_names: tuple[str, ...] | N
     return stream_batches(statement, parameters, ROWS_PER_FETCH)
 
 
-def _value_rows(parameters: dict, file_names: tuple[str, ...] | None):
-    """Batches of ``(language, file_name, key, value)`` of a project's active keys."""
-    if file_names is None and db.engine.dialect.name == "sqlite":
-        return stream_batches(VALUE_ROWS_BY_LANGUAGE, parameters, ROWS_PER_FETCH)
-    return _rows(VALUE_ROWS, VALUE_ROWS_IN_FILES, parameters, file_names)
+def _reads_by_language(file_names: tuple[str, ...] | None) -> bool:
+    return file_names is None and db.engine.dialect.name == "sqlite"
 
 
-def _dated_value_rows(parameters: dict, file_names: tuple[str, ...] | None):
-    """The batches of ``_value_rows``, each row followed by the value's updated_at."""
-    if file_names is None and db.engine.dialect.name == "sqlite":
-        return stream_batches(DATED_VALUE_ROWS_BY_LANGUAGE, parameters, ROWS_PER_FETCH)
-    return _rows(DATED_VALUE_ROWS, DATED_VALUE_ROWS_IN_FILES, parameters, file_names)
+def _value_rows(parameters: dict, file_names: tuple[str, ...] | None, *extra):
+    """Batches of ``(language, file_name, key, value)`` of a project's active keys, each row
+    followed by the ``extra`` columns (``UPDATED_AT`` for the formats that date a file)."""
+
+    def with_extra(statement):
+        return statement.add_columns(*extra) if extra else statement
+
+    if _reads_by_language(file_names):
+        return stream_batches(with_extra(VALUE_ROWS_BY_LANGUAGE), parameters, ROWS_PER_FETCH)
+    return _rows(with_extra(VALUE_ROWS), with_extra(VALUE_ROWS_IN_FILES), parameters, file_names)
 
 
 def utc_moment(text: str) -> datetime:
@@ -315,7 +314,7 @@ class _Values:
                     loaded[language][file_name][key] = value
             return loaded, {}
         dates = {language: defaultdict(dict if by_key else str) for language in languages}
-        for rows in _dated_value_rows(parameters, self.file_names):
+        for rows in _value_rows(parameters, self.file_names, UPDATED_AT):
             for language, file_name, key, value, updated_at in rows:
                 loaded[language][file_name][key] = value
                 if by_key:

@@ -1,20 +1,15 @@
 """Export writers: pure functions from rows to bytes (JSON, PO and ZIP), deterministic so
-that the same data always gives byte-identical output. The PO writer lives with the PO format
-(``loko.formats.po``)."""
+that the same data always gives byte-identical output. The JSON and PO writers live with their
+formats (``loko.formats.json_flat``, ``loko.formats.po``)."""
 
 import io
 import zipfile
 from collections.abc import Iterator
 
-import orjson
-
+from loko.formats.json_flat import json_bytes as json_bytes  # the export's JSON writer
 from loko.formats.po import po_bytes as po_bytes  # the export's PO writer
 
 ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
-
-
-def json_bytes(document: dict) -> bytes:
-    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
 
 
 def entry_name(language: str, file_name: str, fmt: str) -> str:

@@ -5,16 +5,15 @@ values are strings, or ``null`` for a key without a translation. A nested object
 number or a boolean is refused, naming the key and its line; of duplicate keys the last one
 wins, as in JavaScript. A plural is the ICU message as text, so it is kept as any value.
 
-Writing is ``loko.exports.writers.json_bytes``: compact, keys sorted, UTF-8 without
-``\\u`` escapes except for control characters, no trailing newline. Keys without a value are
-left out.
+Writing is ``json_bytes``, as the API's export writes its JSON: compact, keys sorted, UTF-8
+without ``\\u`` escapes except for control characters, no trailing newline. Keys without a
+value are left out.
 """
 
 import re
 
 import orjson
 
-from loko.exports.writers import json_bytes
 from loko.formats import Entry, FormatError, Target
 
 NAME = "json"
@@ -103,6 +102,10 @@ def read(data: bytes, language: str) -> list[Entry]:
             )
         entries.append(Entry(key, value))
     return entries
+
+
+def json_bytes(document: dict) -> bytes:
+    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
 
 
 def write(entries: list[Entry], target: Target) -> bytes:

@@ -2,7 +2,7 @@
 files}}``, whose forms are keyed by CLDR plural category. Formats with plural forms of their
 own (i18next suffixes, PO ``msgstr[n]``, Android ``<plurals>``, ``.stringsdict``, Rails
 YAML) convert with ``split`` and ``join``; ``categories`` and ``gettext_categories`` say
-which forms a language has.
+which forms a language has, and ``plural_forms`` the gettext ``Plural-Forms`` header.
 
 ``join`` and ``split`` are inverse: ``split(join(forms)) == forms`` for any texts. A form's
 text is kept as the format shows it (``%d``, ``{{count}}``, ``#`` stay as written); only ICU's
@@ -64,6 +64,16 @@ def gettext_categories(language: str) -> tuple[str, ...]:
         if len(found) == rule.num_plurals:
             break
     return tuple(found.get(index, "other") for index in range(rule.num_plurals))
+
+
+@lru_cache(maxsize=1024)
+def plural_forms(language: str) -> str:
+    """The ``Plural-Forms`` header for a language (English's rule when CLDR has none)."""
+    try:
+        plural = get_plural(language.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        plural = get_plural("en")
+    return plural.plural_forms
 
 
 def _quote(text: str) -> str:

@@ -36,7 +36,6 @@ from babel import Locale, UnknownLocaleError
 from loko import loko_version
 from loko.fields import CONTROL_CHARACTERS
 from loko.formats import Entry, FormatError, Target, plurals
-from loko.languages.catalog import plural_forms
 
 NAME = "po"
 LABEL = "Gettext PO"
@@ -102,7 +101,7 @@ def _header(language: str, language_name: str, project_name: str, revision_date:
         ("MIME-Version", "1.0"),
         ("Content-Type", "text/plain; charset=UTF-8"),
         ("Content-Transfer-Encoding", "8bit"),
-        ("Plural-Forms", plural_forms(language)),
+        ("Plural-Forms", plurals.plural_forms(language)),
         ("X-Generator", f"Loko {loko_version()}"),
     )
     parts = [f'# {language_name} translations of {project_name}.\nmsgid ""\nmsgstr ""\n']

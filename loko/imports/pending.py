@@ -3,6 +3,7 @@ who made it, then imported as it was checked when they confirm, without choosing
 again. A kept upload answers only to that user in that project, for an hour, and once."""
 
 import dataclasses
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -11,12 +12,12 @@ from sqlalchemy import delete, select
 
 from loko.auth import policy
 from loko.database import new_id, unit_of_work, utcnow
-from loko.errors import Conflict, NotFound
+from loko.errors import NotFound
 from loko.extensions import db
 from loko.formats.registry import detect_format
 from loko.imports.files import is_zip
 from loko.imports.models import PendingImport
-from loko.imports.service import CHANGED_SINCE_PREVIEW, ImportOptions, import_files
+from loko.imports.service import CHANGED_SINCE_PREVIEW, ChangedSincePreview, ImportOptions, import_files
 from loko.projects.service import ProjectView
 
 PENDING_LIFETIME = timedelta(hours=1)
@@ -66,10 +67,11 @@ def would_change(diff: dict) -> bool:
     return bool(summary["created"] or summary["updated"] or summary["trashed"] or summary["notes"])
 
 
-class ChangedSincePreview(Exception):
+class PreviewChanged(Exception):
     """The project changed between a preview and its confirmation so that the import would
-    now do something else: nothing was imported, and ``preview`` is the upload's new dry run
-    (kept again to be confirmed when it would change anything)."""
+    now do something else (``ChangedSincePreview``): nothing was imported, and ``preview`` is
+    the upload's new dry run (kept again to be confirmed when it would change anything). Not
+    a LokoError: the page shows the new preview rather than a refusal."""
 
     def __init__(self, preview: "Preview"):
         super().__init__(CHANGED_SINCE_PREVIEW)
@@ -90,15 +92,12 @@ def preview_import(actor, project_id: str, data: bytes, options: ImportOptions) 
 def confirm_import(actor, project_id: str, pending_id: str) -> dict:
     """Import a kept upload with the options of its dry run; returns the diff. NotFound
     when it is not this user's in this project, is over an hour old or was already used;
-    ChangedSincePreview, having imported nothing, when the import would no longer do
-    exactly what its preview showed (someone edited the project in between)."""
+    PreviewChanged, having imported nothing, when the import would no longer do exactly what
+    its preview showed (someone edited the project in between)."""
     data, options = take_pending(actor, project_id, pending_id)
-    try:
+    with suppress(ChangedSincePreview):
         return import_files(actor, project_id, data, dataclasses.replace(options, dry_run=False))
-    except Conflict as error:
-        if error.message != CHANGED_SINCE_PREVIEW:
-            raise
-    raise ChangedSincePreview(preview_import(actor, project_id, data, options))
+    raise PreviewChanged(preview_import(actor, project_id, data, options))
 
 
 def keep_pending(actor, project_id: str, data: bytes, options: ImportOptions) -> str:

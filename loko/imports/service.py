@@ -42,6 +42,15 @@ CHANGED_SINCE_PREVIEW = (
 )
 
 
+class ChangedSincePreview(Conflict):
+    """The project changed since the dry run an import was given the digest of
+    (``ImportOptions.expected``), so it would now do something its preview did not show:
+    nothing was imported."""
+
+    def __init__(self):
+        super().__init__(CHANGED_SINCE_PREVIEW)
+
+
 @dataclass(frozen=True)
 class ImportOptions:
     format: str | None = None
@@ -136,7 +145,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         bump_data_version(project_id)
         plan = _plan(project_id, files, options)
         if options.expected is not None and _digest(plan) != options.expected:
-            raise Conflict(CHANGED_SINCE_PREVIEW)
+            raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
             _apply(actor, project_id, plan)
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))

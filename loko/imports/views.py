@@ -48,7 +48,7 @@ def confirm(project_id):
             then=url_for("files_ui.files", project_id=view.project.id),
             notice=_imported,
         )
-    except pending.ChangedSincePreview as changed:
+    except pending.PreviewChanged as changed:
         # Nothing was imported: the page shows the new preview to confirm instead.
         g.form_error, g.form_status = changed.message, 409
         return _page(view, preview=changed.preview)

@@ -1,10 +1,9 @@
-"""What CLDR (through Babel) knows of a language code: its English name, the flag of its
-region and its gettext plural rule."""
+"""What CLDR (through Babel) knows of a language code: its English name and the flag of its
+region. (Its gettext plural rule is the PO format's: ``loko.formats.plurals.plural_forms``.)"""
 
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
-from babel.messages.plurals import get_plural
 
 REGIONAL_INDICATOR_A = 0x1F1E6
 
@@ -36,13 +35,3 @@ def language_name(code: str) -> str:
     if locale is None:
         return code
     return locale.get_display_name("en") or code
-
-
-@lru_cache(maxsize=1024)
-def plural_forms(code: str) -> str:
-    """The ``Plural-Forms`` header for a language (English's rule when CLDR has none)."""
-    try:
-        plural = get_plural(code.replace("-", "_"))
-    except (UnknownLocaleError, ValueError, TypeError):
-        plural = get_plural("en")
-    return plural.plural_forms

@@ -13,7 +13,6 @@ from loko.extensions import db
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
-from loko.translations import history
 
 SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
 
@@ -271,13 +270,3 @@ def _members_with_roles(project: Project) -> list[dict]:
         }
         for user, org_role, project_role in rows
     ]
-
-
-RECENT_ACTIVITY = 10
-
-
-def recent_activity(actor, project_id: str, limit: int = RECENT_ACTIVITY) -> list[dict]:
-    """The project's latest history entries, newest first (canViewTranslations)."""
-    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
-    entries, _ = history.list_history(project_id, {}, limit, None)
-    return entries

@@ -9,21 +9,25 @@ from loko.projects import service
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
 from loko.translations.queries import file_summaries
+from loko.translations.service import list_history
 from loko.web.pages import form_input, format_choices, page_user, project_page, render_page, submit
 
 projects_ui = Blueprint("projects_ui", __name__)
+
+RECENT_ACTIVITY = 10  # history entries on the overview
 
 
 @projects_ui.get("/projects/<uuid:project_id>")
 def overview(project_id):
     actor, project_id = page_user(), str(project_id)
     view = project_page(project_id)
+    activity, _ = list_history(actor, project_id, {}, RECENT_ACTIVITY, None)
     return render_page(
         "projects/overview.html",
         view=view,
         languages=project_languages(view.project, stats=True),
         files=file_summaries(actor, project_id),
-        activity=service.recent_activity(actor, project_id),
+        activity=activity,
         formats=format_choices(),
     )
 

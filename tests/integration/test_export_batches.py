@@ -54,11 +54,5 @@ def test_export_is_the_same_whichever_way_the_values_are_read(app, api, monkeypa
     """SQLite reads a whole project's values by language; every other read goes key by key."""
     app.extensions["loko_export_cache"] = ExportCache(0)
     by_language = _body(api, params)
-    monkeypatch.setattr(
-        exports,
-        "_value_rows",
-        lambda parameters, file_names: exports._rows(
-            exports.VALUE_ROWS, exports.VALUE_ROWS_IN_FILES, parameters, file_names
-        ),
-    )
+    monkeypatch.setattr(exports, "_reads_by_language", lambda file_names: False)
     assert _body(api, params) == by_language
