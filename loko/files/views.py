@@ -9,7 +9,16 @@ from loko.files import service
 from loko.files.schemas import FileDelete, FileRename, FilesCreate
 from loko.languages.service import project_languages
 from loko.translations.queries import file_summaries
-from loko.web.pages import form_input, page_user, project_page, render_page, submit
+from loko.web.pages import (
+    REFUSED,
+    attempt,
+    form_input,
+    page_user,
+    project_page,
+    render_page,
+    require_typed_confirmation,
+    submit,
+)
 
 files_ui = Blueprint("files_ui", __name__)
 PATH = "/projects/<uuid:project_id>/files"
@@ -42,8 +51,12 @@ def rename_file(project_id):
 @files_ui.post(PATH + "/delete")
 def delete_file(project_id):
     view = project_page(str(project_id))
-    done = submit(lambda: _delete(view.project.id), then=_here(view), notice="File deleted.")
-    return done or _page(view)
+    done = submit(lambda: _delete(view.project.id), then=_here(view), notice=_deleted)
+    if done:
+        return done
+    name, language = request.form.get("fileName"), request.form.get("languageCode") or None
+    removal = attempt(lambda: service.file_removal(page_user(), view.project.id, name, language))
+    return _page(view, removal=None if removal is REFUSED else removal)
 
 
 def chosen_languages() -> list[dict]:
@@ -65,9 +78,31 @@ def _rename(project_id: str) -> list[dict]:
     return service.rename_file(page_user(), project_id, data["fileName"], data["newFileName"])
 
 
-def _delete(project_id: str) -> None:
+def _delete(project_id: str) -> dict:
     data = form_input(FileDelete, drop_empty=("languageCode",))
-    service.delete_file(page_user(), project_id, data["fileName"], data.get("languageCode"))
+    name, language = data["fileName"], data.get("languageCode")
+    if data["permanent"]:
+        removal = service.file_removal(page_user(), project_id, name, language)
+        removed = (
+            removal["values"] + removal["trashed_values"]
+            if language
+            else removal["keys"] + removal["trashed_keys"]
+        )
+        if removed > 1:
+            require_typed_confirmation(name)
+    service.delete_file(page_user(), project_id, name, language, data["permanent"])
+    return data
+
+
+def _deleted(data: dict) -> str:
+    what = (
+        f"The {data['languageCode']} version of {data['fileName']}"
+        if data.get("languageCode")
+        else f"File {data['fileName']}"
+    )
+    if data["permanent"]:
+        return f"{what} deleted for good."
+    return f"{what} deleted. Restore it from the Trash tab."
 
 
 def _here(view) -> str:

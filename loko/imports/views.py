@@ -7,6 +7,7 @@ from loko.errors import BadRequest
 from loko.imports import pending
 from loko.imports.schemas import ImportQuery
 from loko.languages.service import project_languages
+from loko.translations.operations import get_operation
 from loko.web.pages import (
     REFUSED,
     accepts_upload,
@@ -26,7 +27,11 @@ OPTIONAL = ("format", "language", "fileName", "pathTemplate")
 
 @imports_ui.get(PATH)
 def import_page(project_id):
-    return _page(pending.open_import(page_user(), str(project_id)))
+    """``?imported=<operation>`` shows the import just made, with a button that undoes it."""
+    view = pending.open_import(page_user(), str(project_id))
+    imported = request.args.get("imported")
+    done = attempt(lambda: get_operation(page_user(), view.project.id, imported)) if imported else None
+    return _page(view, imported=None if done is REFUSED else done)
 
 
 @imports_ui.post(PATH)
@@ -45,7 +50,7 @@ def confirm(project_id):
     try:
         done = submit(
             lambda: pending.confirm_import(page_user(), view.project.id, request.form.get("pending", "")),
-            then=url_for("files_ui.files", project_id=view.project.id),
+            then=lambda diff: _imported_url(view, diff),
             notice=_imported,
         )
     except pending.PreviewChanged as changed:
@@ -55,12 +60,20 @@ def confirm(project_id):
     return done or _page(view)
 
 
+def _imported_url(view, diff: dict) -> str:
+    if diff.get("operationId"):
+        return url_for("imports_ui.import_page", project_id=view.project.id, imported=diff["operationId"])
+    return url_for("files_ui.files", project_id=view.project.id)
+
+
 def _imported(diff: dict) -> str:
     summary = diff["summary"]
     notice = (
         f"Imported: {summary['created']} created, {summary['updated']} updated, "
         f"{summary['trashed']} moved to the trash"
     )
+    if summary["removed"]:
+        notice += f", {summary['removed']} values removed"
     if summary["notes"]:
         notice += f", notes changed on {summary['notes']} keys"
     if summary["conflicts"]:
@@ -91,7 +104,7 @@ def _here(view) -> str:
     return url_for("imports_ui.import_page", project_id=view.project.id)
 
 
-def _page(view, form=None, preview=None):
+def _page(view, form=None, preview=None, imported=None):
     formats = format_choices()
     return render_page(
         "imports/import.html",
@@ -101,4 +114,5 @@ def _page(view, form=None, preview=None):
         languages=project_languages(view.project, stats=False),
         form=form or {},
         preview=preview,
+        imported=imported,
     )

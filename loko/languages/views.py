@@ -5,7 +5,16 @@ from flask import Blueprint, request, url_for
 
 from loko.languages import service
 from loko.languages.schemas import LanguageCreate, LanguageDelete, LanguageUpdate
-from loko.web.pages import form_input, page_user, project_page, render_page, submit
+from loko.web.pages import (
+    REFUSED,
+    attempt,
+    form_input,
+    page_user,
+    project_page,
+    render_page,
+    require_typed_confirmation,
+    submit,
+)
 
 languages_ui = Blueprint("languages_ui", __name__)
 PATH = "/projects/<uuid:project_id>/languages"
@@ -16,7 +25,8 @@ def languages(project_id):
     """``?edit=<code>`` opens a language's edit form, ``?delete=<code>`` its confirmation."""
     view = project_page(str(project_id))
     code = request.args.get("delete")
-    removal = service.language_removal(page_user(), view.project.id, code) if code else None
+    removal = attempt(lambda: service.language_removal(page_user(), view.project.id, code)) if code else None
+    removal = None if removal is REFUSED else removal
     return _page(view, editing=request.args.get("edit"), removal=removal)
 
 
@@ -37,12 +47,28 @@ def edit_language(project_id):
 @languages_ui.post(PATH + "/delete")
 def delete_language(project_id):
     view = project_page(str(project_id))
-    done = submit(
-        lambda: service.delete_language(page_user(), view.project.id, form_input(LanguageDelete)["code"]),
-        then=_here(view),
-        notice=f"Language {request.form.get('code', '')} deleted.",
-    )
-    return done or _page(view)
+    done = submit(lambda: _delete(view.project.id), then=_here(view), notice=_deleted)
+    if done:
+        return done
+    code = request.form.get("code", "")
+    removal = attempt(lambda: service.language_removal(page_user(), view.project.id, code))
+    return _page(view, removal=None if removal is REFUSED else removal)
+
+
+def _delete(project_id: str) -> dict:
+    data = form_input(LanguageDelete)
+    if data["permanent"]:
+        removal = service.language_removal(page_user(), project_id, data["code"])
+        if removal["values"] + removal["trashed"] > 1:
+            require_typed_confirmation(data["code"])
+    service.delete_language(page_user(), project_id, data["code"], data["permanent"])
+    return data
+
+
+def _deleted(data: dict) -> str:
+    if data["permanent"]:
+        return f"Language {data['code']} deleted for good."
+    return f"Language {data['code']} deleted. Restore it from the Trash tab."
 
 
 def _add(project_id: str) -> list[dict]:

@@ -12,8 +12,9 @@ from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import ImportResult
 from loko.imports.service import MODES, REMOVED_KEYS
+from loko.translations.models import OPERATION_KINDS
 from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
-from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut
+from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut, UndoRequest
 
 
 def _cursor():
@@ -295,3 +296,21 @@ class ExportOut(ApiSchema):
     fileName = fields.String(required=True)
     format = fields.String(required=True)
     content = fields.String(required=True, metadata={"description": "The file's text."})
+
+
+class OperationsArguments(ApiSchema):
+    kind = fields.String(
+        validate=validate.OneOf(OPERATION_KINDS),
+        metadata={"description": "Only this kind: " + ", ".join(OPERATION_KINDS) + "."},
+    )
+    undoable = fields.Boolean(
+        metadata={"description": "Only those that can (true) or cannot (false) be undone."}
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class UndoArguments(UndoRequest):
+    dryRun = fields.Boolean(
+        load_default=True,
+        metadata={"description": "Only answer what the undo would do (default); false writes it."},
+    )

@@ -17,8 +17,14 @@ from loko.http import nul_field
 from loko.imports.service import ImportOptions, import_files
 from loko.languages.service import list_languages
 from loko.mcp import schemas
-from loko.translations import queries, service
-from loko.translations.schemas import TranslationCreate, TranslationEnvelope, TranslationId
+from loko.translations import operations, queries, service, undo
+from loko.translations.schemas import (
+    OperationsPage,
+    TranslationCreate,
+    TranslationEnvelope,
+    TranslationId,
+    UndoResult,
+)
 
 
 class UnknownTool(LookupError):
@@ -256,6 +262,50 @@ def _render_export(result: dict) -> str:
     return result["content"]
 
 
+def _list_operations(actor, args):
+    kinds = [args["kind"]] if "kind" in args else None
+    items, total = operations.list_operations(
+        actor, actor.project_id, args["limit"], kinds=kinds, undoable=args.get("undoable")
+    )
+    return {"operations": items, "total": total}
+
+
+def _render_operations(result: dict) -> str:
+    lines = [f"{result['total']} operation(s), newest first:"]
+    for item in result["operations"]:
+        state = "undoable" if item["undoable"] else ("undone" if item["undone_at"] else "not undoable")
+        details = ", ".join(
+            f"{name}={value}" for name, value in item["details"].items() if name != "changes" and value
+        )
+        lines.append(f"- {item['id']} {item['kind']} by {item['actor']['name']} ({state}): {details}")
+    return "\n".join(lines)
+
+
+def _undo_changes(actor, args):
+    selection = undo.Selection(
+        operation_id=args.get("operationId"),
+        actor_type=args.get("actorType"),
+        actor_id=args.get("actorId"),
+        since=args.get("since"),
+        until=args.get("until"),
+        file_name=args.get("fileName"),
+        language=args.get("language"),
+    )
+    return undo.undo_changes(actor, actor.project_id, selection, args["dryRun"], args["skipChanged"])
+
+
+def _render_undo(result: dict) -> str:
+    summary = result["summary"]
+    said = "Would undo" if result["dryRun"] else "Undone"
+    counts = ", ".join(
+        f"{name} {summary[name]}" for name in ("created", "updated", "deleted", "restored", "trashed")
+    )
+    text = f"{said}: {counts}; {summary['conflicts']} changed again since (left as they are)."
+    for item in result["conflicts"][:20]:
+        text += f"\n- {item['fileName']} {item['key']} {item['language'] or ''}: {item['reason']}"
+    return text
+
+
 def _delete_translation(actor, args):
     service.delete_translation(actor, actor.project_id, args["id"], permanent=False)
     return {"id": args["id"], "trashed": True}
@@ -372,6 +422,32 @@ TOOLS = {
             schemas.ExportOut,
             _export_file,
             _render_export,
+        ),
+        ToolSpec(
+            "list_operations",
+            "List bulk changes",
+            "The project's bulk changes, newest first: imports, bulk upserts and deletes, file and "
+            "language deletes, undos; each with its actor, counts and whether it can be undone.",
+            schemas.OperationsArguments,
+            OperationsPage,
+            _list_operations,
+            _render_operations,
+        ),
+        ToolSpec(
+            "undo_changes",
+            "Undo changes",
+            "Undo a bulk change as a whole (`operationId` from list_operations), or every change of "
+            "an actor (`actorType`, `actorId`) and/or time range (`since`, `until`). Each value goes "
+            "back to what it was before; keys the changes created go to the trash. `dryRun` defaults "
+            "to true: look at what it would do (and at `conflicts`, changes made again since) first. "
+            "With conflicts the undo is refused unless `skipChanged` is true. The undo is recorded "
+            "in the history and can itself be undone.",
+            schemas.UndoArguments,
+            UndoResult,
+            _undo_changes,
+            _render_undo,
+            writes=True,
+            destructive=True,
         ),
         ToolSpec(
             "delete_translation",

@@ -9,7 +9,7 @@ from flask import current_app, g, redirect, render_template, request, url_for
 from marshmallow import Schema, ValidationError
 
 from loko.auth.actors import UserActor
-from loko.errors import LokoError, Unauthorized, describe_validation
+from loko.errors import BadRequest, LokoError, Unauthorized, describe_validation
 from loko.formats.registry import FORMAT_NAMES, format_module
 from loko.http import schema_instance
 from loko.projects.service import ProjectView, get_project
@@ -113,6 +113,13 @@ def form_input(schema: type[Schema], *, drop_empty: tuple[str, ...] = (), extra:
 REFUSED = object()
 
 
+def require_typed_confirmation(expected: str, field: str = "confirm") -> None:
+    """A delete for good of more than one key is confirmed by typing ``expected`` (a file
+    name or language code) into the form's ``field``; BadRequest otherwise."""
+    if request.form.get(field, "").strip() != expected:
+        raise BadRequest(f"{field}: type {expected} to confirm that it is deleted for good.")
+
+
 def attempt(action: Callable[[], object]):
     """Run a form's use case and return its result; on a refusal, REFUSED, and the page
     rendered next shows the error with its status."""
@@ -123,7 +130,7 @@ def attempt(action: Callable[[], object]):
     except LokoError as error:
         if isinstance(error, SignInRequired):
             raise
-        g.form_error, g.form_status = error.message, error.status
+        g.form_error, g.form_status, g.form_details = error.message, error.status, error.details
     return REFUSED
 
 
@@ -178,6 +185,7 @@ def render_page(template: str, status: int | None = None, **context):
         template,
         user=g.get("actor") if isinstance(g.get("actor"), UserActor) else None,
         form_error=g.get("form_error"),
+        form_details=g.get("form_details"),
         notice=unquote(notice) if notice else None,
         **context,
     )

@@ -30,6 +30,8 @@ TOOL_NAMES = {
     "delete_translation",
     "import_file",
     "export_file",
+    "list_operations",
+    "undo_changes",
 }
 SEED = [
     (

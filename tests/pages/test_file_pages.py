@@ -156,9 +156,9 @@ def test_the_file_delete_confirmation_counts_keys_and_values(page_as, world, api
     api.create("other", {"en": "Elsewhere"}, file_name="about")
     response = page_as("editor").get(files_page(world, "?delete=home"))
     assert response.status_code == 200
-    assert "This permanently removes 2 keys with 3 values in 2 languages, and 1 key in the trash." in text_of(
-        response
-    )
+    text = text_of(response)
+    assert "Its 2 keys with 3 values in 2 languages go to the trash" in text
+    assert "1 key already in the trash stay there" in text
 
 
 def test_the_language_version_confirmation_counts_its_values(page_as, world, api):
@@ -168,7 +168,7 @@ def test_the_language_version_confirmation_counts_its_values(page_as, world, api
     response = page_as("editor").get(files_page(world, "?delete=home&language=de"))
     assert response.status_code == 200
     assert (
-        "This permanently removes 2 values in German from this file, and 1 more of translations in the trash."
+        "This removes 2 values in German from this file, and 1 more of translations in the trash."
         in text_of(response)
     )
 
@@ -188,9 +188,24 @@ def test_deleting_a_file_removes_it_in_every_language_with_its_translations(page
     browser = page_as("editor")
     response = browser.submit(files_page(world, "/delete"), {"fileName": "home", "languageCode": ""})
     assert response.status_code == 303
-    assert notice_of(browser) == "File deleted."
+    assert notice_of(browser) == "File home deleted. Restore it from the Trash tab."
     assert records(api) == [("about", "en")]
     assert api.export() == {"en": {"about": {"other": "Elsewhere"}}}
+
+
+def test_deleting_a_file_for_good_asks_to_type_its_name(page_as, world, api):
+    api.create("title", {"en": "Title"}, file_name="home")
+    api.create("body", {"en": "Body"}, file_name="home")
+    browser = page_as("editor")
+    form = {"fileName": "home", "languageCode": "", "permanent": "1", "confirm": "hom"}
+    response = browser.submit(files_page(world, "/delete"), form)
+    assert response.status_code == 400
+    assert alert_of(response).startswith("confirm: type home")
+    assert records(api) == [("home", "en")]
+    response = browser.submit(files_page(world, "/delete"), {**form, "confirm": "home"})
+    assert response.status_code == 303
+    assert notice_of(browser) == "File home deleted for good."
+    assert api.trash_list()["total"] == 0
 
 
 def test_deleting_one_language_of_a_file_keeps_the_others(page_as, world, api):

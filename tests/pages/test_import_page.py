@@ -296,8 +296,20 @@ def test_confirming_imports_the_upload(page_as, world, api):
     pending_id = pending_id_of(preview(browser, world, json_upload({"title": "Title", "body": "Body"})))
     response = confirm(browser, world, pending_id)
     assert response.status_code == 303
-    assert response.location == f"/projects/{world.project_id}/files"
+    assert response.location.startswith(f"/projects/{world.project_id}/import?imported=")
     assert exported(api) == {"en": {"home": {"body": "Body", "title": "Title"}}}
+
+
+def test_the_import_just_made_can_be_undone_from_its_page(page_as, world, api):
+    api.upsert("en", {"title": "Old"}, file_name="home")
+    browser = page_as("editor")
+    pending_id = pending_id_of(preview(browser, world, json_upload({"title": "New", "body": "Body"})))
+    landed = browser.get(confirm(browser, world, pending_id).location)
+    assert "Undo this import" in landed.get_data(as_text=True)
+    operation = landed.get_data(as_text=True).split('name="operation" value="')[1].split('"')[0]
+    response = browser.submit(f"/projects/{world.project_id}/undo", {"operation": operation})
+    assert response.status_code == 303
+    assert exported(api) == {"en": {"home": {"title": "Old"}}}
 
 
 def test_confirming_says_what_was_imported(page_as, world, api):

@@ -49,8 +49,8 @@ def test_languages_page_is_not_found_for_an_outsider(page_as, world):
     assert page_as("outsider").get(languages_page(world)).status_code == 404
 
 
-@pytest.mark.parametrize("caller", EDITORS)
-def test_editors_are_offered_to_add_edit_and_delete_languages(page_as, world, api, caller):
+@pytest.mark.parametrize("caller", EDITORS[1:])
+def test_project_admins_are_offered_to_add_edit_and_delete_languages(page_as, world, api, caller):
     api.add_language("de")
     text = page_as(caller).get(languages_page(world)).get_data(as_text=True)
     assert "Add language" in text
@@ -153,7 +153,7 @@ def test_the_delete_confirmation_counts_the_values_and_files_lost(page_as, world
     api.create("body", {"de": "Text"}, file_name="home")
     api.create("login", {"de": "Anmelden"}, file_name="auth")
     api.trash(api.create("old", {"de": "Alt"}, file_name="auth")["id"])
-    response = page_as("editor").get(languages_page(world, delete="de"))
+    response = page_as("project_admin").get(languages_page(world, delete="de"))
     text = text_of(response)
     assert response.status_code == 200
     assert "Delete German ( de )?" in text
@@ -164,7 +164,7 @@ def test_the_delete_confirmation_counts_the_values_and_files_lost(page_as, world
 
 
 def test_the_delete_confirmation_of_an_unknown_language_is_not_found(page_as, world):
-    assert page_as("editor").get(languages_page(world, delete="xx")).status_code == 404
+    assert page_as("project_admin").get(languages_page(world, delete="xx")).status_code == 404
 
 
 def test_a_viewer_cannot_open_the_delete_confirmation(page_as, world, api):
@@ -174,10 +174,10 @@ def test_a_viewer_cannot_open_the_delete_confirmation(page_as, world, api):
 
 def test_deleting_a_language_removes_it_with_its_values(page_as, world, api):
     api.create("title", {"de": "Titel", "en": "Title"})
-    browser = page_as("editor")
+    browser = page_as("project_admin")
     response = browser.submit(languages_page(world) + "/delete", {"code": "de"})
     assert response.status_code == 303
-    assert notice_of(browser) == "Language de deleted."
+    assert notice_of(browser) == "Language de deleted. Restore it from the Trash tab."
     assert api.codes() == ["en"]
     assert api.export() == {"en": {"common": {"title": "Title"}}}
 
@@ -187,10 +187,24 @@ def test_a_language_used_by_the_project_link_is_not_deleted(app, page_as, world,
     with app.app_context():
         main_project = project_in(world.organization_id, languages=("en",), name="Main")
     link_projects(as_caller("org_owner"), world.project_id, main_project, "en", "en-GB")
-    response = page_as("editor").submit(languages_page(world) + "/delete", {"code": "en-GB"})
+    response = page_as("project_admin").submit(languages_page(world) + "/delete", {"code": "en-GB"})
     assert response.status_code == 409
     assert "linked-project setting" in alert_of(response)
     assert api.codes() == ["en-GB"]
+
+
+def test_an_editor_is_not_offered_to_delete_a_language(page_as, world, api):
+    api.add_language("de")
+    text = page_as("editor").get(languages_page(world)).get_data(as_text=True)
+    assert "?edit=de" in text
+    assert "?delete=de" not in text
+
+
+def test_an_editors_forged_language_delete_is_refused(page_as, world, api):
+    api.add_language("de")
+    response = page_as("editor").submit(languages_page(world) + "/delete", {"code": "de"})
+    assert response.status_code == 403
+    assert api.codes() == ["de"]
 
 
 def test_a_viewers_forged_delete_is_refused(page_as, world, api):

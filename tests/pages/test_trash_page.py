@@ -207,3 +207,34 @@ def test_markup_in_keys_values_and_file_names_renders_as_text(page_as, world, ap
     assert "<b>key" not in text
     assert "<img" not in text
     assert "<i>f" not in text
+
+
+def test_a_deleted_file_is_listed_at_the_top_of_the_trash_and_restored_in_one_click(page_as, world, api):
+    api.create("title", {"en": "Title", "de": "Titel"}, file_name="home")
+    api.create("body", {"en": "Body"}, file_name="home")
+    browser = page_as("editor")
+    browser.submit(f"/projects/{world.project_id}/files/delete", {"fileName": "home", "languageCode": ""})
+    text = text_of(browser.get(f"/projects/{world.project_id}/trash"))
+    assert "File home deleted by" in text and "2 keys with 3 values" in text
+    page = browser.get(f"/projects/{world.project_id}/trash").get_data(as_text=True)
+    operation = page.split('name="operation" value="')[1].split('"')[0]
+    response = browser.submit(f"/projects/{world.project_id}/undo", {"operation": operation})
+    assert response.status_code == 303
+    assert api.export() == {
+        "de": {"home": {"title": "Titel"}},
+        "en": {"home": {"body": "Body", "title": "Title"}},
+    }
+    assert "File home deleted by" not in text_of(browser.get(f"/projects/{world.project_id}/trash"))
+
+
+def test_an_undo_that_meets_a_later_change_lists_it_and_writes_nothing(page_as, world, api):
+    api.upsert("en", {"a": "A", "b": "B"})
+    api.bulk_delete(["a", "b"])
+    api.create("a", {"en": "New A"})
+    browser = page_as("editor")
+    page = browser.get(f"/projects/{world.project_id}/trash").get_data(as_text=True)
+    operation = page.split('name="operation" value="')[1].split('"')[0]
+    response = browser.submit(f"/projects/{world.project_id}/undo", {"operation": operation})
+    assert response.status_code == 409
+    assert "key exists again" in text_of(response)
+    assert api.trash_list()["total"] == 2

@@ -5,11 +5,15 @@ from flask import request, url_for
 
 from loko.languages.service import file_names
 from loko.translations import service
+from loko.translations.operations import list_operations
 from loko.translations.schemas import TranslationId, TrashQuery
 from loko.translations.views import translations_ui
 from loko.web.pages import form_input, page_query, page_user, project_page, render_page, submit
 
 PATH = "/projects/<uuid:project_id>/trash"
+# Deletes of many keys at once, restored as a whole from the top of the trash.
+REMOVALS = ("file-delete", "language-delete", "bulk-delete")
+REMOVALS_SHOWN = 50
 PAGE_SIZE = 50
 SEARCH = ("q", "fileName")
 
@@ -54,6 +58,7 @@ def _page(view, source, purge=None):
     translations, total = service.list_trash(
         page_user(), view.project.id, PAGE_SIZE, query["offset"], search.get("fileName"), search.get("q")
     )
+    removals, _ = list_operations(page_user(), view.project.id, REMOVALS_SHOWN, kinds=REMOVALS, undoable=True)
     return render_page(
         "translations/trash.html",
         view=view,
@@ -65,4 +70,5 @@ def _page(view, source, purge=None):
         purge=purge,
         purging=next((item for item in translations if item["id"] == purge), None),
         files=file_names(view.project.id),
+        removals=removals,
     )
