@@ -51,7 +51,9 @@ def foreign_keys_deferred(connection):
     try:
         yield
     finally:
-        driver.execute("PRAGMA foreign_keys=ON")
+        # Not handed back to the pool: a connection whose PRAGMA came while a transaction
+        # was still open would serve the app with foreign keys off (no ON DELETE CASCADE).
+        connection.invalidate()
 
 
 def check_foreign_keys(connection):

@@ -28,7 +28,7 @@ from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
-from loko.translations.operations import operation
+from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
 
@@ -460,4 +460,6 @@ def purge_expired_trash(actor, retention_days: int) -> int:
         for project_id, ids in by_project.items():
             bump_data_version(project_id)
             purge_translations(actor, project_id, ids)
+        # What a file or language delete kept is gone for good with them.
+        expire_operations(before=cutoff)
         return len(rows)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import orjson
-from sqlalchemy import func, insert, select, tuple_, update
+from sqlalchemy import case, exists, func, insert, select, tuple_, update
+from sqlalchemy.orm import aliased
 
 from loko.auth import policy
 from loko.database import (
@@ -24,6 +25,7 @@ from loko.database import (
     insert_rows,
     read_snapshot,
     refresh_statistics,
+    stream_batches,
     unit_of_work,
     utcnow,
 )
@@ -34,8 +36,8 @@ from loko.languages.models import ProjectLanguage
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import HistoryEntry, Operation, Translation, TranslationValue
+from loko.translations.operations import current_operation_id, in_project, operation
 from loko.translations.operations import describe as describe_operation
-from loko.translations.operations import in_project, operation
 
 ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
 ABSENT = None  # a value that is not there
@@ -174,7 +176,8 @@ def _chosen_operation(project_id: str, selection: Selection) -> Operation | None
 def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation | None]:
     policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
     chosen = _chosen_operation(project_id, selection)
-    rows = db.session.execute(
+    conditions = selection.conditions(project_id)
+    rows = _tuples(
         select(
             HistoryEntry.id,
             HistoryEntry.translation_id,
@@ -186,16 +189,22 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
             HistoryEntry.new_value,
             HistoryEntry.operation_id,
         )
-        .where(*selection.conditions(project_id))
+        .where(*conditions)
         .order_by(HistoryEntry.id)
-    ).all()
-    operations = _involved_operations(project_id, chosen, {row.operation_id for row in rows})
+    )
+    operations = _involved_operations(project_id, chosen, {row[8] for row in rows})
     if any(item.kind == "language-delete" for item in operations):
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
     plan = Plan(entries=len(rows))
     _plan_structure(project_id, operations, plan)
-    _plan_entries(project_id, rows, plan)
+    _plan_entries(project_id, conditions, rows, plan)
     return plan, chosen
+
+
+def _tuples(statement) -> list[tuple]:
+    """Every row of a Core select as plain tuples, from the driver (tens of thousands of
+    history entries are read at once)."""
+    return [row for batch in stream_batches(statement, {}) for row in batch]
 
 
 def _involved_operations(project_id: str, chosen: Operation | None, ids: set) -> list[Operation]:
@@ -231,30 +240,43 @@ def _plan_structure(project_id: str, operations: list[Operation], plan: Plan) ->
             plan.records[details["fileName"]].update(details.get("records", []))
 
 
-def _plan_entries(project_id: str, rows, plan: Plan) -> None:
+def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Plan) -> None:
     values: dict[tuple, list] = {}  # (translation, language) -> [before, after]
     moves: dict[str, list] = {}  # translation -> [before, after]
-    first: dict[str, int] = {}  # translation -> id of its first entry here
+    first: dict[str, str] = {}  # translation -> action of its first entry here
     names: dict[str, tuple] = {}  # translation -> (file name, key) of its last entry
-    for row in rows:
-        first.setdefault(row.translation_id, row.id)
-        names[row.translation_id] = (row.file_name, row.key)
-        if row.language is None:
-            before, after = MOVES.get(row.action, (None, None))
-            moves.setdefault(row.translation_id, [before, after])[1] = after
+    for _id, translation_id, key, file_name, language, action, old, new, _operation in rows:
+        if translation_id not in first:
+            first[translation_id] = action
+        names[translation_id] = (file_name, key)
+        if language is None:
+            before, after = MOVES.get(action, (None, None))
+            move = moves.get(translation_id)
+            if move is None:
+                moves[translation_id] = [before, after]
+            else:
+                move[1] = after
+            continue
+        after = ABSENT if action == "deleted" or action == "purged" else new
+        group = values.get((translation_id, language))
+        if group is None:
+            values[translation_id, language] = [ABSENT if action == "created" else old, after]
         else:
-            before = ABSENT if row.action == "created" else row.old_value
-            after = ABSENT if row.action in ("deleted", "purged") else row.new_value
-            group = values.setdefault((row.translation_id, row.language), [before, after, row.action])
             group[1] = after
-            group[2] = row.action
     if not first:
         return
-    created_here = _created_here(project_id, first)
-    current = _current_translations(list(first))
-    stored = _current_values(list(first), {language for _, language in values})
+    selected = select(HistoryEntry.translation_id).where(*conditions).scalar_subquery()
+    created_here = _created_here(conditions) if "created" in first.values() else set()
+    current = {row[0]: row[1:] for row in _tuples(_CURRENT.where(Translation.id.in_(selected)))}
+    languages = {language for _, language in values}
+    stored = {}
+    if languages:
+        statement = _VALUES.where(
+            TranslationValue.translation_id.in_(selected), TranslationValue.language_code.in_(languages)
+        )
+        stored = {(row[0], row[1]): row[2] for row in _tuples(statement)}
     by_translation = defaultdict(list)
-    for (translation_id, language), group in values.items():
+    for (translation_id, language), group in sorted(values.items()):
         by_translation[translation_id].append((language, group))
     known = _language_codes(project_id) | {language["code"] for language in plan.languages}
     now_names = {}
@@ -264,27 +286,26 @@ def _plan_entries(project_id: str, rows, plan: Plan) -> None:
         file_name, key = (found[0], found[1]) if found is not None else names[translation_id]
         now_names[translation_id] = (file_name, key)
         move = moves.get(translation_id)
-
         if move is not None and move[1] == GONE:
             plan.conflict(file_name, key, "deleted for good")
             continue
         if move is not None and state != move[1]:
             plan.conflict(file_name, key, SINCE[state])
             continue
+        new_here = translation_id in created_here
         if state == GONE:
-            if translation_id not in created_here:
+            if not new_here:
                 plan.conflict(file_name, key, SINCE[GONE])
             continue
         changed = False
-        for language, (before, after, _action) in sorted(by_translation[translation_id], key=_by_language):
+        for language, (before, after) in by_translation.get(translation_id, ()):
             value = stored.get((translation_id, language), ABSENT)
             if value != after:
                 plan.conflict(file_name, key, "changed since", language, after, value)
                 changed = True
+            elif new_here or value == before:
                 continue
-            if translation_id in created_here or value == before:
-                continue
-            if before is ABSENT:
+            elif before is ABSENT:
                 plan.deletes.append((translation_id, language))
                 plan.history.append((translation_id, key, file_name, language, "deleted", value, None))
             elif language not in known:
@@ -296,7 +317,7 @@ def _plan_entries(project_id: str, rows, plan: Plan) -> None:
             else:
                 plan.updates.append((translation_id, language, before))
                 plan.history.append((translation_id, key, file_name, language, "updated", value, before))
-        if translation_id in created_here:
+        if new_here:
             if state == ACTIVE and not changed:
                 plan.trashes.append(translation_id)
                 plan.history.append((translation_id, key, file_name, None, "deleted", None, None))
@@ -310,8 +331,8 @@ def _plan_entries(project_id: str, rows, plan: Plan) -> None:
     _refuse_taken_keys(project_id, plan, now_names)
 
 
-def _by_language(item):
-    return item[0]
+_CURRENT = select(Translation.id, Translation.file_name, Translation.key, Translation.deleted_at)
+_VALUES = select(TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value)
 
 
 def _language_codes(project_id: str) -> set[str]:
@@ -322,46 +343,21 @@ def _language_codes(project_id: str) -> set[str]:
     )
 
 
-def _created_here(project_id: str, first: dict[str, int]) -> set[str]:
-    """Translations whose first entry ever is their first one among the selected entries."""
-    earliest = {}
-    for chunk in in_chunks(list(first)):
-        earliest.update(
-            db.session.execute(
-                select(HistoryEntry.translation_id, func.min(HistoryEntry.id))
-                .where(HistoryEntry.project_id == project_id, HistoryEntry.translation_id.in_(chunk))
-                .group_by(HistoryEntry.translation_id)
-            ).all()
-        )
-    return {
-        translation_id for translation_id, entry in first.items() if earliest.get(translation_id) == entry
-    }
-
-
-def _current_translations(ids: list[str]) -> dict[str, tuple]:
-    found = {}
-    for chunk in in_chunks(ids):
-        for row in db.session.execute(
-            select(Translation.id, Translation.file_name, Translation.key, Translation.deleted_at).where(
-                Translation.id.in_(chunk)
-            )
-        ):
-            found[row[0]] = tuple(row[1:])
-    return found
-
-
-def _current_values(ids: list[str], languages: set) -> dict[tuple, str]:
-    if not languages:
-        return {}
-    found = {}
-    for chunk in in_chunks(ids):
-        rows = db.session.execute(
-            select(
-                TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value
-            ).where(TranslationValue.translation_id.in_(chunk), TranslationValue.language_code.in_(languages))
-        )
-        found.update(((translation_id, language), value) for translation_id, language, value in rows)
-    return found
+def _created_here(conditions: list) -> set[str]:
+    """Translations created by the selected entries: their first entry ever is among them,
+    and a ``created`` one is among them too."""
+    firsts = (
+        select(HistoryEntry.translation_id, func.min(HistoryEntry.id).label("first"))
+        .where(*conditions)
+        .group_by(HistoryEntry.translation_id)
+        .having(func.sum(case((HistoryEntry.action == "created", 1), else_=0)) > 0)
+        .subquery()
+    )
+    earlier = aliased(HistoryEntry)
+    statement = select(firsts.c.translation_id).where(
+        ~exists().where(earlier.translation_id == firsts.c.translation_id, earlier.id < firsts.c.first)
+    )
+    return {row[0] for row in _tuples(statement)}
 
 
 def _refuse_taken_keys(project_id: str, plan: Plan, names: dict) -> None:
@@ -435,9 +431,18 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
         "WHERE translation_id = ? AND language_code = ?",
         [(value, stamp, tid, language) for tid, language, value in plan.updates],
     )
-    touched = sorted({row[0] for row in plan.inserts + plan.updates + plan.deletes})
-    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in touched])
     history.record_rows(actor, project_id, plan.history, now)
+    if plan.inserts or plan.updates or plan.deletes:
+        # Every translation whose values the undo wrote, found by the entries it just recorded.
+        written = select(HistoryEntry.translation_id).where(
+            HistoryEntry.operation_id == current_operation_id(), HistoryEntry.language.is_not(None)
+        )
+        db.session.execute(
+            update(Translation)
+            .where(Translation.id.in_(written))
+            .values(updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
 
 
 def _summary(plan: Plan) -> dict:
