@@ -14,7 +14,7 @@ from loko.auth.models import Session, User
 from loko.auth.policy import require_user
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
 from loko.database import DriverQuery, driver_timestamp, unit_of_work, utcnow
-from loko.errors import BadRequest, Conflict, Forbidden, Unauthorized
+from loko.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 
@@ -115,6 +115,50 @@ def logout(actor, session_token: str) -> None:
     require_user(actor)
     with unit_of_work():
         db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
+
+
+def rename_user(actor, name: str) -> User:
+    """Change the signed-in user's name; Forbidden for an API key."""
+    caller = require_user(actor)
+    with unit_of_work():
+        user = db.session.get(User, caller.id)
+        user.name = name
+    return user
+
+
+def change_password(actor, current_password: str, new_password: str, session_token: str | None) -> None:
+    """Change the signed-in user's password and end their other sessions (the one of
+    ``session_token`` stays); BadRequest when ``current_password`` is wrong, Forbidden for an
+    API key."""
+    caller = require_user(actor)
+    with unit_of_work():
+        user = db.session.get(User, caller.id)
+        if not _password_matches(user.password_hash, current_password):
+            raise BadRequest("current_password: this is not your current password; nothing was changed.")
+        user.password_hash = hash_password(new_password)
+        end_sessions(user.id, keep=session_token)
+
+
+def reset_password(email: str, new_password: str) -> User:
+    """Set a user's password from the server (``loko reset-password``) and end all their
+    sessions; NotFound for an unknown email."""
+    with unit_of_work():
+        user = db.session.execute(
+            db.select(User).where(User.email == normalize_email(email))
+        ).scalar_one_or_none()
+        if user is None:
+            raise NotFound(f"No user has the email {email!r}.")
+        user.password_hash = hash_password(new_password)
+        end_sessions(user.id)
+    return user
+
+
+def end_sessions(user_id: str, keep: str | None = None) -> None:
+    """Delete a user's sessions, except the one of the token ``keep``."""
+    statement = db.delete(Session).where(Session.user_id == user_id)
+    if keep:
+        statement = statement.where(Session.token_hash != token_hash(keep))
+    db.session.execute(statement)
 
 
 def open_session(user_id: str, session_days: int) -> str:
