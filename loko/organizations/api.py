@@ -13,6 +13,7 @@ from loko.organizations.schemas import (
     OrganizationCreate,
     OrganizationEnvelope,
     OrganizationList,
+    OrganizationRename,
 )
 
 organizations_api = Blueprint("organizations_api", __name__)
@@ -44,6 +45,36 @@ def create_organization():
     data = load_body(OrganizationCreate)
     organization = service.create_organization(current_actor(), data["name"])
     return OrganizationEnvelope().dump({"organization": organization}), 201
+
+
+@organizations_api.put("/organizations/<uuid:organization_id>")
+@documented(
+    "Rename an organization (owner or admin)",
+    tags=TAGS,
+    auth=("session",),
+    body=OrganizationRename,
+    responses={200: OrganizationEnvelope},
+    errors=(400, 401, 403, 404),
+)
+def rename_organization(organization_id):
+    name = load_body(OrganizationRename)["name"]
+    organization = service.rename_organization(current_actor(), str(organization_id), name)
+    return OrganizationEnvelope().dump({"organization": organization})
+
+
+@organizations_api.delete("/organizations/<uuid:organization_id>")
+@documented(
+    "Delete an organization with all its projects (owner only)",
+    tags=TAGS,
+    auth=("session",),
+    responses={200: SuccessOut},
+    errors=(401, 403, 404),
+    description="Removes its projects (with everything in them), memberships and invitations; "
+    "projects of other organizations linking to its projects are unlinked.",
+)
+def delete_organization(organization_id):
+    service.delete_organization(current_actor(), str(organization_id))
+    return {"success": True}
 
 
 @organizations_api.get("/organizations/<uuid:organization_id>/members")

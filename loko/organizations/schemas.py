@@ -9,6 +9,16 @@ class OrganizationCreate(ApiSchema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
 
 
+class OrganizationRename(ApiSchema):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
+
+
+class OrganizationDelete(ApiSchema):
+    """The page's typed confirmation."""
+
+    confirm_name = fields.String(required=True, validate=validate.Length(max=128))
+
+
 class OrganizationOut(ApiSchema):
     id = fields.String(required=True)
     name = fields.String(required=True)

@@ -1,13 +1,13 @@
 """Organizations and their members."""
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
 from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.service import normalize_email, organizations_of
 from loko.database import unit_of_work
-from loko.errors import Conflict, NotFound
+from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import Project, ProjectMember
@@ -29,9 +29,13 @@ def create_organization(actor, name: str) -> dict:
     return {"id": org.id, "name": org.name, "role": "owner", "created_at": org.created_at}
 
 
-def get_organization(actor, organization_id: str) -> dict:
-    """The organization with the caller's role and what it allows; NotFound for non-members."""
-    role = policy.require_organization_role(actor, organization_id)
+def get_organization(actor, organization_id: str, permission: str | None = None) -> dict:
+    """The organization with the caller's role and what it allows; NotFound for non-members,
+    Forbidden when the role lacks ``permission`` (an organization permission of the policy)."""
+    if permission is None:
+        role = policy.require_organization_role(actor, organization_id)
+    else:
+        role = policy.require_organization_permission(actor, organization_id, permission)
     organization = db.session.get(Organization, organization_id)
     return {
         "id": organization.id,
@@ -40,6 +44,47 @@ def get_organization(actor, organization_id: str) -> dict:
         "created_at": organization.created_at,
         "permissions": policy.organization_permissions(role),
     }
+
+
+def rename_organization(actor, organization_id: str, name: str) -> dict:
+    """Rename an organization (owner or admin); NotFound for non-members, Forbidden for members."""
+    with unit_of_work():
+        role = policy.require_organization_permission(actor, organization_id, policy.RENAME_ORGANIZATION)
+        organization = db.session.get(Organization, organization_id)
+        organization.name = name
+    return {
+        "id": organization.id,
+        "name": organization.name,
+        "role": role,
+        "created_at": organization.created_at,
+    }
+
+
+def delete_organization(actor, organization_id: str, confirm_name: str | None = None) -> None:
+    """Delete an organization with its projects, memberships and invitations (owner only);
+    projects of other organizations linking to its projects are unlinked. With
+    ``confirm_name`` (a typed confirmation), BadRequest unless it is the organization's name."""
+    with unit_of_work():
+        policy.require_organization_permission(actor, organization_id, policy.DELETE_ORGANIZATION)
+        organization = db.session.get(Organization, organization_id)
+        if confirm_name is not None and confirm_name.strip() != organization.name.strip():
+            raise BadRequest(
+                "confirm_name: type the organization's name exactly as shown to delete it; "
+                "nothing was deleted."
+            )
+        its_projects = db.select(Project.id).where(Project.organization_id == organization_id)
+        db.session.execute(
+            update(Project)
+            .where(Project.linked_project_id.in_(its_projects), Project.organization_id != organization_id)
+            .values(
+                linked_project_id=None,
+                linked_language_code=None,
+                linked_language_target_code=None,
+                data_version=Project.data_version + 1,
+            )
+        )
+        db.session.execute(db.delete(Project).where(Project.organization_id == organization_id))
+        db.session.execute(db.delete(Organization).where(Organization.id == organization_id))
 
 
 def list_members(actor, organization_id: str) -> list[dict]:

@@ -3,10 +3,11 @@
 from flask import Blueprint, g, redirect, request, url_for
 
 from loko.auth.actors import UserActor
+from loko.auth.policy import DELETE_ORGANIZATION, RENAME_ORGANIZATION
 from loko.auth.service import organizations_of, signup_open
 from loko.organizations import service
 from loko.organizations.models import ORGANIZATION_ROLES
-from loko.organizations.schemas import MemberAdd, MemberRole
+from loko.organizations.schemas import MemberAdd, MemberRole, OrganizationDelete, OrganizationRename
 from loko.projects.schemas import ProjectCreate
 from loko.projects.service import create_project, list_projects
 from loko.web.pages import form_input, page_user, render_page, submit
@@ -96,4 +97,41 @@ def members(organization_id):
         can_manage=organization["permissions"].can_manage_members,
         can_manage_owners=organization["permissions"].can_manage_owners,
         form=request.form,
+    )
+
+
+@organizations_ui.route("/orgs/<uuid:organization_id>/settings", methods=["GET", "POST"])
+def settings(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id, RENAME_ORGANIZATION)
+    if request.method == "POST":
+        done = submit(
+            lambda: service.rename_organization(
+                actor, organization_id, form_input(OrganizationRename)["name"]
+            ),
+            then=url_for("organizations_ui.settings", organization_id=organization_id),
+            notice="Organization renamed.",
+        )
+        if done is not None:
+            return done
+    return settings_page(organization, "rename" if request.method == "POST" else None)
+
+
+@organizations_ui.post("/orgs/<uuid:organization_id>/delete")
+def delete(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id, DELETE_ORGANIZATION)
+    done = submit(
+        lambda: service.delete_organization(
+            actor, organization_id, form_input(OrganizationDelete)["confirm_name"]
+        ),
+        then=url_for("organizations_ui.home"),
+        notice=f"Organization “{organization['name']}” deleted.",
+    )
+    return done if done is not None else settings_page(organization, "delete")
+
+
+def settings_page(organization: dict, form_for: str | None):
+    return render_page(
+        "organizations/settings.html", organization=organization, form=request.form, form_for=form_for
     )
