@@ -51,8 +51,16 @@ def user_actor(user: User) -> UserActor:
     return UserActor(id=user.id, email=user.email, name=user.name)
 
 
-def create_user(email: str, password: str, name: str | None = None, organization: str | None = None):
-    """Create a user who owns a new organization; BadRequest when the email is too long once
+def create_user(
+    email: str,
+    password: str,
+    name: str | None = None,
+    organization: str | None = None,
+    *,
+    with_organization: bool = True,
+):
+    """Create a user who owns a new organization (none when ``with_organization`` is false:
+    the user joins one by invitation); BadRequest when the email is too long once
     lower-cased, Conflict when it is taken.
 
     The caller owns the transaction (sign-up and the CLI wrap it in a unit of work).
@@ -63,14 +71,15 @@ def create_user(email: str, password: str, name: str | None = None, organization
         raise BadRequest(f"email: at most {MAX_EMAIL} characters.")
     name = name or email.split("@", 1)[0][:MAX_NAME]
     user = User(email=email, name=name, password_hash=hash_password(password))
-    org = Organization(name=organization or _default_organization_name(name))
-    db.session.add_all([user, org])
+    org = Organization(name=organization or _default_organization_name(name)) if with_organization else None
+    db.session.add_all([user, org] if org is not None else [user])
     try:
         db.session.flush()
     except IntegrityError:
         raise Conflict("email: a user with this email already exists.") from None
-    db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
-    db.session.flush()
+    if org is not None:
+        db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
+        db.session.flush()
     return user, org
 
 
