@@ -1,4 +1,5 @@
-"""Pages: the start page, an organization's projects (and a new one), its members."""
+"""Pages: the start page, an organization's projects (and a new one), its members and
+invitation links, its settings (rename, delete), and the page an invitation link opens."""
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
