@@ -11,7 +11,7 @@ from loko.auth.schemas import (
     SuccessOut,
     UserEnvelope,
 )
-from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
+from loko.auth.signin import password_change_limit, sign_in_limit, with_session_cookie, without_session_cookie
 from loko.http import load_body
 from loko.openapi import documented
 
@@ -101,16 +101,18 @@ def update_me():
 
 
 @auth_api.post("/auth/password")
+@password_change_limit
 @documented(
     "Change the signed-in user's password; their other sessions end",
     tags=("auth",),
     auth=("session",),
     body=PasswordChange,
     responses={200: SuccessOut},
-    errors=(400, 401, 403),
+    errors=(400, 401, 403, 429),
     description="The current password is required (a wrong one: 400 naming current_password). "
     "The new one has at least 8 characters. Every other session of the user is signed out; "
-    "the session making the change stays signed in.",
+    "the session making the change stays signed in. Ten refused changes a minute for one "
+    "session are answered with 429.",
 )
 def change_password():
     data = load_body(PasswordChange)

@@ -8,7 +8,12 @@ from loko.auth import service
 from loko.auth.actors import UserActor
 from loko.auth.identity import SESSION_COOKIE
 from loko.auth.schemas import LoginIn, PasswordChange, ProfilePatch, SignupIn
-from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
+from loko.auth.signin import (
+    password_change_limit,
+    sign_in_limit,
+    with_session_cookie,
+    without_session_cookie,
+)
 from loko.organizations.schemas import OrganizationCreate
 from loko.organizations.service import create_organization
 from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit
@@ -114,6 +119,7 @@ def rename():
 
 
 @auth_ui.post("/account/password")
+@password_change_limit
 def change_password():
     actor = page_user()
 

@@ -155,3 +155,27 @@ def test_a_password_change_answer_holds_no_password(as_caller):
     response = change_password(as_caller("editor"))
     assert NEW_PASSWORD not in response.get_data(as_text=True)
     assert PASSWORD not in response.get_data(as_text=True)
+
+
+def test_ten_refused_password_changes_a_minute_are_then_answered_429(app, as_caller, world):
+    me = as_caller("editor")
+    for _ in range(10):
+        assert change_password(me, current="wrong guess").status_code == 400
+    response = change_password(me)
+    assert response.status_code == 429
+    assert "Retry-After" in response.headers
+    assert login(app, "editor@example.test", PASSWORD).status_code == 200
+
+
+def test_the_password_change_limit_counts_each_session_apart(as_caller):
+    for _ in range(10):
+        change_password(as_caller("editor"), current="wrong guess")
+    assert change_password(as_caller("viewer")).status_code == 200
+
+
+def test_a_successful_password_change_is_not_counted(app, as_caller, world):
+    me = as_caller("editor")
+    for _ in range(9):
+        change_password(me, current="wrong guess")
+    assert change_password(me).status_code == 200
+    assert change_password(me, current=NEW_PASSWORD, new=PASSWORD).status_code == 200

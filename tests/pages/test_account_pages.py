@@ -112,3 +112,14 @@ def test_a_short_new_password_is_refused_on_the_page(app, page_as):
     assert response.status_code == 400
     assert alert_of(response).startswith("new_password:")
     assert signs_in(app, "editor@example.test", PASSWORD)
+
+
+def test_refused_password_changes_on_the_page_are_limited(app, page_as):
+    browser = page_as("editor")
+    for _ in range(10):
+        browser.submit("/account/password", {"current_password": "wrong guess", "new_password": NEW_PASSWORD})
+    response = browser.submit(
+        "/account/password", {"current_password": PASSWORD, "new_password": NEW_PASSWORD}
+    )
+    assert response.status_code == 429
+    assert signs_in(app, "editor@example.test", PASSWORD)
