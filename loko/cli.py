@@ -52,6 +52,7 @@ def register_commands(app) -> None:
     for command in (
         serve,
         create_user_command,
+        reset_password_command,
         create_project_command,
         create_api_key_command,
         purge_trash_command,
@@ -217,6 +218,35 @@ def create_user_command(email, password, name, organization):
     user, org = _run_service(create)
     click.echo(f"user {user.id} {user.email}")
     click.echo(f"organization {org.id} {org.name}")
+
+
+@click.command("reset-password")
+@with_appcontext
+@with_current_schema
+@click.argument("email")
+@click.option("--password-stdin", is_flag=True, help="Read the new password from the first line of stdin.")
+@click.option("--prompt", is_flag=True, help="Ask for the new password (typed twice, not shown).")
+def reset_password_command(email, password_stdin, prompt):
+    """Give the user EMAIL a new password and sign out all their sessions. Without
+    --password-stdin or --prompt, a random password is made and printed once."""
+    import secrets
+
+    from loko.auth.schemas import PasswordChange
+    from loko.auth.service import reset_password
+
+    if password_stdin and prompt:
+        raise click.UsageError("Use either --password-stdin or --prompt, not both.")
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    elif prompt:
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = secrets.token_urlsafe(15)
+    data = _validated(PasswordChange(only=("new_password",)), new_password=password)
+    user = _run_service(lambda: reset_password(email, data["new_password"]))
+    click.echo(f"Password of {user.email} reset; all their sessions were signed out.", err=True)
+    if not (password_stdin or prompt):
+        click.echo(password)
 
 
 @click.command("create-project")

@@ -27,6 +27,7 @@ ERROR_STATUSES = {
     "a missing permission or a cross-origin write).",
     404: "Not found, or not visible to the caller.",
     409: "Conflicts with the current state.",
+    410: "Gone: the invitation link was used, has expired or was revoked.",
     413: "Request body larger than 4 MiB (an import: LOKO_MAX_IMPORT_MB).",
     415: "Cookie-authenticated writes must send Content-Type: application/json.",
     429: "Rate limited.",

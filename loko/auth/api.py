@@ -2,8 +2,16 @@ from flask import Blueprint, current_app, request
 
 from loko.auth import service
 from loko.auth.identity import SESSION_COOKIE, current_actor
-from loko.auth.schemas import LoginIn, MeOut, SignupIn, SuccessOut, UserEnvelope
-from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
+from loko.auth.schemas import (
+    LoginIn,
+    MeOut,
+    PasswordChange,
+    ProfilePatch,
+    SignupIn,
+    SuccessOut,
+    UserEnvelope,
+)
+from loko.auth.signin import password_change_limit, sign_in_limit, with_session_cookie, without_session_cookie
 from loko.http import load_body
 from loko.openapi import documented
 
@@ -76,3 +84,39 @@ def logout():
 def me():
     user, organizations = service.profile(current_actor())
     return MeOut().dump({"user": user, "organizations": organizations})
+
+
+@auth_api.patch("/auth/me")
+@documented(
+    "Change the signed-in user's name",
+    tags=("auth",),
+    auth=("session",),
+    body=ProfilePatch,
+    responses={200: UserEnvelope},
+    errors=(400, 401, 403),
+)
+def update_me():
+    user = service.rename_user(current_actor(), load_body(ProfilePatch)["name"])
+    return UserEnvelope().dump({"user": user})
+
+
+@auth_api.post("/auth/password")
+@password_change_limit
+@documented(
+    "Change the signed-in user's password; their other sessions end",
+    tags=("auth",),
+    auth=("session",),
+    body=PasswordChange,
+    responses={200: SuccessOut},
+    errors=(400, 401, 403, 429),
+    description="The current password is required (a wrong one: 400 naming current_password). "
+    "The new one has at least 8 characters. Every other session of the user is signed out; "
+    "the session making the change stays signed in. Ten refused changes a minute for one "
+    "session are answered with 429.",
+)
+def change_password():
+    data = load_body(PasswordChange)
+    service.change_password(
+        current_actor(), data["current_password"], data["new_password"], request.cookies.get(SESSION_COOKIE)
+    )
+    return {"success": True}

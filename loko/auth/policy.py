@@ -182,19 +182,53 @@ class OrganizationPermissions:
     can_create_projects: bool = False
     can_manage_members: bool = False
     can_manage_owners: bool = False
+    can_invite: bool = False
+    can_rename: bool = False
+    can_delete: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
-    "owner": OrganizationPermissions(True, True, True),
-    "admin": OrganizationPermissions(True, True, False),
+    "owner": OrganizationPermissions(True, True, True, can_invite=True, can_rename=True, can_delete=True),
+    "admin": OrganizationPermissions(True, True, False, can_invite=True, can_rename=True),
     "member": OrganizationPermissions(),
+}
+RENAME_ORGANIZATION = "can_rename"
+DELETE_ORGANIZATION = "can_delete"
+INVITE_MEMBERS = "can_invite"
+ORGANIZATION_REFUSALS = {
+    RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
+    DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
+    INVITE_MEMBERS: "Only an owner or admin of the organization can invite people or manage invitations.",
 }
 
 
 def organization_permissions(role: str | None) -> OrganizationPermissions:
     """What a member with ``role`` may do in the organization itself: owners and admins create
-    projects and manage members; only owners make, unmake or remove owners."""
+    projects, manage members, invite people and rename it; only owners make, unmake, remove or
+    invite owners, and delete it."""
     return ORGANIZATION_PERMISSIONS.get(role, OrganizationPermissions())
+
+
+def require_organization_permission(actor: Actor | None, organization_id: str, permission: str) -> str:
+    """The caller's role in the organization, when it grants ``permission`` (one of
+    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``).
+
+    Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
+    (not a member: existence is not revealed).
+    """
+    role = require_organization_role(actor, organization_id)
+    if not getattr(organization_permissions(role), permission):
+        raise Forbidden(ORGANIZATION_REFUSALS[permission])
+    return role
+
+
+def require_invitation_rights(actor: Actor | None, organization_id: str, role: str | None = None) -> str:
+    """The caller's role, when they may invite someone as ``role`` (or manage invitations of
+    that role): owners and admins invite, only owners invite owners."""
+    caller_role = require_organization_permission(actor, organization_id, INVITE_MEMBERS)
+    if role == "owner" and not organization_permissions(caller_role).can_manage_owners:
+        raise Forbidden("Only an owner can invite an owner, or revoke an owner's invitation.")
+    return caller_role
 
 
 def require_owner_rights(caller_role: str, *roles_touched: str) -> None:

@@ -12,6 +12,19 @@ class SignupIn(ApiSchema):
     organization = fields.String(validate=[validate.Length(min=1, max=128), no_control_characters])
 
 
+class ProfilePatch(ApiSchema):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
+
+
+class PasswordChange(ApiSchema):
+    current_password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+    new_password = fields.String(
+        required=True,
+        validate=validate.Length(min=MIN_PASSWORD, max=1024),
+        metadata={"description": "At least 8 characters."},
+    )
+
+
 class LoginIn(ApiSchema):
     email = fields.String(required=True, validate=[validate.Length(min=1, max=320), no_control_characters])
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))

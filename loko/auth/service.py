@@ -14,7 +14,7 @@ from loko.auth.models import Session, User
 from loko.auth.policy import require_user
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
 from loko.database import DriverQuery, driver_timestamp, unit_of_work, utcnow
-from loko.errors import BadRequest, Conflict, Forbidden, Unauthorized
+from loko.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 
@@ -51,8 +51,16 @@ def user_actor(user: User) -> UserActor:
     return UserActor(id=user.id, email=user.email, name=user.name)
 
 
-def create_user(email: str, password: str, name: str | None = None, organization: str | None = None):
-    """Create a user who owns a new organization; BadRequest when the email is too long once
+def create_user(
+    email: str,
+    password: str,
+    name: str | None = None,
+    organization: str | None = None,
+    *,
+    with_organization: bool = True,
+):
+    """Create a user who owns a new organization (none when ``with_organization`` is false:
+    the user joins one by invitation); BadRequest when the email is too long once
     lower-cased, Conflict when it is taken.
 
     The caller owns the transaction (sign-up and the CLI wrap it in a unit of work).
@@ -63,14 +71,15 @@ def create_user(email: str, password: str, name: str | None = None, organization
         raise BadRequest(f"email: at most {MAX_EMAIL} characters.")
     name = name or email.split("@", 1)[0][:MAX_NAME]
     user = User(email=email, name=name, password_hash=hash_password(password))
-    org = Organization(name=organization or _default_organization_name(name))
-    db.session.add_all([user, org])
+    org = Organization(name=organization or _default_organization_name(name)) if with_organization else None
+    db.session.add_all([user, org] if org is not None else [user])
     try:
         db.session.flush()
     except IntegrityError:
         raise Conflict("email: a user with this email already exists.") from None
-    db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
-    db.session.flush()
+    if org is not None:
+        db.session.add(OrganizationMember(organization_id=org.id, user_id=user.id, role="owner"))
+        db.session.flush()
     return user, org
 
 
@@ -115,6 +124,50 @@ def logout(actor, session_token: str) -> None:
     require_user(actor)
     with unit_of_work():
         db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
+
+
+def rename_user(actor, name: str) -> User:
+    """Change the signed-in user's name; Forbidden for an API key."""
+    caller = require_user(actor)
+    with unit_of_work():
+        user = db.session.get(User, caller.id)
+        user.name = name
+    return user
+
+
+def change_password(actor, current_password: str, new_password: str, session_token: str | None) -> None:
+    """Change the signed-in user's password and end their other sessions (the one of
+    ``session_token`` stays); BadRequest when ``current_password`` is wrong, Forbidden for an
+    API key."""
+    caller = require_user(actor)
+    with unit_of_work():
+        user = db.session.get(User, caller.id)
+        if not _password_matches(user.password_hash, current_password):
+            raise BadRequest("current_password: this is not your current password; nothing was changed.")
+        user.password_hash = hash_password(new_password)
+        end_sessions(user.id, keep=session_token)
+
+
+def reset_password(email: str, new_password: str) -> User:
+    """Set a user's password from the server (``loko reset-password``) and end all their
+    sessions; NotFound for an unknown email."""
+    with unit_of_work():
+        user = db.session.execute(
+            db.select(User).where(User.email == normalize_email(email))
+        ).scalar_one_or_none()
+        if user is None:
+            raise NotFound(f"No user has the email {email!r}.")
+        user.password_hash = hash_password(new_password)
+        end_sessions(user.id)
+    return user
+
+
+def end_sessions(user_id: str, keep: str | None = None) -> None:
+    """Delete a user's sessions, except the one of the token ``keep``."""
+    statement = db.delete(Session).where(Session.user_id == user_id)
+    if keep:
+        statement = statement.where(Session.token_hash != token_hash(keep))
+    db.session.execute(statement)
 
 
 def open_session(user_id: str, session_days: int) -> str:

@@ -5,6 +5,7 @@ cookie."""
 from functools import wraps
 
 from flask import Response, after_this_request, current_app, request
+from marshmallow import ValidationError
 from werkzeug.exceptions import TooManyRequests
 
 from loko.auth import service
@@ -56,6 +57,39 @@ def sign_in_limit(view):
             failed = response.status_code == 401
         except LokoError as error:
             failed = error.status == 401
+            raise
+        finally:
+            if not failed:
+                attempts.refund(attempt)
+        return response
+
+    return limited
+
+
+def password_change_limit(view):
+    """Refused password changes (400: a wrong current password, or a bad new one): ten a
+    minute for one session, then 429 with Retry-After, so that a stolen session cannot
+    guess the password it would need to take the account over."""
+
+    @wraps(view)
+    def limited(*args, **kwargs):
+        attempts = current_app.extensions[ATTEMPTS]
+        session = request.cookies.get(SESSION_COOKIE, "")
+        attempt = attempts.reserve(attempt_key(f"password-change|{session}"), SIGN_IN_WINDOW_SECONDS)
+        if attempt.count > SIGN_IN_LIMIT:
+            seconds = attempt.retry_after()
+            raise TooManyRequests(
+                f"{SIGN_IN_LIMIT} refused password changes in a minute; try again in {seconds} seconds.",
+                response=Response(
+                    status=429, headers={"Retry-After": str(seconds), **_limit_headers(attempt, remaining=0)}
+                ),
+            )
+        failed = False
+        try:
+            response = current_app.make_response(view(*args, **kwargs))
+            failed = response.status_code == 400
+        except (LokoError, ValidationError) as error:
+            failed = getattr(error, "status", 400) == 400
             raise
         finally:
             if not failed:

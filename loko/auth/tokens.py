@@ -26,3 +26,7 @@ def new_session_token() -> str:
 
 def new_api_key() -> str:
     return API_KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(32)

@@ -7,8 +7,13 @@ from flask import Blueprint, current_app, g, redirect, request, url_for
 from loko.auth import service
 from loko.auth.actors import UserActor
 from loko.auth.identity import SESSION_COOKIE
-from loko.auth.schemas import LoginIn, SignupIn
-from loko.auth.signin import sign_in_limit, with_session_cookie, without_session_cookie
+from loko.auth.schemas import LoginIn, PasswordChange, ProfilePatch, SignupIn
+from loko.auth.signin import (
+    password_change_limit,
+    sign_in_limit,
+    with_session_cookie,
+    without_session_cookie,
+)
 from loko.organizations.schemas import OrganizationCreate
 from loko.organizations.service import create_organization
 from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit
@@ -99,5 +104,45 @@ def account():
         )
         if done is not None:
             return done
+    return account_page(actor)
+
+
+@auth_ui.post("/account/profile")
+def rename():
+    actor = page_user()
+    done = submit(
+        lambda: service.rename_user(actor, form_input(ProfilePatch)["name"]),
+        then=url_for("auth_ui.account"),
+        notice="Your name was changed.",
+    )
+    return done if done is not None else account_page(actor)
+
+
+@auth_ui.post("/account/password")
+@password_change_limit
+def change_password():
+    actor = page_user()
+
+    def change():
+        data = form_input(PasswordChange)
+        service.change_password(
+            actor, data["current_password"], data["new_password"], request.cookies.get(SESSION_COOKIE)
+        )
+
+    done = submit(
+        change,
+        then=url_for("auth_ui.account"),
+        notice="Your password was changed; your other sessions were signed out.",
+    )
+    return done if done is not None else account_page(actor)
+
+
+def account_page(actor):
     user, organizations = service.profile(actor)
-    return render_page("auth/account.html", account=user, organizations=organizations)
+    return render_page(
+        "auth/account.html",
+        account=user,
+        organizations=organizations,
+        form=request.form,
+        form_for=request.path,
+    )

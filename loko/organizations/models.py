@@ -24,3 +24,28 @@ class OrganizationMember(db.Model):
     user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
     role = db.Column(String(16), nullable=False)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+
+
+INVITATION_DAYS_DEFAULT = 7
+INVITATION_DAYS_MAX = 30
+
+
+class Invitation(db.Model):
+    """A single-use link that lets whoever opens it join an organization with ``role``; only
+    the SHA-256 of its token is stored. Pending while not accepted, revoked or expired."""
+
+    __tablename__ = "organization_invitations"
+    __table_args__ = (CheckConstraint("role IN ('owner', 'admin', 'member')", name="role"),)
+
+    id = id_column()
+    organization_id = db.Column(
+        String(36), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    role = db.Column(String(16), nullable=False)
+    token_hash = db.Column(String(64), nullable=False, unique=True)
+    created_by = db.Column(String(36), ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    expires_at = db.Column(UTCDateTime, nullable=False)
+    accepted_at = db.Column(UTCDateTime, nullable=True)
+    accepted_by = db.Column(String(36), ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    revoked_at = db.Column(UTCDateTime, nullable=True)

@@ -1,15 +1,18 @@
-"""Organizations and their members."""
+"""Organizations, their members and the invitation links that let people join them."""
 
-from sqlalchemy import func
+from datetime import timedelta
+
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
 from loko.auth import policy
 from loko.auth.models import User
-from loko.auth.service import normalize_email, organizations_of
-from loko.database import unit_of_work
-from loko.errors import Conflict, NotFound
+from loko.auth.service import create_user, normalize_email, open_session, organizations_of
+from loko.auth.tokens import new_invitation_token, token_hash
+from loko.database import unit_of_work, utcnow
+from loko.errors import BadRequest, Conflict, LokoError, NotFound
 from loko.extensions import db
-from loko.organizations.models import Organization, OrganizationMember
+from loko.organizations.models import INVITATION_DAYS_DEFAULT, Invitation, Organization, OrganizationMember
 from loko.projects.models import Project, ProjectMember
 
 
@@ -29,9 +32,13 @@ def create_organization(actor, name: str) -> dict:
     return {"id": org.id, "name": org.name, "role": "owner", "created_at": org.created_at}
 
 
-def get_organization(actor, organization_id: str) -> dict:
-    """The organization with the caller's role and what it allows; NotFound for non-members."""
-    role = policy.require_organization_role(actor, organization_id)
+def get_organization(actor, organization_id: str, permission: str | None = None) -> dict:
+    """The organization with the caller's role and what it allows; NotFound for non-members,
+    Forbidden when the role lacks ``permission`` (an organization permission of the policy)."""
+    if permission is None:
+        role = policy.require_organization_role(actor, organization_id)
+    else:
+        role = policy.require_organization_permission(actor, organization_id, permission)
     organization = db.session.get(Organization, organization_id)
     return {
         "id": organization.id,
@@ -40,6 +47,47 @@ def get_organization(actor, organization_id: str) -> dict:
         "created_at": organization.created_at,
         "permissions": policy.organization_permissions(role),
     }
+
+
+def rename_organization(actor, organization_id: str, name: str) -> dict:
+    """Rename an organization (owner or admin); NotFound for non-members, Forbidden for members."""
+    with unit_of_work():
+        role = policy.require_organization_permission(actor, organization_id, policy.RENAME_ORGANIZATION)
+        organization = db.session.get(Organization, organization_id)
+        organization.name = name
+    return {
+        "id": organization.id,
+        "name": organization.name,
+        "role": role,
+        "created_at": organization.created_at,
+    }
+
+
+def delete_organization(actor, organization_id: str, confirm_name: str | None = None) -> None:
+    """Delete an organization with its projects, memberships and invitations (owner only);
+    projects of other organizations linking to its projects are unlinked. With
+    ``confirm_name`` (a typed confirmation), BadRequest unless it is the organization's name."""
+    with unit_of_work():
+        policy.require_organization_permission(actor, organization_id, policy.DELETE_ORGANIZATION)
+        organization = db.session.get(Organization, organization_id)
+        if confirm_name is not None and confirm_name.strip() != organization.name.strip():
+            raise BadRequest(
+                "confirm_name: type the organization's name exactly as shown to delete it; "
+                "nothing was deleted."
+            )
+        its_projects = db.select(Project.id).where(Project.organization_id == organization_id)
+        db.session.execute(
+            update(Project)
+            .where(Project.linked_project_id.in_(its_projects), Project.organization_id != organization_id)
+            .values(
+                linked_project_id=None,
+                linked_language_code=None,
+                linked_language_target_code=None,
+                data_version=Project.data_version + 1,
+            )
+        )
+        db.session.execute(db.delete(Project).where(Project.organization_id == organization_id))
+        db.session.execute(db.delete(Organization).where(Organization.id == organization_id))
 
 
 def list_members(actor, organization_id: str) -> list[dict]:
@@ -125,3 +173,164 @@ def _drop_project_roles(organization_id: str, user_id: str) -> None:
             ),
         )
     )
+
+
+class InvitationGone(LokoError):
+    """An invitation link that was used, has expired or was revoked."""
+
+    status = 410
+
+
+INVITATION_UNKNOWN = (
+    "This invitation link is not valid: check that it was copied whole, or ask for a new one."
+)
+INVITATION_USED = "This invitation link has already been used; ask whoever invited you for a new one."
+INVITATION_EXPIRED = "This invitation link has expired; ask whoever invited you for a new one."
+INVITATION_REVOKED = "This invitation link was revoked; ask whoever invited you for a new one."
+
+
+def create_invitation(
+    actor, organization_id: str, role: str = "member", expires_in_days: int = INVITATION_DAYS_DEFAULT
+) -> tuple[str, dict]:
+    """Make a single-use invitation link's token (stored only as a hash) and return
+    ``(token, invitation)``; Forbidden unless the caller may invite as ``role``."""
+    user = policy.require_user(actor)
+    with unit_of_work():
+        policy.require_invitation_rights(actor, organization_id, role)
+        token = new_invitation_token()
+        now = utcnow()
+        invitation = Invitation(
+            organization_id=organization_id,
+            role=role,
+            token_hash=token_hash(token),
+            created_by=user.id,
+            created_at=now,
+            expires_at=now + timedelta(days=expires_in_days),
+        )
+        db.session.add(invitation)
+        db.session.flush()
+        creator = db.session.get(User, user.id)
+    return token, _invitation_record(invitation, creator)
+
+
+def _invitation_record(invitation: Invitation, creator: User | None) -> dict:
+    return {
+        "id": invitation.id,
+        "organization_id": invitation.organization_id,
+        "role": invitation.role,
+        "created_at": invitation.created_at,
+        "expires_at": invitation.expires_at,
+        "created_by": creator,
+    }
+
+
+def _pending(now):
+    return Invitation.accepted_at.is_(None) & Invitation.revoked_at.is_(None) & (Invitation.expires_at > now)
+
+
+def list_invitations(actor, organization_id: str) -> list[dict]:
+    """The organization's pending invitations, newest first; Forbidden for members, NotFound
+    for outsiders."""
+    policy.require_invitation_rights(actor, organization_id)
+    rows = db.session.execute(
+        db.select(Invitation, User)
+        .outerjoin(User, User.id == Invitation.created_by)
+        .where(Invitation.organization_id == organization_id, _pending(utcnow()))
+        .order_by(Invitation.created_at.desc(), Invitation.id.desc())
+    ).all()
+    return [_invitation_record(invitation, creator) for invitation, creator in rows]
+
+
+def revoke_invitation(actor, organization_id: str, invitation_id: str) -> None:
+    """Revoke a pending invitation at once; NotFound when it is not one of the organization's
+    pending invitations, Forbidden when an admin revokes an owner's invitation."""
+    with unit_of_work():
+        policy.require_invitation_rights(actor, organization_id)
+        invitation = db.session.get(Invitation, invitation_id)
+        pending = (
+            invitation is not None
+            and invitation.organization_id == organization_id
+            and invitation.accepted_at is None
+            and invitation.revoked_at is None
+            and invitation.expires_at > utcnow()
+        )
+        if not pending:
+            raise NotFound("Invitation not found, or no longer pending.")
+        policy.require_invitation_rights(actor, organization_id, invitation.role)
+        invitation.revoked_at = utcnow()
+
+
+def _usable_invitation(token: str) -> Invitation:
+    """The invitation of a link's token; NotFound when unknown, InvitationGone when used,
+    expired or revoked."""
+    invitation = db.session.execute(
+        db.select(Invitation).where(Invitation.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+    if invitation is None:
+        raise NotFound(INVITATION_UNKNOWN)
+    if invitation.accepted_at is not None:
+        raise InvitationGone(INVITATION_USED)
+    if invitation.revoked_at is not None:
+        raise InvitationGone(INVITATION_REVOKED)
+    if invitation.expires_at <= utcnow():
+        raise InvitationGone(INVITATION_EXPIRED)
+    return invitation
+
+
+def invitation_details(token: str) -> dict:
+    """What an invitation link offers (the organization, the role, the expiry), for whoever
+    holds the link; NotFound or InvitationGone when it cannot be used."""
+    invitation = _usable_invitation(token)
+    organization = db.session.get(Organization, invitation.organization_id)
+    return {
+        "organization": {"id": organization.id, "name": organization.name},
+        "role": invitation.role,
+        "expires_at": invitation.expires_at,
+    }
+
+
+def _use_invitation(token: str, user_id: str) -> dict:
+    """Spend the invitation on ``user_id`` and make them a member (inside the caller's
+    transaction); the update is conditional, so two people opening one link at once cannot
+    both join."""
+    invitation = _usable_invitation(token)
+    if policy.organization_role(user_id, invitation.organization_id) is not None:
+        raise Conflict("You are already a member of this organization; the invitation was left unused.")
+    now = utcnow()
+    spent = db.session.execute(
+        update(Invitation)
+        .where(Invitation.id == invitation.id, _pending(now))
+        .values(accepted_at=now, accepted_by=user_id)
+        .execution_options(synchronize_session=False)
+    )
+    if spent.rowcount != 1:
+        raise InvitationGone(INVITATION_USED)
+    db.session.add(
+        OrganizationMember(organization_id=invitation.organization_id, user_id=user_id, role=invitation.role)
+    )
+    db.session.flush()
+    organization = db.session.get(Organization, invitation.organization_id)
+    return {"id": organization.id, "name": organization.name, "role": invitation.role}
+
+
+def accept_invitation(actor, token: str) -> dict:
+    """The signed-in user joins the organization of an invitation link with its role and
+    returns ``{id, name, role}``; NotFound or InvitationGone for a link that cannot be used,
+    Conflict when already a member."""
+    user = policy.require_user(actor)
+    with unit_of_work():
+        return _use_invitation(token, user.id)
+
+
+def signup_with_invitation(
+    token: str, email: str, password: str, name: str | None = None, *, session_days: int
+):
+    """Create an account through an invitation link (open sign-up is not needed), join its
+    organization and sign in; returns ``(user, membership, session token)``. NotFound or
+    InvitationGone for a link that cannot be used, Conflict on a taken email."""
+    with unit_of_work():
+        _usable_invitation(token)
+        user, _ = create_user(email, password, name, with_organization=False)
+        membership = _use_invitation(token, user.id)
+        session = open_session(user.id, session_days)
+    return user, membership, session

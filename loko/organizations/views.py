@@ -1,15 +1,27 @@
-"""Pages: the start page, an organization's projects (and a new one), its members."""
+"""Pages: the start page, an organization's projects (and a new one), its members and
+invitation links, its settings (rename, delete), and the page an invitation link opens."""
 
-from flask import Blueprint, g, redirect, request, url_for
+from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from loko.auth.actors import UserActor
+from loko.auth.policy import DELETE_ORGANIZATION, RENAME_ORGANIZATION
+from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.auth.service import organizations_of, signup_open
+from loko.auth.signin import with_session_cookie
+from loko.errors import LokoError
 from loko.organizations import service
-from loko.organizations.models import ORGANIZATION_ROLES
-from loko.organizations.schemas import MemberAdd, MemberRole
+from loko.organizations.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, ORGANIZATION_ROLES
+from loko.organizations.schemas import (
+    InvitationCreate,
+    InvitationSignup,
+    MemberAdd,
+    MemberRole,
+    OrganizationDelete,
+    OrganizationRename,
+)
 from loko.projects.schemas import ProjectCreate
 from loko.projects.service import create_project, list_projects
-from loko.web.pages import form_input, page_user, render_page, submit
+from loko.web.pages import REFUSED, attempt, form_input, page_user, redirect_with_notice, render_page, submit
 
 organizations_ui = Blueprint("organizations_ui", __name__)
 
@@ -86,14 +98,173 @@ def members(organization_id):
             )
         if done is not None:
             return done
-    roles = [r for r in ORGANIZATION_ROLES if r != "owner" or organization["permissions"].can_manage_owners]
-    return render_page(
+    return members_page(actor, organization)
+
+
+def _invitation_purpose(organization_id: str) -> str:
+    return f"invitation:{organization_id}"
+
+
+def members_page(actor, organization: dict, form_for: str | None = None):
+    permissions = organization["permissions"]
+    roles = [r for r in ORGANIZATION_ROLES if r != "owner" or permissions.can_manage_owners]
+    new_invitation = take_secret(_invitation_purpose(organization["id"])) if permissions.can_invite else None
+    response = render_page(
         "organizations/members.html",
         organization=organization,
-        members=service.list_members(actor, organization_id),
+        members=service.list_members(actor, organization["id"]),
+        invitations=service.list_invitations(actor, organization["id"]) if permissions.can_invite else [],
+        new_invitation=new_invitation,
         roles=roles,
         role_options=[(role, role) for role in roles],
-        can_manage=organization["permissions"].can_manage_members,
-        can_manage_owners=organization["permissions"].can_manage_owners,
+        can_manage=permissions.can_manage_members,
+        can_manage_owners=permissions.can_manage_owners,
+        can_invite=permissions.can_invite,
+        invitation_days=(INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX),
         form=request.form,
+        form_for=form_for,
+    )
+    return forget_secret(response)
+
+
+@organizations_ui.post("/orgs/<uuid:organization_id>/invitations")
+def invite(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id)
+    created = attempt(lambda: service.create_invitation(actor, organization_id, **_invitation_input()))
+    if created is REFUSED:
+        return members_page(actor, organization, form_for="invite")
+    token, invitation = created
+    response = redirect_with_notice(
+        url_for("organizations_ui.members", organization_id=organization_id) + "#invitations",
+        "Invitation link created: copy it now, it is shown only once.",
+    )
+    return remember_secret(
+        response,
+        _invitation_purpose(organization_id),
+        {
+            "url": url_for("organizations_ui.join", token=token, _external=True),
+            "role": invitation["role"],
+            "expires_at": invitation["expires_at"].isoformat(),
+        },
+    )
+
+
+def _invitation_input() -> dict:
+    """The form's fields through the API's schema; the number of days arrives as text."""
+    days = request.form.get("expires_in_days", "").strip()
+    extra = {"expires_in_days": int(days)} if days.isascii() and days.isdigit() else {}
+    return form_input(InvitationCreate, drop_empty=("expires_in_days",), extra=extra)
+
+
+@organizations_ui.post("/orgs/<uuid:organization_id>/invitations/<uuid:invitation_id>/revoke")
+def revoke_invitation(organization_id, invitation_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id)
+    done = submit(
+        lambda: service.revoke_invitation(actor, organization_id, str(invitation_id)),
+        then=url_for("organizations_ui.members", organization_id=organization_id) + "#invitations",
+        notice="Invitation revoked: its link no longer works.",
+    )
+    return done if done is not None else members_page(actor, organization)
+
+
+@organizations_ui.get("/join")
+def join():
+    """An invitation link: who is signed in joins with a button; anyone else signs up here
+    (also when open sign-up is off) or signs in first."""
+    return join_page(request.args.get("token", ""))
+
+
+@organizations_ui.post("/join")
+def accept():
+    actor, token = page_user(), request.form.get("token", "")
+    done = submit(
+        lambda: service.accept_invitation(actor, token),
+        then=lambda organization: url_for(
+            "organizations_ui.organization", organization_id=organization["id"]
+        ),
+        notice=lambda organization: f"You joined {organization['name']} as {organization['role']}.",
+    )
+    return done if done is not None else join_page(token)
+
+
+@organizations_ui.post("/join/signup")
+def join_signup():
+    created = {}
+
+    def sign_up():
+        data = form_input(InvitationSignup, drop_empty=("name",))
+        _user, created["organization"], created["session"] = service.signup_with_invitation(
+            data.pop("token"), **data, session_days=current_app.config["LOKO_SESSION_DAYS"]
+        )
+        return created["organization"]
+
+    done = submit(
+        sign_up,
+        then=lambda organization: url_for(
+            "organizations_ui.organization", organization_id=organization["id"]
+        ),
+        notice=lambda organization: (
+            f"Welcome to Loko: you joined {organization['name']} as {organization['role']}."
+        ),
+    )
+    if done is not None:
+        return with_session_cookie(done, created["session"])
+    return join_page(request.form.get("token", ""))
+
+
+def join_page(token: str):
+    """The invitation behind ``token``, or why it cannot be used (404 unknown, 410 used,
+    expired or revoked)."""
+    try:
+        invitation = service.invitation_details(token)
+    except LokoError as error:
+        return render_page("organizations/join.html", error.status, problem=error.message, invitation=None)
+    signed_in = isinstance(g.get("actor"), UserActor)
+    return render_page(
+        "organizations/join.html",
+        invitation=invitation,
+        problem=None,
+        token=token,
+        signed_in=signed_in,
+        form=request.form,
+        next=url_for("organizations_ui.join", token=token),
+    )
+
+
+@organizations_ui.route("/orgs/<uuid:organization_id>/settings", methods=["GET", "POST"])
+def settings(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id, RENAME_ORGANIZATION)
+    if request.method == "POST":
+        done = submit(
+            lambda: service.rename_organization(
+                actor, organization_id, form_input(OrganizationRename)["name"]
+            ),
+            then=url_for("organizations_ui.settings", organization_id=organization_id),
+            notice="Organization renamed.",
+        )
+        if done is not None:
+            return done
+    return settings_page(organization, "rename" if request.method == "POST" else None)
+
+
+@organizations_ui.post("/orgs/<uuid:organization_id>/delete")
+def delete(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = service.get_organization(actor, organization_id, DELETE_ORGANIZATION)
+    done = submit(
+        lambda: service.delete_organization(
+            actor, organization_id, form_input(OrganizationDelete)["confirm_name"]
+        ),
+        then=url_for("organizations_ui.home"),
+        notice=f"Organization “{organization['name']}” deleted.",
+    )
+    return done if done is not None else settings_page(organization, "delete")
+
+
+def settings_page(organization: dict, form_for: str | None):
+    return render_page(
+        "organizations/settings.html", organization=organization, form=request.form, form_for=form_for
     )

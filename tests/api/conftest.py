@@ -19,6 +19,7 @@ from tests.factories import (
     add_org_member,
     build_world,
     cheap_password_hasher,
+    make_org,
     make_project,
     make_session,
     make_user,
@@ -46,6 +47,7 @@ MCP_INITIALIZE = {
 }
 REMOVE_MEMBER = "DELETE /api/organizations/{organization_id}/members/{user_id}"
 DELETE_PROJECT = "DELETE /api/projects/{project_id}"
+DELETE_ORGANIZATION = "DELETE /api/organizations/{organization_id}"
 
 
 @dataclass
@@ -63,7 +65,7 @@ class Contract:
     def call_options(self, app, case) -> dict:
         """The caller's key or cookie. A sign-out, a member removal or a deletion of one of
         the organization's projects acts on a victim made for it, so that the session, the
-        members and the projects stay usable for the whole run."""
+        members, the projects and the organization stay usable for the whole run."""
         if "bearer" in self.credentials:
             return {"headers": {"Authorization": f"Bearer {self.credentials['bearer']}"}}
         cookie = self.credentials["cookie"]
@@ -78,6 +80,12 @@ class Contract:
                 path["user_id"] = victim.id
             elif case.operation.label == DELETE_PROJECT and path["project_id"] in self.own_projects:
                 path["project_id"] = make_project(organization, name="Doomed").id
+            elif (
+                case.operation.label == DELETE_ORGANIZATION
+                and path["organization_id"] == self.organization_id
+                and self.user_id
+            ):
+                path["organization_id"] = make_org(SimpleNamespace(id=self.user_id), name="Doomed").id
         return {"cookies": {"sb-access-token": cookie}}
 
 

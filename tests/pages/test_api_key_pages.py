@@ -30,6 +30,14 @@ def shown_key(response) -> str:
     return re.search(r'<code id="new-key">(loko_[^<]+)</code>', text_of(response)).group(1)
 
 
+def create(client, world, data):
+    """Post the new-key form and open the page its redirect leads to."""
+    created = client.submit(keys_path(world), data)
+    assert created.status_code == 303
+    assert created.location == keys_path(world)
+    return client.get(created.location)
+
+
 # --- who may open the page ---------------------------------------------------------------------
 
 
@@ -95,7 +103,7 @@ def test_revoke_forms_ask_for_confirmation(page_as, world):
 
 def test_keys_page_shows_markup_in_key_names_as_text(page_as, world):
     owner = page_as("org_owner")
-    created = owner.submit(keys_path(world), {"name": "<script>alert(1)</script>"})
+    created = create(owner, world, {"name": "<script>alert(1)</script>"})
     later = owner.get(keys_path(world))
     for response in (created, later):
         text = text_of(response)
@@ -107,8 +115,8 @@ def test_keys_page_shows_markup_in_key_names_as_text(page_as, world):
 
 
 def test_a_new_key_is_shown_once_with_a_copy_button_and_a_warning(page_as, world):
-    response = page_as("project_admin").submit(keys_path(world), {"name": "deploy"})
-    assert response.status_code == 201
+    response = create(page_as("project_admin"), world, {"name": "deploy"})
+    assert response.status_code == 200
     text = text_of(response)
     assert shown_key(response).startswith("loko_")
     assert '<button type="button" data-copy="new-key">Copy key</button>' in text
@@ -117,7 +125,7 @@ def test_a_new_key_is_shown_once_with_a_copy_button_and_a_warning(page_as, world
 
 def test_a_new_key_never_appears_on_a_later_page_load(page_as, world):
     owner = page_as("org_owner")
-    key = shown_key(owner.submit(keys_path(world), {"name": "deploy"}))
+    key = shown_key(create(owner, world, {"name": "deploy"}))
     later = text_of(owner.get(keys_path(world)))
     assert key not in later
     assert key[:12] in later
@@ -125,18 +133,18 @@ def test_a_new_key_never_appears_on_a_later_page_load(page_as, world):
 
 
 def test_the_page_showing_a_new_key_is_never_cached(page_as, world):
-    response = page_as("org_owner").submit(keys_path(world), {"name": "deploy"})
+    response = create(page_as("org_owner"), world, {"name": "deploy"})
     assert response.headers["Cache-Control"] == "no-store"
 
 
 def test_a_new_key_works_at_once(page_as, app, world):
-    key = shown_key(page_as("org_owner").submit(keys_path(world), {"name": "deploy"}))
+    key = shown_key(create(page_as("org_owner"), world, {"name": "deploy"}))
     response = CallerClient(app, {"bearer": key}).get(f"/api/projects/{world.project_id}/languages")
     assert response.status_code == 200
 
 
 def test_a_new_read_key_cannot_write(page_as, app, world):
-    key = shown_key(page_as("org_owner").submit(keys_path(world), {"name": "reader", "scope": "read"}))
+    key = shown_key(create(page_as("org_owner"), world, {"name": "reader", "scope": "read"}))
     response = CallerClient(app, {"bearer": key}).post(
         f"/api/projects/{world.project_id}/translations",
         json={"key": "k", "fileName": "common", "values": {}},
@@ -172,6 +180,39 @@ def test_a_forged_key_creation_by_a_viewer_or_editor_is_refused(page_as, as_call
     assert response.status_code == 403
     assert "loko_" not in text_of(response)
     assert "forged" not in listed_names(as_caller, world)
+
+
+def test_creating_a_key_redirects_so_a_reload_creates_no_other_key(page_as, as_caller, world):
+    owner = page_as("org_owner")
+    before = listed_names(as_caller, world)
+    created = owner.submit(keys_path(world), {"name": "deploy"})
+    assert created.status_code == 303
+    assert "loko_" not in text_of(created)
+    assert all("loko_" not in cookie for cookie in created.headers.getlist("Set-Cookie"))
+    shown = owner.get(keys_path(world))
+    reloaded = owner.get(keys_path(world))
+    assert shown_key(shown).startswith("loko_")
+    assert 'id="new-key"' not in text_of(reloaded)
+    assert listed_names(as_caller, world) == [*before, "deploy"]
+
+
+def test_a_new_key_is_shown_only_to_the_session_that_made_it(page_as, world):
+    owner = page_as("org_owner")
+    owner.submit(keys_path(world), {"name": "deploy"})
+    other = page_as("org_admin")
+    other.client.set_cookie("loko-reveal", owner.client.get_cookie("loko-reveal").value)
+    assert 'id="new-key"' not in text_of(other.get(keys_path(world)))
+
+
+def test_a_new_key_is_not_shown_on_another_projects_keys_page(app, page_as, world):
+    from tests.factories import project_in
+
+    owner = page_as("org_owner")
+    with app.app_context():
+        other_project = project_in(world.organization_id, name="Docs")
+    owner.submit(keys_path(world), {"name": "deploy"})
+    assert 'id="new-key"' not in text_of(owner.get(f"/projects/{other_project}/keys"))
+    assert 'id="new-key"' in text_of(owner.get(keys_path(world)))
 
 
 # --- revoking a key ----------------------------------------------------------------------------
