@@ -1,7 +1,7 @@
 """invitation links to an organization
 
 Revision ID: 0010_invitations
-Revises: 0008_sign_in_attempts
+Revises: 0009_operations
 
 An owner or admin makes a single-use link that lets a person (with an account or a new
 one, even when open sign-up is off) join the organization with a given role. Only the
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 
 revision = '0010_invitations'
-down_revision = '0008_sign_in_attempts'
+down_revision = '0009_operations'
 branch_labels = None
 depends_on = None
 
