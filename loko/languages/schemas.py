@@ -32,11 +32,11 @@ class LanguageCreate(ApiSchema):
 
 
 class LanguageUpdate(ApiSchema):
-    currentCode = LanguageCode(required=True)
+    currentCode = LanguageCode(required=True, existing=True)
     code = LanguageCode()
     name = fields.String(validate=NAME)
     emoji = fields.String(validate=EMOJI)
 
 
 class LanguageDelete(ApiSchema):
-    code = LanguageCode(required=True)
+    code = LanguageCode(required=True, existing=True)
