@@ -121,3 +121,50 @@ def from_android(text: str) -> str:
     if "-" in text or "_" in text:
         raise ValueError(f"{text!r} is not an Android language qualifier (e.g. 'de', 'pt-rBR', 'b+sr+Latn').")
     return canonical_code(text)
+
+
+# Path templates: ``{language}`` holds the canonical code, ``{locale}`` the underscore form
+# and ``{android}`` the resource qualifier; a path read through any of them gives back the
+# canonical code. The import, the repository integration and the pipeline client all place
+# and read codes through these, so a file pulled goes back where it was pushed from.
+
+_CODE_TEXT = r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{1,8})*"
+CODE_PLACEHOLDERS = {
+    "{language}": (_CODE_TEXT, lambda code: code, canonical_code),
+    "{locale}": (_CODE_TEXT, locale_form, canonical_code),
+    "{android}": (
+        r"[A-Za-z]{2,3}(?:-r[A-Za-z]{2})?|b\+[A-Za-z]{2,3}(?:\+[A-Za-z0-9]{1,8})*",
+        android_form,
+        from_android,
+    ),
+}
+CODE_PLACEHOLDER = re.compile("|".join(re.escape(name) for name in CODE_PLACEHOLDERS))
+
+
+def code_placeholder(template: str) -> str | None:
+    """The one code placeholder a template uses, None for a template without any; ValueError
+    when it mixes several (each would have to say the same code)."""
+    used = sorted(set(CODE_PLACEHOLDER.findall(template)))
+    if len(used) > 1:
+        raise ValueError(f"{template!r} mixes {' and '.join(used)}; use one of them.")
+    return used[0] if used else None
+
+
+def code_pattern(placeholder: str) -> str:
+    """The regex of what the placeholder matches in a path (checked by code_in_path)."""
+    return CODE_PLACEHOLDERS[placeholder][0]
+
+
+def code_in_path(placeholder: str, text: str) -> str:
+    """The canonical code of what a path holds at the placeholder; ValueError as canonical_code."""
+    return CODE_PLACEHOLDERS[placeholder][2](text)
+
+
+def code_for_path(placeholder: str, code: str) -> str:
+    """How the placeholder writes a (canonical) code in a path."""
+    return CODE_PLACEHOLDERS[placeholder][1](code)
+
+
+def fill_code(template: str, code: str) -> str:
+    """The template with each code placeholder replaced by the code in its form."""
+    return CODE_PLACEHOLDER.sub(lambda found: code_for_path(found.group(), code), template)
