@@ -4,7 +4,7 @@ import re
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from loko.languages.catalog import CODE_SHAPE, MAX_CODE, canonical_code
+from loko.languages.codes import CODE_SHAPE, MAX_CODE, canonical_code
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 LANGUAGE_CODE = CODE_SHAPE

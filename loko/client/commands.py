@@ -39,7 +39,7 @@ from loko.client.sync import (
     pull_record,
     upload_of,
 )
-from loko.client.templates import LANGUAGE, PathTemplate, TemplateError, check_language
+from loko.client.templates import PathTemplate, TemplateError, check_language, has_language
 
 DIFFERENCES_FOUND = 3
 MODES = ("upsert", "only-new", "replace-file")
@@ -446,7 +446,7 @@ def _project_value(text: str) -> str:
 
 def _template_value(text: str) -> str:
     try:
-        PathTemplate(text, multilingual=LANGUAGE not in text)
+        PathTemplate(text, multilingual=not has_language(text))
     except TemplateError as error:
         raise ValueError(str(error)) from None
     return text

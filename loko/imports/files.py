@@ -12,7 +12,7 @@ from loko.errors import BadRequest
 from loko.fields import CONTROL_CHARACTERS, MAX_FILE_NAME, MAX_KEY, MAX_VALUE
 from loko.formats import Entry, FormatError
 from loko.formats.registry import detect_format, format_module
-from loko.languages.catalog import (
+from loko.languages.codes import (
     CODE_PLACEHOLDERS,
     canonical_code,
     code_in_path,

@@ -29,7 +29,7 @@ from loko.extensions import db
 from loko.formats.registry import format_module
 from loko.imports.files import template_language, template_pattern
 from loko.imports.service import ImportOptions, import_files
-from loko.languages.catalog import code_placeholder, fill_code
+from loko.languages.codes import code_placeholder, fill_code
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError

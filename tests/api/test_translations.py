@@ -7,7 +7,7 @@ import pytest
 from tests.translation_factories import ProjectApi, project_api
 
 TRANSLATION_FIELDS = {"id", "key", "fileName", "values", "created_at", "updated_at", "deleted_at"}
-CODE_35 = "en-GB-x-abcdefgh-abcdefgh-abcd-abcd"
+CODE_35 = "sl-Latn-IT-rozaj-biske-1994-alalc97"
 
 
 @pytest.fixture
