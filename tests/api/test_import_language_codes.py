@@ -1,5 +1,5 @@
 """Language codes read from an import (a path, a template's placeholder, a file's columns)
-are stored in their canonical form, whichever form the files write them in."""
+or given as a filter are taken in their canonical form, whichever form they are written in."""
 
 import pytest
 
@@ -61,3 +61,15 @@ def test_csv_columns_of_one_language_are_refused(api):
     response = upload(api, b"key,en,EN\ntitle,Title,Title\n", fileName="home.csv")
     assert response.status_code == 400
     assert "'en' and 'EN', both the language 'en'" in response.json["error"]
+
+
+def test_filters_find_a_language_by_any_spelling_of_its_code(api):
+    api.create("title", {"pt-BR": "Título", "en": "Title"})
+    assert [record["language"] for record in api.files(language="PT_br")] == ["pt-BR"]
+    assert api.export(language="pt_br") == {"pt-BR": {"common": {"title": "Título"}}}
+
+
+def test_a_filter_with_an_unknown_code_is_refused_naming_it(api):
+    response = api.get("/files", language="qq")
+    assert response.status_code == 400
+    assert response.json["error"].startswith("language: 'qq' is not a known language code")
