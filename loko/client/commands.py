@@ -491,7 +491,12 @@ def _mentions_state_folder(gitignore: Path) -> bool:
 @click.command("init")
 @click.option("--url", help="The Loko server's address, e.g. https://loko.example.com.")
 @click.option("--project", help="The project's id.")
-@click.option("--path", "path_template", help="Where the files are, e.g. locales/{language}/{fileName}.json.")
+@click.option(
+    "--path",
+    "path_template",
+    help="Where the files are, e.g. locales/{language}/{fileName}.json; {locale} writes the language "
+    "as pt_BR, {android} as pt-rBR.",
+)
 @click.option(
     "--format",
     "format_name",
