@@ -50,6 +50,11 @@ def parse_upload(
     data: bytes, *, format: str | None, language: str | None, file_name: str | None, path_template: str | None
 ) -> list[ParsedFile]:
     """The files of an upload, parsed and checked; BadRequest naming what is wrong."""
+    if language is not None:
+        try:
+            language = canonical_code(language)  # a pending import may predate canonical codes
+        except ValueError as error:
+            raise BadRequest(f"language: {error}") from None
     if is_zip(data):
         files = _parse_archive(data, format, language, path_template)
     else:
