@@ -564,3 +564,17 @@ def test_keys_filter_by_file_name(api):
     api.upsert("en", {"b": "B", "a": "A"}, file_name="one")
     api.upsert("en", {"c": "C"}, file_name="two")
     assert api.keys(fileName="one") == ["a", "b"]
+
+
+def test_bulk_upsert_and_patch_take_any_spelling_of_a_code(api):
+    api.upsert("PT_br", {"title": "Título"})
+    response = api.patch(
+        "/translations",
+        {
+            "key": "title",
+            "fileName": "common",
+            "updates": {"pt-br": {"value": "Novo"}, "EN": {"value": "New"}},
+        },
+    )
+    assert response.status_code == 200, response.json
+    assert api.export() == {"en": {"common": {"title": "New"}}, "pt-BR": {"common": {"title": "Novo"}}}
