@@ -4,12 +4,14 @@ import re
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from loko.languages.codes import CODE_SHAPE, MAX_CODE, canonical_code
+
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
-LANGUAGE_CODE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$")
+LANGUAGE_CODE = CODE_SHAPE
 MAX_KEY = 256
 MAX_FILE_NAME = 256
 MAX_VALUE = 8192
-MAX_LANGUAGE_CODE = 35
+MAX_LANGUAGE_CODE = MAX_CODE
 
 
 class ApiSchema(Schema):
@@ -47,6 +49,45 @@ def valid_language_code(value: str) -> None:
         raise ValidationError("Not a language code (BCP 47, e.g. 'de' or 'pt-BR').")
 
 
+class CanonicalLanguageCode(fields.String):
+    """A language code, loaded in its canonical form (``pt_br`` -> ``pt-BR``); a code the
+    IANA registry does not know is an error naming it. With ``existing=True`` the field
+    names a language the project may already have, and such a code is taken as given: a
+    code stored before codes were checked can still be renamed or deleted."""
+
+    def __init__(self, *, existing: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.existing = existing
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return canonical_code(text)
+        except ValueError as error:
+            if self.existing and LANGUAGE_CODE.match(text) and len(text) <= MAX_LANGUAGE_CODE:
+                return text
+            raise ValidationError(str(error)) from None
+
+
+class LanguageMap(fields.Dict):
+    """A map keyed by language codes, loaded with canonical keys; two keys that are one code
+    (``en`` and ``EN``) are an error rather than one silently overwriting the other."""
+
+    def __init__(self, **kwargs):
+        super().__init__(keys=LanguageCode(), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        loaded = super()._deserialize(value, attr, data, **kwargs)
+        if isinstance(value, dict) and len(loaded) != len(value):
+            seen: dict[str, str] = {}
+            for key in value:
+                code = canonical_code(key)
+                if code in seen:
+                    raise ValidationError(f"{seen[code]!r} and {key!r} are both the language {code!r}.")
+                seen[code] = key
+        return loaded
+
+
 def is_plain_key_value(item) -> bool:
     """True when ``item`` is exactly ``{key, value}`` that TranslationKey and
     TranslationValue accept: a quick check for bulk loads of thousands of items."""
@@ -78,12 +119,16 @@ def FileName(**kwargs):
     )
 
 
+LANGUAGE_CODE_DESCRIPTION = (
+    "BCP 47 language code, e.g. 'de', 'pt-BR', 'zh-Hant-TW', 'es-419'. Read in any casing, with "
+    "'_' for '-' ('pt_br'), and stored and returned in the canonical form ('pt-BR'); a code the "
+    "IANA language subtag registry does not know is refused."
+)
+
+
 def LanguageCode(**kwargs):
-    return fields.String(
-        validate=valid_language_code,
-        metadata={"description": "BCP 47 language code, e.g. 'de' or 'pt-BR'.", "example": "de"},
-        **kwargs,
-    )
+    metadata = {"description": LANGUAGE_CODE_DESCRIPTION, "example": "de", **kwargs.pop("metadata", {})}
+    return CanonicalLanguageCode(validate=valid_language_code, metadata=metadata, **kwargs)
 
 
 def TranslationValue(**kwargs):

@@ -39,7 +39,7 @@ from loko.client.sync import (
     pull_record,
     upload_of,
 )
-from loko.client.templates import LANGUAGE, PathTemplate, TemplateError, check_language
+from loko.client.templates import PathTemplate, TemplateError, check_language, has_language
 
 DIFFERENCES_FOUND = 3
 MODES = ("upsert", "only-new", "replace-file")
@@ -446,7 +446,7 @@ def _project_value(text: str) -> str:
 
 def _template_value(text: str) -> str:
     try:
-        PathTemplate(text, multilingual=LANGUAGE not in text)
+        PathTemplate(text, multilingual=not has_language(text))
     except TemplateError as error:
         raise ValueError(str(error)) from None
     return text
@@ -491,7 +491,12 @@ def _mentions_state_folder(gitignore: Path) -> bool:
 @click.command("init")
 @click.option("--url", help="The Loko server's address, e.g. https://loko.example.com.")
 @click.option("--project", help="The project's id.")
-@click.option("--path", "path_template", help="Where the files are, e.g. locales/{language}/{fileName}.json.")
+@click.option(
+    "--path",
+    "path_template",
+    help="Where the files are, e.g. locales/{language}/{fileName}.json; {locale} writes the language "
+    "as pt_BR, {android} as pt-rBR.",
+)
 @click.option(
     "--format",
     "format_name",

@@ -186,7 +186,7 @@ def load_config(
     source_language = _setting(settings, "source_language", where)
     if source_language:
         try:
-            check_language(source_language)
+            source_language = check_language(source_language)
         except TemplateError as error:
             raise ConfigError(f"{where}: source_language: {error}") from None
     return Config(

@@ -1,8 +1,11 @@
 """Path templates: where a project's files are, relative to the configuration's folder, e.g.
 ``locales/{language}/{fileName}.json``.
 
-``{language}`` is a language code within one folder or file name; ``{fileName}`` is a
-file's name in Loko and may span folders: it is the part of the path the template leaves
+``{language}`` is a language code within one folder or file name, written in its canonical
+form (``pt-BR``); ``{locale}`` writes it as gettext and Java do (``pt_BR``) and ``{android}``
+as Android's resource folders (``pt-rBR``, ``b+sr+Latn``). Each is read back as the canonical
+code, so a repository keeps the layout it has. ``{fileName}`` is a file's name in Loko and
+may span folders: it is the part of the path the template leaves
 once its literal text (and so its extension) is taken away. The server reads a pushed
 archive with the same rules, so a file pushed from a path is pulled back to that path.
 """
@@ -13,12 +16,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from loko.languages.codes import (
+    CODE_PLACEHOLDERS,
+    canonical_code,
+    code_for_path,
+    code_in_path,
+    code_pattern,
+    code_placeholder,
+)
+
 LANGUAGE = "{language}"
 FILE_NAME = "{fileName}"
 PLACEHOLDER = re.compile(r"\{[^{}/]*\}")
-# A language code as the server accepts one (BCP 47 shaped: `de`, `pt-BR`, `zh_Hant`).
-LANGUAGE_PATTERN = r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*"
-LANGUAGE_CODE = re.compile(LANGUAGE_PATTERN)
+PARTS = re.compile(r"(\{language\}|\{locale\}|\{android\}|\{fileName\})")
 
 
 class TemplateError(ValueError):
@@ -48,9 +58,17 @@ def unsafe_relative_path(path: str) -> bool:
 
 
 def check_language(code: str) -> str:
-    if not LANGUAGE_CODE.fullmatch(code):
-        raise TemplateError(f"{code!r} is not a language code (BCP 47, e.g. 'de' or 'pt-BR')")
-    return code
+    """The canonical form of a language code (``pt_br`` -> ``pt-BR``); TemplateError for a
+    code that is not one."""
+    try:
+        return canonical_code(code)
+    except ValueError as error:
+        raise TemplateError(str(error).rstrip(".")) from None
+
+
+def has_language(text: str) -> bool:
+    """True when a template holds the language in one of its forms."""
+    return any(placeholder in text for placeholder in CODE_PLACEHOLDERS)
 
 
 class PathTemplate:
@@ -61,32 +79,39 @@ class PathTemplate:
         self.text = text
         self.multilingual = multilingual
         self._check()
-        self._parts = re.split(r"(\{language\}|\{fileName\})", text)
+        self._parts = PARTS.split(text)
         self.pattern = self._regex()
 
     def _check(self) -> None:
         text = self.text
-        unknown = sorted(set(PLACEHOLDER.findall(text)) - {LANGUAGE, FILE_NAME})
+        unknown = sorted(set(PLACEHOLDER.findall(text)) - {*CODE_PLACEHOLDERS, FILE_NAME})
         if unknown:
             raise TemplateError(
-                f"unknown placeholder {unknown[0]} in {text!r} (use {{language}} and {{fileName}})"
+                f"unknown placeholder {unknown[0]} in {text!r} (use {{fileName}} and {{language}}, "
+                "{locale} or {android})"
             )
+        try:
+            self.placeholder = code_placeholder(text)
+        except ValueError as error:
+            raise TemplateError(str(error).rstrip(".")) from None
         if unsafe_relative_path(text):
             raise TemplateError(
                 f"{text!r} must be a relative path with '/' between folders and no '.' or '..' folders"
             )
         if text.count(FILE_NAME) != 1:
             raise TemplateError(f"{text!r} must contain {FILE_NAME} once")
-        if self.multilingual and LANGUAGE in text:
-            raise TemplateError(f"{text!r}: one file holds every language in this format, so no {LANGUAGE}")
-        if not self.multilingual and LANGUAGE not in text:
-            raise TemplateError(f"{text!r} must contain {LANGUAGE}")
+        if self.multilingual and self.placeholder:
+            raise TemplateError(
+                f"{text!r}: one file holds every language in this format, so no {self.placeholder}"
+            )
+        if not self.multilingual and not self.placeholder:
+            raise TemplateError(f"{text!r} must contain {LANGUAGE} (or {{locale}}, {{android}})")
 
     def _regex(self) -> re.Pattern:
         pattern, named = [], False
         for part in self._parts:
-            if part == LANGUAGE:
-                pattern.append("(?P=language)" if named else f"(?P<language>{LANGUAGE_PATTERN})")
+            if part in CODE_PLACEHOLDERS:
+                pattern.append("(?P=language)" if named else f"(?P<language>{code_pattern(part)})")
                 named = True
             elif part == FILE_NAME:
                 pattern.append("(?P<fileName>.+?)")
@@ -99,18 +124,25 @@ class PathTemplate:
         patterns = []
         for file_name in ("*", "*/**/*"):
             parts = [
-                "*" if part == LANGUAGE else file_name if part == FILE_NAME else glob.escape(part)
+                "*" if part in CODE_PLACEHOLDERS else file_name if part == FILE_NAME else glob.escape(part)
                 for part in self._parts
             ]
             patterns.append("".join(parts))
         return patterns
 
     def match(self, path: str) -> Match | None:
-        """What ``path`` (relative, with '/') says, or None when the template does not fit it."""
+        """What ``path`` (relative, with '/') says, the language as its canonical code, or None
+        when the template does not fit it (nor a path whose language is no known code)."""
         found = self.pattern.fullmatch(path)
         if found is None or unsafe_relative_path(found["fileName"]):
             return None
-        return Match(path, found.groupdict().get("language"), found["fileName"])
+        language = found.groupdict().get("language")
+        if language is not None:
+            try:
+                language = code_in_path(self.placeholder, language)
+            except ValueError:
+                return None
+        return Match(path, language, found["fileName"])
 
     def find(self, root: Path) -> list[Match]:
         """The files under ``root`` that the template matches, sorted by path (hidden files
@@ -129,9 +161,13 @@ class PathTemplate:
         if not self.multilingual:
             if language is None:
                 raise TemplateError(f"{self.text!r} needs a language")
-            check_language(language)
+            language = check_language(language)
         return "".join(
-            (language or "") if part == LANGUAGE else file_name if part == FILE_NAME else part
+            code_for_path(part, language)
+            if part in CODE_PLACEHOLDERS
+            else file_name
+            if part == FILE_NAME
+            else part
             for part in self._parts
         )
 
@@ -152,7 +188,7 @@ class PathTemplate:
             language, _, name = name.partition("/")
             if not name:
                 raise TemplateError(f"the archive entry {language!r} has no language folder")
-            check_language(language)
+            language = check_language(language)
         if not self.text.endswith(FILE_NAME) and name.endswith(extension) and name != extension:
             name = name[: -len(extension)]
         return language, name

@@ -9,16 +9,16 @@ import zlib
 from dataclasses import dataclass
 
 from loko.errors import BadRequest
-from loko.fields import (
-    CONTROL_CHARACTERS,
-    LANGUAGE_CODE,
-    MAX_FILE_NAME,
-    MAX_KEY,
-    MAX_LANGUAGE_CODE,
-    MAX_VALUE,
-)
+from loko.fields import CONTROL_CHARACTERS, MAX_FILE_NAME, MAX_KEY, MAX_VALUE
 from loko.formats import Entry, FormatError
 from loko.formats.registry import detect_format, format_module
+from loko.languages.codes import (
+    CODE_PLACEHOLDERS,
+    canonical_code,
+    code_in_path,
+    code_pattern,
+    code_placeholder,
+)
 
 MAX_ENTRIES = 100_000
 MAX_ARCHIVE_MEMBERS = 10_000
@@ -26,7 +26,6 @@ MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 MAX_RATIO = 200  # a member may unpack to at most this many times its packed size
 MAX_CONTEXT = 1024
 MAX_COMMENT = MAX_VALUE
-LANGUAGE_PATTERN = r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*"
 DEFAULT_TEMPLATE = "{language}/{fileName}"
 MULTILINGUAL_TEMPLATE = "{fileName}"
 IGNORED_MEMBERS = ("__MACOSX/", ".DS_Store")
@@ -51,6 +50,11 @@ def parse_upload(
     data: bytes, *, format: str | None, language: str | None, file_name: str | None, path_template: str | None
 ) -> list[ParsedFile]:
     """The files of an upload, parsed and checked; BadRequest naming what is wrong."""
+    if language is not None:
+        try:
+            language = canonical_code(language)  # a pending import may predate canonical codes
+        except ValueError as error:
+            raise BadRequest(f"language: {error}") from None
     if is_zip(data):
         files = _parse_archive(data, format, language, path_template)
     else:
@@ -84,7 +88,7 @@ def _parse_one(data: bytes, name: str, language: str | None, file_name: str, pat
     module = format_module(name)
     try:
         if getattr(module, "MULTILINGUAL", False):
-            by_language = module.read_all(data)
+            by_language = _canonical_columns(module.read_all(data), path)
             if language is not None:
                 if language not in by_language:
                     raise BadRequest(
@@ -105,17 +109,40 @@ def _parse_one(data: bytes, name: str, language: str | None, file_name: str, pat
         raise BadRequest(f"file: {path!r} is nested too deeply.") from None
 
 
+def _canonical_columns(by_language: dict[str, list[Entry]], path: str) -> dict[str, list[Entry]]:
+    """A multilingual file's languages under their canonical codes; BadRequest for a code
+    the registry does not know or two columns of one language."""
+    columns: dict[str, list[Entry]] = {}
+    spelled: dict[str, str] = {}
+    for given, entries in by_language.items():
+        try:
+            code = canonical_code(given)
+        except ValueError as error:
+            raise BadRequest(f"language: {error} (a language of {path!r})") from None
+        if code in columns:
+            raise BadRequest(
+                f"language: {path!r} has {spelled[code]!r} and {given!r}, both the language {code!r}."
+            )
+        columns[code], spelled[code] = entries, given
+    return columns
+
+
 def template_pattern(template: str) -> re.Pattern:
-    """A regex of a path template: ``{language}`` matches a language code, ``{fileName}``
-    any path (folders included); everything else literally."""
+    """A regex of a path template: ``{language}``, ``{locale}`` or ``{android}`` match a
+    language code in that form (group ``language``, read with ``template_language``),
+    ``{fileName}`` any path (folders included); everything else literally."""
     if "{fileName}" not in template:
         raise BadRequest("pathTemplate: must contain {fileName}.")
-    parts = re.split(r"(\{language\}|\{fileName\})", template)
+    try:
+        placeholder = code_placeholder(template)
+    except ValueError as error:
+        raise BadRequest(f"pathTemplate: {error}") from None
+    parts = re.split(r"(\{language\}|\{locale\}|\{android\}|\{fileName\})", template)
     pattern = []
     for part in parts:
-        if part == "{language}":
+        if part in CODE_PLACEHOLDERS:
             pattern.append(
-                f"(?P<language>{LANGUAGE_PATTERN})"
+                f"(?P<language>{code_pattern(placeholder)})"
                 if "(?P<language>" not in "".join(pattern)
                 else "(?P=language)"
             )
@@ -126,6 +153,13 @@ def template_pattern(template: str) -> re.Pattern:
         else:
             pattern.append(re.escape(part))
     return re.compile("".join(pattern) + r"\Z")
+
+
+def template_language(template: str, match: re.Match) -> str | None:
+    """The canonical code a path matched by ``template_pattern(template)`` holds, None when
+    the template has no code placeholder; ValueError for a code the registry does not know."""
+    text = match.groupdict().get("language")
+    return None if text is None else code_in_path(code_placeholder(template), text)
 
 
 def _members(archive: zipfile.ZipFile):
@@ -180,13 +214,14 @@ def _parse_archive(
                     raise BadRequest(
                         f"file: the archive member {name!r} does not match pathTemplate {chosen!r}."
                     )
-                fields = match.groupdict()
-                file_name = fields["fileName"]
+                try:
+                    in_path = template_language(chosen, match)
+                except ValueError as error:
+                    raise BadRequest(f"language: {error} (in the path {name!r})") from None
+                file_name = match["fileName"]
                 if template is None or template.endswith("{fileName}"):
                     file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
-                parsed = _parse_one(
-                    member, member_format, fields.get("language") or language, file_name, path=name
-                )
+                parsed = _parse_one(member, member_format, in_path or language, file_name, path=name)
                 files += parsed
                 entries += sum(len(each.entries) for each in parsed)
                 _refuse_too_many(entries)  # before reading the next member
@@ -222,10 +257,10 @@ def _check(parsed: ParsedFile) -> None:
         raise BadRequest(
             f"fileName: {file_name[:80]!r} must be a relative path without '.', '..' or empty segments."
         )
-    if len(parsed.language) > MAX_LANGUAGE_CODE or not LANGUAGE_CODE.match(parsed.language):
-        raise BadRequest(
-            f"language: {parsed.language[:40]!r} is not a language code (BCP 47, e.g. 'de' or 'pt-BR')."
-        )
+    try:
+        parsed.language = canonical_code(parsed.language)
+    except ValueError as error:
+        raise BadRequest(f"language: {error}") from None
     seen = set()
     for entry in parsed.entries:
         key = entry.key

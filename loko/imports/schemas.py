@@ -18,8 +18,10 @@ class ImportQuery(ApiSchema):
         validate=validate.Length(min=1, max=512),
         metadata={
             "description": "For a ZIP: where each member's language and file name are, e.g. "
-            "`locales/{language}/{fileName}.json`. Default `{language}/{fileName}`, `{fileName}` for "
-            "CSV (the export's layout)."
+            "`locales/{language}/{fileName}.json`. The language may be written {language} "
+            "(`pt-BR`, in any casing, `pt_BR` too), {locale} (`pt_BR`) or {android} (`pt-rBR`, "
+            "`b+sr+Latn`); each is read as the canonical code. Default `{language}/{fileName}`, "
+            "`{fileName}` for CSV (the export's layout)."
         },
     )
     mode = fields.String(

@@ -32,14 +32,14 @@ class LanguageCreate(ApiSchema):
 
 
 class LanguageUpdate(ApiSchema):
-    currentCode = LanguageCode(required=True)
+    currentCode = LanguageCode(required=True, existing=True)
     code = LanguageCode()
     name = fields.String(validate=NAME)
     emoji = fields.String(validate=EMOJI)
 
 
 class LanguageDelete(ApiSchema):
-    code = LanguageCode(required=True)
+    code = LanguageCode(required=True, existing=True)
     permanent = fields.Boolean(
         load_default=False,
         metadata={

@@ -4,6 +4,7 @@ or emoji, and deleting it after a confirmation that says what is lost."""
 from flask import Blueprint, request, url_for
 
 from loko.languages import service
+from loko.languages.codes import canonical_code
 from loko.languages.schemas import LanguageCreate, LanguageDelete, LanguageUpdate
 from loko.web.pages import (
     REFUSED,
@@ -24,10 +25,10 @@ PATH = "/projects/<uuid:project_id>/languages"
 def languages(project_id):
     """``?edit=<code>`` opens a language's edit form, ``?delete=<code>`` its confirmation."""
     view = project_page(str(project_id))
-    code = request.args.get("delete")
+    code = _stored(request.args.get("delete"))
     removal = attempt(lambda: service.language_removal(page_user(), view.project.id, code)) if code else None
     removal = None if removal is REFUSED else removal
-    return _page(view, editing=request.args.get("edit"), removal=removal)
+    return _page(view, editing=_stored(request.args.get("edit")), removal=removal)
 
 
 @languages_ui.post(PATH)
@@ -41,7 +42,7 @@ def add_language(project_id):
 def edit_language(project_id):
     view = project_page(str(project_id))
     done = submit(lambda: _edit(view.project.id), then=_here(view), notice="Language saved.")
-    return done or _page(view, editing=request.form.get("currentCode"), failed="edit")
+    return done or _page(view, editing=_stored(request.form.get("currentCode")), failed="edit")
 
 
 @languages_ui.post(PATH + "/delete")
@@ -80,6 +81,14 @@ def _edit(project_id: str) -> list[dict]:
     # An emptied emoji field clears the emoji; an emptied name or code keeps the current one.
     data = form_input(LanguageUpdate, drop_empty=("code", "name"))
     return service.update_language(page_user(), project_id, data.pop("currentCode"), data)
+
+
+def _stored(code: str | None) -> str | None:
+    """The code as stored: canonical, or as given for a code stored before codes were checked."""
+    try:
+        return canonical_code(code) if code else code
+    except ValueError:
+        return code
 
 
 def _here(view) -> str:

@@ -27,7 +27,12 @@ class RepoHostIn(ApiSchema):
     path = fields.String(
         load_default="locales/{language}/{fileName}.json",
         validate=validate.Length(min=1, max=512),
-        metadata={"description": "Where each file lives: a template with {language} and {fileName}."},
+        metadata={
+            "description": "Where each file lives: a template with {fileName} and the language as "
+            "{language} (canonical `pt-BR`), {locale} (`pt_BR`, gettext and Java) or {android} "
+            "(`pt-rBR`, `b+sr+Latn`, for `values-{android}`); each form is read back as the "
+            "canonical code."
+        },
     )
     format = fields.String(load_default="json", validate=validate.OneOf(FORMAT_NAMES))
     token = fields.String(

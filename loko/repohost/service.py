@@ -27,8 +27,9 @@ from loko.errors import BadGateway, BadRequest, Conflict, NotFound, Unauthorized
 from loko.exports.service import export_files
 from loko.extensions import db
 from loko.formats.registry import format_module
-from loko.imports.files import template_pattern
+from loko.imports.files import template_language, template_pattern
 from loko.imports.service import ImportOptions, import_files
+from loko.languages.codes import code_placeholder, fill_code
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError
@@ -237,8 +238,15 @@ def _check_template(path: str, fmt: str) -> None:
     module = format_module(fmt)
     if "{fileName}" not in path:
         raise BadRequest("path: must contain {fileName}.")
-    if "{language}" not in path and not getattr(module, "MULTILINGUAL", False):
-        raise BadRequest(f"path: must contain {{language}} (format {fmt} holds one language per file).")
+    try:
+        placeholder = code_placeholder(path)
+    except ValueError as error:
+        raise BadRequest(f"path: {error}") from None
+    if placeholder is None and not getattr(module, "MULTILINGUAL", False):
+        raise BadRequest(
+            f"path: must contain {{language}}, {{locale}} or {{android}} (format {fmt} holds one "
+            "language per file)."
+        )
     if path.startswith("/") or ".." in path.split("/") or "\\" in path:
         raise BadRequest("path: must be a relative path inside the repository.")
 
@@ -362,7 +370,18 @@ def _file_path(template: str, language: str | None, file_name: str, extension: s
     if after.startswith(extension) and file_name.endswith(extension):
         file_name = file_name[: -len(extension)]
     path = template.replace("{fileName}", file_name)
-    return path.replace("{language}", language) if language else path
+    return fill_code(path, language) if language else path
+
+
+def _path_language(template: str, match) -> str | None:
+    """The canonical code of a matched path; a code the registry does not know is counted
+    as it is written."""
+    if match is None:
+        return None
+    try:
+        return template_language(template, match)
+    except ValueError:
+        return match["language"]
 
 
 def _key_changes(fmt: str, language: str | None, before: bytes | None, after: bytes) -> dict[str, Counter]:
@@ -447,7 +466,7 @@ def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[
         per_language: dict[str, Counter] = {}
         for path, data in changes.items():
             match = pattern.match(path)
-            language = match.groupdict().get("language") if match else None
+            language = _path_language(settings.path, match)
             for code, counter in _key_changes(settings.format, language, base.files.get(path), data).items():
                 per_language.setdefault(code, Counter()).update(counter)
         line, body = _change_text(per_language)

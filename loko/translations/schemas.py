@@ -9,6 +9,7 @@ from loko.fields import (
     CommaList,
     FileName,
     LanguageCode,
+    LanguageMap,
     TranslationKey,
     TranslationValue,
     is_plain_key_value,
@@ -28,7 +29,7 @@ MAX_POSITION = 2**31 - 1
 class TranslationCreate(ApiSchema):
     key = TranslationKey(required=True)
     fileName = FileName(required=True)
-    values = fields.Dict(keys=LanguageCode(), values=TranslationValue(), required=True)
+    values = LanguageMap(values=TranslationValue(), required=True)
 
 
 class ValueUpdate(ApiSchema):
@@ -49,8 +50,7 @@ class ValueUpdate(ApiSchema):
 class TranslationPatch(ApiSchema):
     key = TranslationKey(required=True)
     fileName = FileName(required=True)
-    updates = fields.Dict(
-        keys=LanguageCode(),
+    updates = LanguageMap(
         values=fields.Nested(ValueUpdate),
         required=True,
         validate=validate.Length(min=1, error="Give at least one language."),

@@ -29,6 +29,10 @@ What the run leaves out, and why:
   in a file format without zip that does not name exactly one file (and, unless the format
   holds every language in one file, one language): OpenAPI has no rules across query
   parameters. Both operations' descriptions state these rules.
+- A language code of the document's shape that the IANA language subtag registry does not
+  know (``zz``), or two spellings of one language as keys of one map (``en`` and ``EN``),
+  answer 400 with a message naming the code: the registry is no pattern, and JSON Schema
+  cannot say that keys differ once their case is folded. ``LanguageCode`` states both rules.
 - Deletions of the caller's own world are turned into deletions of victims made for them
   (a member, a project, a session for sign-out; see ``Contract.call_options``), so that
   the run keeps its access. The API has no endpoint that deletes a user or an organization.
@@ -66,6 +70,16 @@ def refused_for_stored_data(case, response) -> bool:
     if case.operation.label != UPDATE_PROJECT or response.status_code != 400:
         return False
     return response.json()["error"].startswith(STORED_DATA_LINK_RULES)
+
+
+# The language code rules stated in words only (loko.languages.codes, loko.fields.LanguageMap).
+LANGUAGE_CODE_RULES = ("is not a known language code", "are both the language")
+
+
+def refused_for_a_language_code(response) -> bool:
+    return response.status_code == 400 and any(
+        rule in response.json()["error"] for rule in LANGUAGE_CODE_RULES
+    )
 
 
 def repeats_a_key(body) -> bool:
@@ -131,7 +145,7 @@ def _exercise(app, contract, operation) -> None:
     )
     def run(case):
         response = case.call(**contract.call_options(app, case))
-        if refused_for_stored_data(case, response):
+        if refused_for_stored_data(case, response) or refused_for_a_language_code(response):
             return
         case.validate_response(response, checks=checks)
 

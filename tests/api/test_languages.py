@@ -149,6 +149,53 @@ def test_add_existing_language_conflicts(api):
     assert api.languages() == [{"code": "de", "name": "German", "emoji": ""}]
 
 
+def test_add_language_in_another_casing_conflicts(api):
+    api.add_language("en")
+    response = api.post("/languages", {"code": "EN"})
+    assert response.status_code == 409
+    assert "'en'" in response.json["error"]
+    assert api.codes() == ["en"]
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [("pt-br", "pt-BR"), ("pt_BR", "pt-BR"), ("zh-hant-tw", "zh-Hant-TW"), ("SR-LATN", "sr-Latn")],
+)
+def test_add_language_stores_the_canonical_code(api, given, stored):
+    assert [language["code"] for language in api.add_language(given)] == [stored]
+
+
+@pytest.mark.parametrize("code", ["xx-bogus", "qq"])
+def test_add_language_rejects_an_unknown_code_naming_it(api, code):
+    response = api.post("/languages", {"code": code})
+    assert response.status_code == 400
+    assert response.json["error"].startswith(f"code: {code!r} is not a known language code")
+    assert api.codes() == []
+
+
+def test_languages_are_found_by_any_spelling_of_their_code(api):
+    api.create("title", {"pt-BR": "Título"})
+    response = api.patch("/languages", {"currentCode": "PT_br", "name": "Português"})
+    assert response.status_code == 200, response.json
+    assert response.json["languages"][0]["name"] == "Português"
+    response = api.delete("/languages", {"code": "pt_br"})
+    assert response.status_code == 200, response.json
+    assert api.codes() == []
+
+
+def test_a_stored_code_the_registry_does_not_know_can_be_renamed(app, api):
+    from loko.database import unit_of_work
+    from loko.languages.models import ProjectLanguage
+
+    with app.app_context(), unit_of_work():
+        from loko.extensions import db
+
+        db.session.add(ProjectLanguage(project_id=api.project_id, code="xx_old", name="Old", emoji=""))
+    response = api.patch("/languages", {"currentCode": "xx_old", "code": "de"})
+    assert response.status_code == 200, response.json
+    assert api.codes() == ["de"]
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

@@ -7,7 +7,7 @@ import pytest
 from tests.translation_factories import ProjectApi, project_api
 
 TRANSLATION_FIELDS = {"id", "key", "fileName", "values", "created_at", "updated_at", "deleted_at"}
-CODE_35 = "de-abcdefgh-abcdefgh-abcdefgh-abcde"
+CODE_35 = "sl-Latn-IT-rozaj-biske-1994-alalc97"
 
 
 @pytest.fixture
@@ -81,10 +81,26 @@ def test_create_adds_unknown_languages_with_cldr_name_and_flag(api):
     ]
 
 
-def test_create_keeps_language_codes_as_given(api):
-    api.create("greeting", {"pt_BR": "Olá"})
-    assert api.languages() == [{"code": "pt_BR", "name": "Portuguese (Brazil)", "emoji": "🇧🇷"}]
-    assert api.export() == {"pt_BR": {"common": {"greeting": "Olá"}}}
+def test_create_stores_language_codes_in_canonical_form(api):
+    api.create("greeting", {"pt_br": "Olá", "ZH-hant-tw": "你好"})
+    assert [language["code"] for language in api.languages()] == ["pt-BR", "zh-Hant-TW"]
+    assert api.export() == {
+        "pt-BR": {"common": {"greeting": "Olá"}},
+        "zh-Hant-TW": {"common": {"greeting": "你好"}},
+    }
+
+
+def test_create_refuses_two_spellings_of_one_language(api):
+    response = api.post("/translations", {"key": "a", "fileName": "common", "values": {"en": "A", "EN": "B"}})
+    assert response.status_code == 400
+    assert "'en' and 'EN' are both the language 'en'" in response.get_json()["error"]
+
+
+def test_create_refuses_an_unknown_language_naming_it(api):
+    response = api.post("/translations", {"key": "a", "fileName": "common", "values": {"xx-bogus": "A"}})
+    assert response.status_code == 400
+    assert "values" in response.get_json()["error"]
+    assert "'xx-bogus' is not a known language code" in response.get_json()["error"]
 
 
 def test_create_adds_file_records_for_its_languages(api):
@@ -190,10 +206,32 @@ def test_value_of_8193_characters_is_rejected(api):
     _bad_request(_create(api, values={"en": "v" * 8193}), "values")
 
 
-@pytest.mark.parametrize("code", ["de", "fil", "pt-BR", "pt_BR", "zh-Hant-TW", "es-419", CODE_35])
+@pytest.mark.parametrize("code", ["de", "fil", "pt-BR", "zh-Hant-TW", "sr-Latn", "es-419", CODE_35])
 def test_language_code_of_bcp47_shape_is_accepted(api, code):
     assert _create(api, values={code: "x"}).status_code == 201
     assert code in api.codes()
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("EN", "en"),
+        ("pt_BR", "pt-BR"),
+        ("pt-br", "pt-BR"),
+        ("zh_hant_tw", "zh-Hant-TW"),
+        ("ES-419", "es-419"),
+    ],
+)
+def test_language_code_is_stored_in_canonical_form(api, given, stored):
+    assert _create(api, values={given: "x"}).status_code == 201
+    assert api.codes() == [stored]
+
+
+@pytest.mark.parametrize("code", ["qq", "xx-bogus", "de-abcdefgh", "en-Abcde"])
+def test_language_code_unknown_to_the_registry_is_rejected(api, code):
+    response = _create(api, values={code: "x"})
+    assert response.status_code == 400
+    assert f"{code!r} is not a known language code" in response.get_json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -526,3 +564,17 @@ def test_keys_filter_by_file_name(api):
     api.upsert("en", {"b": "B", "a": "A"}, file_name="one")
     api.upsert("en", {"c": "C"}, file_name="two")
     assert api.keys(fileName="one") == ["a", "b"]
+
+
+def test_bulk_upsert_and_patch_take_any_spelling_of_a_code(api):
+    api.upsert("PT_br", {"title": "Título"})
+    response = api.patch(
+        "/translations",
+        {
+            "key": "title",
+            "fileName": "common",
+            "updates": {"pt-br": {"value": "Novo"}, "EN": {"value": "New"}},
+        },
+    )
+    assert response.status_code == 200, response.json
+    assert api.export() == {"en": {"common": {"title": "New"}}, "pt-BR": {"common": {"title": "Novo"}}}

@@ -37,15 +37,32 @@ def zip_names(data: bytes) -> list[str]:
 # --- the package -----------------------------------------------------------------------------
 
 
+# Pure modules the client shares with the server (each imports no other Loko module).
+SHARED = {"loko.languages.codes"}
+
+
+def _loko_imports(module: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        found += [name for name in names if name.split(".")[0] == "loko"]
+    return found
+
+
 def test_client_package_imports_nothing_of_the_server():
     for module in Path(loko.client.__file__).parent.glob("*.py"):
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            for name in names:
-                parts = name.split(".")
-                assert parts[0] != "loko" or parts[:2] == ["loko", "client"], f"{module.name} imports {name}"
+        for name in _loko_imports(module):
+            assert name.split(".")[:2] == ["loko", "client"] or name in SHARED, (
+                f"{module.name} imports {name}"
+            )
+
+
+def test_the_modules_shared_with_the_server_import_no_other_loko_module():
+    for shared in SHARED:
+        path = Path(loko.client.__file__).parent.parent.joinpath(*shared.split(".")[1:]).with_suffix(".py")
+        assert _loko_imports(path) == [], shared
 
 
 def test_client_commands_never_create_the_app(loko, repo, fake_server, monkeypatch):

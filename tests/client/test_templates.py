@@ -28,7 +28,33 @@ def test_file_name_keeps_the_extension_when_the_template_has_none():
 
 def test_language_in_the_file_name():
     match = PathTemplate("i18n/{fileName}.{language}.json").match("i18n/app.zh_Hant.json")
-    assert (match.language, match.file_name) == ("zh_Hant", "app")
+    assert (match.language, match.file_name) == ("zh-Hant", "app")
+
+
+@pytest.mark.parametrize(
+    ("template", "path", "code"),
+    [
+        ("locales/{language}/{fileName}.json", "locales/pt-BR/app.json", "pt-BR"),
+        ("po/{locale}/{fileName}.po", "po/pt_BR/app.po", "pt-BR"),
+        ("po/{locale}/{fileName}.po", "po/zh_Hant_TW/app.po", "zh-Hant-TW"),
+        ("res/values-{android}/{fileName}.xml", "res/values-pt-rBR/strings.xml", "pt-BR"),
+        ("res/values-{android}/{fileName}.xml", "res/values-b+sr+Latn/strings.xml", "sr-Latn"),
+        ("res/values-{android}/{fileName}.xml", "res/values-de/strings.xml", "de"),
+    ],
+)
+def test_each_form_of_the_language_reads_back_as_the_canonical_code(template, path, code):
+    parsed = PathTemplate(template)
+    assert parsed.match(path).language == code
+    assert parsed.path_for(code, parsed.match(path).file_name) == path
+
+
+def test_a_path_holding_an_unknown_code_is_not_a_match():
+    assert PathTemplate(LOCALES).match("locales/xx-bogus/app.json") is None
+
+
+def test_a_template_mixing_two_forms_of_the_language_is_refused():
+    with pytest.raises(TemplateError, match="mixes"):
+        PathTemplate("{language}/{fileName}.{locale}.po")
 
 
 def test_a_second_language_must_repeat_the_first():

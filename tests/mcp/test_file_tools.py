@@ -47,3 +47,15 @@ def test_export_file_gives_the_file_text(call, fmt):  # noqa: F811
     result = call("export_file", {"fileName": "common", "language": "en", "format": fmt})
     assert not result["isError"], result
     assert "Goodbye" in result["structuredContent"]["content"]
+
+
+def test_tool_arguments_take_language_codes_in_canonical_form(client, mcp_world, call):  # noqa: F811
+    arguments = {"fileName": "common", "language": "PT_br", "translations": [{"key": "x", "value": "Olá"}]}
+    assert not call("upsert_translations", arguments)["isError"]
+    assert export(client, mcp_world)["pt-BR"]["common"] == {"x": "Olá"}
+
+
+def test_a_tool_argument_with_an_unknown_language_code_is_a_tool_error_naming_it(call):  # noqa: F811
+    arguments = {"fileName": "common", "language": "xx-bogus", "translations": [{"key": "x", "value": "y"}]}
+    result = call("upsert_translations", arguments)
+    assert result["isError"] and "'xx-bogus' is not a known language code" in result["content"][0]["text"]

@@ -220,3 +220,11 @@ def test_markup_in_a_language_name_renders_as_text(page_as, world, api):
     assert "&lt;b&gt;bold&lt;/b&gt;" in text
     assert "<b>bold</b>" not in text
     assert "<i>" not in text
+
+
+def test_the_edit_and_delete_forms_open_for_any_spelling_of_a_code(page_as, world, api):
+    api.add_language("pt-BR")
+    text = text_of(page_as("editor").get(languages_page(world, edit="pt_br")))
+    assert "Edit Portuguese (Brazil) ( pt-BR )" in text
+    text = text_of(page_as("editor").get(languages_page(world, delete="PT-br")))
+    assert "Portuguese (Brazil) ( pt-BR )?" in text

@@ -279,6 +279,26 @@ def test_sync_imports_the_base_branch(configured):
     }
 
 
+def test_a_repository_laid_out_with_underscores_keeps_its_paths(configured, host):
+    host.git.add_commit(REPOSITORY, "main", {"po/pt_BR/common.json": orjson.dumps({"title": "Título"})})
+    saved = configure(configured, host, path="po/{locale}/{fileName}.json")
+    assert saved.status_code == 200, saved.json
+    answer = configured.post("/repohost/sync", {}).json
+    assert answer["files"] == ["po/pt_BR/common.json"]
+    assert configured.export() == {"pt-BR": {"common": {"title": "Título"}}}
+    configured.upsert("pt-BR", {"title": "Novo título"}, file_name="common")
+    assert configured.post("/repohost/push", {}).status_code == 200
+    files = host.git.read_branch(REPOSITORY, "loko/translations")
+    assert orjson.loads(files["po/pt_BR/common.json"]) == {"title": "Novo título"}
+    assert not any(path.startswith("po/pt-BR") for path in files)
+
+
+def test_a_path_mixing_two_forms_of_the_language_is_refused(configured, host):
+    response = configure(configured, host, path="{language}/{locale}/{fileName}.json")
+    assert response.status_code == 400
+    assert response.json["error"].startswith("path: ")
+
+
 def test_sync_updates_changed_values_and_keeps_removed_keys(configured, host):
     configured.post("/repohost/sync", {})
     host.git.add_commit(REPOSITORY, "main", {"locales/en/common.json": orjson.dumps({"title": "New title"})})
