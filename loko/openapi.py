@@ -296,6 +296,8 @@ def _body_required(body) -> bool:
     if isinstance(body, dict):
         return True
     schema = body() if isinstance(body, type) else body
+    if getattr(schema, "BODY_REQUIRED", False):  # a rule across fields needs one of them
+        return True
     return any(field.required for field in schema.fields.values())
 
 

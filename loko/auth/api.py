@@ -109,7 +109,7 @@ def update_me():
     body=PasswordChange,
     responses={200: SuccessOut},
     errors=(400, 401, 403, 429),
-    description="The current password is required (a wrong one: 400 naming current_password). "
+    description="The current password is required (a wrong one: 403 naming current_password). "
     "The new one has at least 8 characters. Every other session of the user is signed out; "
     "the session making the change stays signed in. Ten refused changes a minute for one "
     "session are answered with 429.",

@@ -137,13 +137,13 @@ def rename_user(actor, name: str) -> User:
 
 def change_password(actor, current_password: str, new_password: str, session_token: str | None) -> None:
     """Change the signed-in user's password and end their other sessions (the one of
-    ``session_token`` stays); BadRequest when ``current_password`` is wrong, Forbidden for an
+    ``session_token`` stays); Forbidden when ``current_password`` is wrong, and for an
     API key."""
     caller = require_user(actor)
     with unit_of_work():
         user = db.session.get(User, caller.id)
         if not _password_matches(user.password_hash, current_password):
-            raise BadRequest("current_password: this is not your current password; nothing was changed.")
+            raise Forbidden("current_password: this is not your current password; nothing was changed.")
         user.password_hash = hash_password(new_password)
         end_sessions(user.id, keep=session_token)
 

@@ -67,7 +67,7 @@ def sign_in_limit(view):
 
 
 def password_change_limit(view):
-    """Refused password changes (400: a wrong current password, or a bad new one): ten a
+    """Refused password changes (403: a wrong current password; 400: a bad new one): ten a
     minute for one session, then 429 with Retry-After, so that a stolen session cannot
     guess the password it would need to take the account over."""
 
@@ -87,9 +87,9 @@ def password_change_limit(view):
         failed = False
         try:
             response = current_app.make_response(view(*args, **kwargs))
-            failed = response.status_code == 400
+            failed = response.status_code in (400, 403)
         except (LokoError, ValidationError) as error:
-            failed = getattr(error, "status", 400) == 400
+            failed = getattr(error, "status", 400) in (400, 403)
             raise
         finally:
             if not failed:

@@ -59,7 +59,6 @@ class MemberList(ApiSchema):
 class InvitationCreate(ApiSchema):
     role = fields.String(validate=validate.OneOf(ORGANIZATION_ROLES), load_default="member")
     expires_in_days = fields.Integer(
-        strict=True,
         validate=validate.Range(min=1, max=INVITATION_DAYS_MAX),
         load_default=INVITATION_DAYS_DEFAULT,
         metadata={"description": f"Days until the link expires (default {INVITATION_DAYS_DEFAULT})."},

@@ -304,6 +304,8 @@ ACTOR_TYPES = ("user", "api_key", "system")
 class UndoRequest(ApiSchema):
     """What to undo: one operation, or the entries that match every filter given."""
 
+    BODY_REQUIRED = True
+
     operationId = fields.String(
         validate=TRANSLATION_ID,
         metadata={

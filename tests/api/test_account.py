@@ -111,7 +111,7 @@ def test_a_wrong_current_password_is_refused_and_nothing_changes(app, as_caller,
     with app.app_context():
         other = make_session(db.session.get(User, user_id(world.users["editor"])))
     response = change_password(as_caller("editor"), current="not my password")
-    assert response.status_code == 400
+    assert response.status_code == 403
     assert response.json["error"].startswith("current_password")
     assert login(app, "editor@example.test", PASSWORD).status_code == 200
     assert CallerClient(app, {"cookie": other}).get("/api/auth/me").status_code == 200
@@ -160,7 +160,7 @@ def test_a_password_change_answer_holds_no_password(as_caller):
 def test_ten_refused_password_changes_a_minute_are_then_answered_429(app, as_caller, world):
     me = as_caller("editor")
     for _ in range(10):
-        assert change_password(me, current="wrong guess").status_code == 400
+        assert change_password(me, current="wrong guess").status_code == 403
     response = change_password(me)
     assert response.status_code == 429
     assert "Retry-After" in response.headers

@@ -99,7 +99,7 @@ def test_a_wrong_current_password_is_refused_on_the_page(app, page_as):
     response = page_as("editor").submit(
         "/account/password", {"current_password": "wrong password", "new_password": NEW_PASSWORD}
     )
-    assert response.status_code == 400
+    assert response.status_code == 403
     assert alert_of(response).startswith("current_password:")
     assert signs_in(app, "editor@example.test", PASSWORD)
     assert NEW_PASSWORD not in response.get_data(as_text=True)
