@@ -64,7 +64,13 @@ def upload_options(query: dict, upload_name: str, data: bytes) -> ImportOptions:
 
 def would_change(diff: dict) -> bool:
     summary = diff["summary"]
-    return bool(summary["created"] or summary["updated"] or summary["trashed"] or summary["notes"])
+    return bool(
+        summary["created"]
+        or summary["updated"]
+        or summary["trashed"]
+        or summary["removed"]
+        or summary["notes"]
+    )
 
 
 class PreviewChanged(Exception):

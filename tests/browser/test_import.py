@@ -33,8 +33,10 @@ def test_a_json_file_is_checked_then_imported(page):
     check_accessibility(page, "import-diff")
 
     page.get_by_role("button", name="Confirm import").click()
-    page.wait_for_url(re.compile(rf"/projects/{project_id}/files$"))
+    page.wait_for_url(re.compile(rf"/projects/{project_id}/import\?imported="))
     expect(page.get_by_role("status")).to_have_text("Imported: 2 created, 0 updated, 0 moved to the trash.")
+    expect(page.get_by_role("button", name="Undo this import")).to_be_visible()
+    page.get_by_role("link", name="Files", exact=True).click()
     expect(page.get_by_role("row", name="home")).to_contain_text("en")
 
 
