@@ -440,7 +440,7 @@ def revision_date(moment: datetime) -> str:
 
 def _source_reader(project: Row, query: ExportQuery, link: Link | None):
     """``file_name -> (source language, {key: value})`` for bilingual formats: the project's
-    source language (the one with the most values)."""
+    source language setting, unless the query names another."""
     source_language = query.source_language or source_language_of(project.id)
     if source_language is None:
         return lambda file_name: (None, {})

@@ -268,7 +268,7 @@ TOOLS = {
             "get_project_context",
             "Project context",
             "Start here: the project's name and description, its languages with progress and "
-            "missing counts, its files, the source language (the language with the most values), "
+            "missing counts, its files, the source language (the project's setting), "
             "the linked project it inherits from, counts, and whether this key may write.",
             schemas.NoArguments,
             schemas.ContextOut,

@@ -14,7 +14,7 @@ from sqlalchemy import and_, exists, or_, select, tuple_
 from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
-from loko.languages.service import file_names, language_rows, progress_counts
+from loko.languages.service import file_names, language_rows
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
@@ -25,7 +25,6 @@ from loko.translations.queries import (
     has_value,
     inherited_values,
     is_missing,
-    most_translated,
 )
 from loko.translations.service import values_of
 
@@ -91,8 +90,8 @@ def editor_page(
 ) -> EditorPage:
     """One page of the editor for a caller with canViewTranslations.
 
-    ``languages`` and ``source`` choose the columns (default: the language with the most
-    values, then the next ones by code); ``after`` and ``before`` are the cursors of the
+    ``languages`` and ``source`` choose the columns (default: the project's source
+    language, then the next ones by code); ``after`` and ``before`` are the cursors of the
     neighbouring pages. BadRequest names the parameter for a language the project does not
     have, the inherited filter without a project link, a foreign cursor, or both cursors.
     """
@@ -126,9 +125,10 @@ def editor_page(
 
 
 def _default_source(project: Project, codes: list[str]) -> str | None:
-    """The language with the most values (counts cached per data version), else the first."""
-    translated, _ = progress_counts(project.id, project.data_version)
-    return most_translated({code: translated.get(code, 0) for code in codes}) or (codes[0] if codes else None)
+    """The project's source language setting (the first code for a project without one)."""
+    if project.source_language in codes:
+        return project.source_language
+    return codes[0] if codes else None
 
 
 def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missing: str | None) -> list[str]:

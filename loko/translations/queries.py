@@ -17,7 +17,7 @@ from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.files.service import file_records
-from loko.languages.service import active_translation_count, language_stats, project_languages
+from loko.languages.service import active_translation_count, project_languages
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations import history
@@ -28,8 +28,9 @@ DEFAULT_PAGE = 50
 MAX_PAGE = 200
 RECENT_HISTORY = 10
 SOURCE_LANGUAGE_RULE = (
-    "The language with the most values in active translations; a tie goes to the "
-    "alphabetically first code. None while the project has no values."
+    "The project's source language setting: the language its keys are written in, chosen "
+    "in the project's settings (by default its first language). None while the project "
+    "has no languages."
 )
 
 
@@ -204,7 +205,7 @@ def search_translations(
 
 def source_language(project_id: str) -> str | None:
     """See SOURCE_LANGUAGE_RULE."""
-    return most_translated(language_stats(project_id))
+    return db.session.execute(select(Project.source_language).where(Project.id == project_id)).scalar()
 
 
 def most_translated(counts: dict[str, int]) -> str | None:
@@ -337,7 +338,7 @@ def project_context(actor, project_id: str) -> dict:
             "description": project.desc,
             "emoji": project.emoji,
         },
-        "source_language": most_translated({row["code"]: row["translated"] for row in languages}),
+        "source_language": project.source_language,
         "source_language_rule": SOURCE_LANGUAGE_RULE,
         "languages": languages,
         "files": files,

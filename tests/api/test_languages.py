@@ -266,14 +266,14 @@ def test_update_language_rejects_invalid_bodies(api, body, field):
 
 
 def test_delete_language_answers_with_the_remaining_languages(api):
-    api.create("title", {"de": "Titel", "en": "Title"})
+    api.create("title", {"en": "Title", "de": "Titel"})
     response = api.delete("/languages", {"code": "de"})
     assert response.status_code == 200
     assert response.json == {"languages": [{"code": "en", "name": "English", "emoji": ""}]}
 
 
 def test_delete_language_removes_its_values_and_records(api):
-    translation = api.create("title", {"de": "Titel", "en": "Title"}, file_name="home")
+    translation = api.create("title", {"en": "Title", "de": "Titel"}, file_name="home")
     api.delete("/languages", {"code": "de"})
     assert api.export() == {"en": {"home": {"title": "Title"}}}
     assert [(f["file_name"], f["language"]) for f in api.files()] == [("home", "en")]
@@ -282,7 +282,7 @@ def test_delete_language_removes_its_values_and_records(api):
 
 
 def test_delete_language_records_purged_values_in_history(api):
-    translation = api.create("title", {"de": "Titel", "en": "Title"})
+    translation = api.create("title", {"en": "Title", "de": "Titel"})
     api.delete("/languages", {"code": "de"})
     (entry,) = api.history(action="purged")
     assert (entry["translation_id"], entry["language"], entry["old_value"]) == (

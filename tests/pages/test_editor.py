@@ -126,14 +126,22 @@ def test_a_carriage_return_in_a_value_survives_the_page(page_as, world, api):
     assert '<div class="t">one&#13;\ntwo</div>' in page_as("viewer").get(editor_url(world)).text
 
 
-def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api):
+def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api, as_caller):
     api.add_language("fr")
     api.add_language("it")
     api.create("greeting", {"de": "Hallo", "fr": "Bonjour"})
     api.create("farewell", {"de": "Tschüss"})
+    as_caller("org_owner").put(f"/api/projects/{world.project_id}", json={"source_language": "fr"})
     text = page_as("viewer").get(editor_url(world)).text
-    assert re.findall(r'<th scope="col" class="lang" data-l="([^"]+)"', text) == ["de", "en", "fr"]
-    assert 'data-source="de"' in text
+    assert re.findall(r'<th scope="col" class="lang" data-l="([^"]+)"', text) == ["fr", "de", "en"]
+    assert 'data-source="fr"' in text
+
+
+def test_the_source_is_the_first_language_added_not_the_most_translated(page_as, world, api):
+    api.create("greeting", {"de": "Hallo"})
+    text = page_as("editor").get(editor_url(world)).text
+    assert 'data-source="en"' in text
+    assert '<label for="new-value">English value' in text
 
 
 def test_chosen_languages_are_the_columns(page_as, world, api):
