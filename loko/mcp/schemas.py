@@ -198,6 +198,19 @@ class MissingPageOut(ApiSchema):
 
 
 class TranslationDetailOut(TranslationOut):
+    comment = fields.String(
+        required=True, allow_none=True, metadata={"description": "The key's note for translators."}
+    )
+    context = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "What tells this key apart from another with the same text."},
+    )
+    maxLength = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The longest a value may be, in characters: keep translations within it."},
+    )
     inherited = fields.Dict(
         keys=fields.String(),
         values=fields.String(),

@@ -133,6 +133,9 @@ def _render_translation(result: dict) -> str:
     lines = [f"{result['fileName']} / {result['key']} [{result['id']}]"]
     lines += [f"- {code}: {_quote(value, 200)}" for code, value in result["values"].items()]
     lines += [f"- {code} (inherited): {_quote(value, 200)}" for code, value in result["inherited"].items()]
+    for label, name in (("Comment", "comment"), ("Context", "context"), ("Max length", "maxLength")):
+        if result.get(name) is not None:
+            lines.append(f"{label}: {result[name] if name == 'maxLength' else _quote(result[name], 500)}")
     if result["history"]:
         lines.append(f"Last {len(result['history'])} change(s):")
         lines += [
@@ -318,7 +321,8 @@ TOOLS = {
             "get_translation",
             "Get a translation",
             "One translation by `key` and `fileName`: its values in every language, any value "
-            "inherited from the linked project, and its recent change history.",
+            "inherited from the linked project, its details (comment for translators, context, "
+            "maximum length in characters) and its recent change history.",
             schemas.TranslationRef,
             schemas.TranslationDetailOut,
             _get_translation,

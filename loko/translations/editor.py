@@ -258,14 +258,25 @@ class KeyDetails:
     languages: list[dict]
     values: dict[str, str]
     inherited: dict[str, str]
+    comment: str | None = None
+    context: str | None = None
+    max_length: int | None = None
+    can_edit: bool = False
 
 
 def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
-    """An active key's values in all languages, with what the linked project lends it;
-    NotFound when the key is not active in this project."""
-    project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    """An active key's values in all languages, with what the linked project lends it, and
+    its details; NotFound when the key is not active in this project."""
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     row = db.session.execute(
-        select(Translation.id, Translation.key, Translation.file_name).where(
+        select(
+            Translation.id,
+            Translation.key,
+            Translation.file_name,
+            Translation.comment,
+            Translation.context,
+            Translation.max_length,
+        ).where(
             Translation.id == translation_id,
             Translation.project_id == project_id,
             Translation.deleted_at.is_(None),
@@ -281,5 +292,15 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         if lent is not None:
             inherited[link.target] = lent
     return KeyDetails(
-        project_id, row.id, row.key, row.file_name, language_rows(project_id), values, inherited
+        project_id,
+        row.id,
+        row.key,
+        row.file_name,
+        language_rows(project_id),
+        values,
+        inherited,
+        row.comment,
+        row.context,
+        row.max_length,
+        permissions.can_edit_translations,
     )

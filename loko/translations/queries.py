@@ -281,7 +281,12 @@ def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict
         if value is not None:
             inherited[link.target] = value
     entries, _ = history.list_history(project_id, {"translationId": translation.id}, RECENT_HISTORY, None)
-    return {**found, "inherited": inherited, "history": entries}
+    details = {
+        "comment": translation.comment,
+        "context": translation.context,
+        "maxLength": translation.max_length,
+    }
+    return {**found, **details, "inherited": inherited, "history": entries}
 
 
 def file_summaries(actor, project_id: str) -> list[dict]:
