@@ -173,7 +173,7 @@ def test_a_viewer_cannot_open_the_delete_confirmation(page_as, world, api):
 
 
 def test_deleting_a_language_removes_it_with_its_values(page_as, world, api):
-    api.create("title", {"de": "Titel", "en": "Title"})
+    api.create("title", {"en": "Title", "de": "Titel"})
     browser = page_as("editor")
     response = browser.submit(languages_page(world) + "/delete", {"code": "de"})
     assert response.status_code == 303
@@ -191,6 +191,16 @@ def test_a_language_used_by_the_project_link_is_not_deleted(app, page_as, world,
     assert response.status_code == 409
     assert "linked-project setting" in alert_of(response)
     assert api.codes() == ["en-GB"]
+
+
+def test_the_source_language_is_marked_and_not_deleted_while_others_remain(page_as, world, api):
+    api.create("title", {"en": "Title", "de": "Titel"})
+    browser = page_as("editor")
+    assert "en source" in text_of(browser.get(languages_page(world)))
+    response = browser.submit(languages_page(world) + "/delete", {"code": "en"})
+    assert response.status_code == 409
+    assert "source language" in alert_of(response)
+    assert api.codes() == ["de", "en"]
 
 
 def test_a_viewers_forged_delete_is_refused(page_as, world, api):
