@@ -187,6 +187,14 @@ class MissingOut(ApiSchema):
         required=True, allow_none=True, metadata={"description": "Text in the source language."}
     )
     context = _values()
+    comment = fields.String(
+        required=True, allow_none=True, metadata={"description": "The key's note for translators."}
+    )
+    maxLength = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The longest the translation may be, in characters."},
+    )
 
 
 class MissingPageOut(ApiSchema):

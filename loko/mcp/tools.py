@@ -125,6 +125,10 @@ def _render_missing(result: dict) -> str:
     ]
     for row in rows:
         text = f"{source}: {_quote(row['source'])}" if source else "no source text"
+        if row["maxLength"] is not None:
+            text += f" (at most {row['maxLength']} characters)"
+        if row["comment"] is not None:
+            text += f"; note: {_quote(row['comment'])}"
         lines.append(f"- {row['fileName']} / {row['key']} — {text}")
     return "\n".join(lines) + _more(result["next_cursor"])
 

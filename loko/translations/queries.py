@@ -238,7 +238,14 @@ def missing_translations(
         condition = and_(condition, Translation.file_name == file_name)
     total = db.session.execute(select(func.count()).select_from(Translation).where(condition)).scalar_one()
     rows, next_cursor = _page(
-        select(Translation.id, Translation.file_name, Translation.key).where(condition, _after(cursor)), limit
+        select(
+            Translation.id,
+            Translation.file_name,
+            Translation.key,
+            Translation.comment,
+            Translation.max_length,
+        ).where(condition, _after(cursor)),
+        limit,
     )
     values = values_of([row.id for row in rows])
     items = []
@@ -251,6 +258,8 @@ def missing_translations(
                 "fileName": row.file_name,
                 "source": own.get(source) if source else None,
                 "context": {code: value for code, value in own.items() if code != source},
+                "comment": row.comment,
+                "maxLength": row.max_length,
             }
         )
     return {

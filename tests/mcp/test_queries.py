@@ -12,6 +12,7 @@ from loko.extensions import db
 from loko.projects.models import Project
 from loko.projects.service import update_project
 from loko.translations import queries
+from loko.translations.details import update_key_details
 from loko.translations.service import bulk_upsert
 from tests.factories import project_in
 
@@ -146,3 +147,17 @@ def test_missing_page_takes_the_same_statements_whatever_its_size(app, mcp_world
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
     assert large == small
+
+
+def test_missing_keys_carry_their_comment_and_maximum_length(mcp_world, actors):
+    key, _owner = actors
+    update_key_details(
+        key,
+        mcp_world.project_id,
+        {"comment": "Cart badge", "maxLength": 8},
+        key="cart.items",
+        file_name="common",
+    )
+    page = queries.missing_translations(key, mcp_world.project_id, "de", file_name="common")
+    rows = {row["key"]: (row["comment"], row["maxLength"]) for row in page["missing"]}
+    assert rows == {"cart.items": ("Cart badge", 8), "farewell": (None, None)}
