@@ -80,6 +80,12 @@ def set_project_role(project, user, role):
 def add_language(project, code, name=None, emoji=""):
     with unit_of_work():
         db.session.add(ProjectLanguage(project_id=project.id, code=code, name=name or code, emoji=emoji))
+        # As the service does: a project's first language becomes its source language.
+        db.session.execute(
+            update(Project)
+            .where(Project.id == project.id, Project.source_language.is_(None))
+            .values(source_language=code)
+        )
 
 
 def make_key(project, scope="write", name="ci", revoked=False):

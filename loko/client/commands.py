@@ -27,7 +27,7 @@ from loko.client.config import (
     is_cleartext_remote,
     load_config,
 )
-from loko.client.formats import FORMAT_NAMES, format_of_file, format_of_path, is_multilingual
+from loko.client.formats import BILINGUAL, FORMAT_NAMES, format_of_file, format_of_path, is_multilingual
 from loko.client.remote import Remote, ServerError
 from loko.client.state import STATE_FOLDER, PullState
 from loko.client.sync import (
@@ -313,6 +313,14 @@ def repohost_sync_command(config, out, dry_run, removed_keys, fail_on_diff):
         click.get_current_context().exit(DIFFERENCES_FOUND)
 
 
+def _source_language(config: Config, remote: Remote) -> str | None:
+    """The source language bilingual files (XLIFF) name: the config's, else the project's
+    setting, asked of the server only when a bilingual format is configured."""
+    if config.source_language or not any(f.format in BILINGUAL for f in config.files):
+        return config.source_language
+    return remote.source_language()
+
+
 @click.command("pull")
 @client_options
 @language_option
@@ -321,7 +329,7 @@ def pull_command(config, out, languages):
 
     Each [[files]] entry's path places them; a file is written only when its bytes differ,
     and an export unchanged since the last pull is not downloaded again. XLIFF files name
-    the config's source_language as their source.
+    the config's source_language as their source (without one, the project's).
 
     With several [[files]] entries of one format, a project file goes to the entry under
     whose path it exists here (in any language); one found under none goes to the first
@@ -330,10 +338,11 @@ def pull_command(config, out, languages):
     state = PullState.load(config.root, out.warn)
     results = []
     with _remote(config, out) as remote:
+        source = _source_language(config, remote)
         for format_name, file_sets in _by_format(config.files).items():
             record = state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag, config.source_language)
+            answer = remote.export(format_name, languages, etag, source)
             if answer.not_modified:
                 results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
                 out.say(f"{format_name}: up to date")
@@ -385,10 +394,11 @@ def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
                 different = True
                 out.say("Push would change:")
                 out.lines(report.import_lines(upload.file_set, len(upload.matches), result))
+        source = _source_language(config, remote)
         for format_name, file_sets in _by_format(config.files).items():
             record = state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag, config.source_language)
+            answer = remote.export(format_name, languages, etag, source)
             planned = [] if answer.not_modified else _plan(config, file_sets, answer.body)
             to_write = [item for item in planned if item.change != "unchanged"]
             pulls.append(

@@ -4,9 +4,11 @@ then the command line, each overriding the one before. The API key belongs in th
 environment: one found in a file is accepted with a warning, as files get committed.
 
 ``source_language`` is the language the keys are written in; every export the pipeline
-asks for names it, so a bilingual file (XLIFF) keeps it as its source whatever language
-has the most values. Each ``[[files]]`` entry is a path template and a format. Entries of
-one format share the project's files: a project file goes to the entry under whose path it
+asks for names it, so a bilingual file (XLIFF) keeps it as its source. Without it, the
+pipeline reads the project's source language setting from the server.
+
+Each ``[[files]]`` entry is a path template and a format. Entries of one format share the
+project's files: a project file goes to the entry under whose path it
 exists locally (in any language), and one found under no entry's path goes to the first
 entry of its format.
 """

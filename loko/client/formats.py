@@ -25,6 +25,8 @@ FORMAT_NAMES = tuple(EXTENSIONS)
 # One file holds every language: the export's entries are `{fileName}.csv`, without a
 # language folder, and the path template has no {language}.
 MULTILINGUAL = frozenset({"csv"})
+# Each file holds a source text beside its translation: the export names a source language.
+BILINGUAL = frozenset({"xliff", "xliff2"})
 # Where one extension has several formats, the flat one, which is the more common.
 BY_EXTENSION = {
     ".json": "json",

@@ -160,6 +160,21 @@ class Remote:
         except ValueError:
             raise ServerError(f"the server's answer is not JSON: {response.text[:200]!r}") from None
 
+    def source_language(self) -> str | None:
+        """The project's source language setting (``GET /api/projects/{id}``); None when the
+        server answers 404 (the export then names the real cause) or has no such setting."""
+        with self._transport_errors():
+            response = self.client.get(self.base)
+        if response.status_code == 404:
+            return None
+        self._check(response)
+        try:
+            project = response.json().get("project")
+        except (ValueError, AttributeError):
+            project = None
+        source = project.get("source_language") if isinstance(project, dict) else None
+        return source if isinstance(source, str) else None
+
     def export(
         self,
         format: str,
@@ -169,7 +184,7 @@ class Remote:
     ) -> ExportAnswer:
         """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one. A
         bilingual file (XLIFF) names ``source_language`` as its source; without one, the server
-        picks the language with the most values, which can change as translations grow."""
+        uses the project's source language."""
         params = [("format", format), ("zip", "true")]
         params += [("language", language) for language in languages or ()]
         if source_language:

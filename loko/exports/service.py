@@ -366,17 +366,28 @@ def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages)
 
 
 KEY_NOTES = select(
-    Translation.file_name, Translation.key, Translation.comment, Translation.context, Translation.meta
+    Translation.file_name,
+    Translation.key,
+    Translation.comment,
+    Translation.context,
+    Translation.meta,
+    Translation.max_length,
 ).where(
     Translation.project_id == bindparam("project_id"),
     Translation.deleted_at.is_(None),
-    or_(Translation.comment.is_not(None), Translation.context.is_not(None), Translation.meta.is_not(None)),
+    or_(
+        Translation.comment.is_not(None),
+        Translation.context.is_not(None),
+        Translation.meta.is_not(None),
+        Translation.max_length.is_not(None),
+    ),
 )
 
 
 def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
-    """``{file_name: {key: (comment, context, meta)}}`` of the keys that have notes (from
-    imported files); most projects have none, and the query reads only those that do."""
+    """``{file_name: {key: (comment, context, meta, max_length)}}`` of the keys that have
+    notes (from imported files or the key's details); most projects have none, and the query
+    reads only those that do."""
     notes = defaultdict(dict)
     for rows in _rows(
         KEY_NOTES,
@@ -384,8 +395,8 @@ def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
         {"project_id": project.id},
         query.file_names,
     ):
-        for file_name, key, comment, context, meta in rows:
-            notes[file_name][key] = (comment, context, orjson.loads(meta) if meta else None)
+        for file_name, key, comment, context, meta, max_length in rows:
+            notes[file_name][key] = (comment, context, orjson.loads(meta) if meta else None, max_length)
     return notes
 
 
@@ -422,7 +433,7 @@ def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages)
     return write
 
 
-NO_NOTES = (None, None, None)
+NO_NOTES = (None, None, None, None)
 LISTS_UNTRANSLATED = ("po", "xliff", "xliff2")
 BILINGUAL = ("xliff", "xliff2")
 # Formats whose writer puts a revision date in the file (PO's PO-Revision-Date): the date of
@@ -439,7 +450,7 @@ def revision_date(moment: datetime) -> str:
 
 def _source_reader(project: Row, query: ExportQuery, link: Link | None):
     """``file_name -> (source language, {key: value})`` for bilingual formats: the project's
-    source language (the one with the most values)."""
+    source language setting, unless the query names another."""
     source_language = query.source_language or source_language_of(project.id)
     if source_language is None:
         return lambda file_name: (None, {})

@@ -75,7 +75,8 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
 
     Returns ``({code: record id}, [ids of the records created now])``.
     """
-    codes = set(codes)
+    ordered = sorted(codes) if isinstance(codes, set | frozenset) else list(dict.fromkeys(codes))
+    codes = set(ordered)
     parameters = {"project_id": project_id, "file_name": file_name}
     if len(codes) == 1:
         (code,) = codes
@@ -84,7 +85,7 @@ def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[st
         parameters["codes"] = sorted(codes)
         existing = dict(db.session.connection().execute(FILE_RECORD_IDS, parameters).all())
     if existing.keys() != codes:
-        ensure_languages(project_id, codes - existing.keys())
+        ensure_languages(project_id, [code for code in ordered if code not in existing])
     missing = [
         {"id": new_id(), "project_id": project_id, "file_name": file_name, "language_code": code}
         for code in sorted(codes - existing.keys())

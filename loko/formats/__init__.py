@@ -33,6 +33,8 @@ class Entry:
     ``comment`` and ``context`` are the key's note and disambiguating context where the
     format has them; ``meta`` keeps what else a format needs to write the key back as it read
     it (JSON-serializable, owned by that format, for example ARB's placeholders).
+    ``max_length`` is the longest value the key's place holds, in characters, where the
+    format can say so (XLIFF 1.2's ``maxwidth``).
     """
 
     key: str
@@ -40,6 +42,7 @@ class Entry:
     comment: str | None = None
     context: str | None = None
     meta: dict | None = None
+    max_length: int | None = None
 
 
 @dataclass(frozen=True)

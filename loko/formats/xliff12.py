@@ -186,9 +186,22 @@ def read(data: bytes, language: str) -> list[Entry]:
                     value=None if text is None else _text(text),
                     comment="\n".join(notes) if notes else None,
                     meta={"xliff": {"id": unit_id}} if resname is not None and resname != unit_id else None,
+                    max_length=_max_width(unit),
                 )
             )
     return entries
+
+
+# A key's maximum length is at most a value's (8,192 characters).
+MAX_WIDTH = 8192
+
+
+def _max_width(unit) -> int | None:
+    """A unit's ``maxwidth`` in characters (the only size unit a key's maximum length means)."""
+    width = unit.get("maxwidth", "")
+    if unit.get("size-unit") != "char" or not width.isdecimal() or not 0 < int(width) <= MAX_WIDTH:
+        return None
+    return int(width)
 
 
 def write(entries: list[Entry], target: Target) -> bytes:
@@ -217,6 +230,8 @@ def write(entries: list[Entry], target: Target) -> bytes:
         unit_attributes = (
             [("id", entry.key)] if unit_id is None else [("id", unit_id), ("resname", entry.key)]
         )
+        if entry.max_length is not None:
+            unit_attributes += [("maxwidth", str(entry.max_length)), ("size-unit", "char")]
         lines.append(f"{unit_indent}<trans-unit{attributes(unit_attributes)}>")
         lines.append(f"{inner_indent}<source>{escape_text(source)}</source>")
         if bilingual and entry.value is not None:

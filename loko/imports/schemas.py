@@ -150,8 +150,8 @@ class ImportResult(ApiSchema):
         metadata={
             "description": "Keys whose comment, context or format details change (`old`, `new`). They "
             "belong to the key: an import of several languages takes them from the source language's file "
-            "(the most translated language), and another language's file sets them only on a key that has "
-            "none. No history entry is written for them."
+            "(the project's setting), and another language's file sets them only on a key that has none."
+            " No history entry is written for them."
         },
     )
     unchanged = fields.Integer(required=True)

@@ -147,7 +147,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
-            _apply(actor, project_id, plan)
+            _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
     refresh_statistics(
         {
@@ -180,8 +180,8 @@ def _notes(entry) -> tuple:
 
 def _notes_owner(project_id: str, files: list[ParsedFile]) -> str | None:
     """The language whose files decide a key's comment, context and details: the project's
-    source language (the most translated), or for a project without values the upload's
-    language with the most entries (a tie goes to the alphabetically first code)."""
+    source language, or for a project without languages the upload's language with the
+    most entries (a tie goes to the alphabetically first code)."""
     owner = source_language(project_id)
     if owner is None:
         counts: dict[str, int] = defaultdict(int)
@@ -337,11 +337,13 @@ TRANSLATION_COLUMNS = (
 VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
 
 
-def _apply(actor, project_id: str, plan: Plan) -> None:
+def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None:
+    """Write the plan; ``first`` is named first when languages are added (a project's first
+    language becomes its source language)."""
     now = utcnow()
     stamp = driver_timestamp(now)
     for file_name, languages in plan.files.items():
-        ensure_file_records(project_id, file_name, languages)
+        ensure_file_records(project_id, file_name, sorted(languages, key=lambda code: (code != first, code)))
     insert_rows(Translation.__table__, TRANSLATION_COLUMNS, plan.new_keys)
     insert_rows(
         TranslationValue.__table__,

@@ -29,8 +29,12 @@ def language_rows(project_id: str) -> list[dict]:
 
 
 def ensure_languages(project_id: str, codes, details: dict | None = None) -> None:
-    """Add the codes a project does not have yet, named from CLDR unless ``details`` names them."""
-    wanted = set(codes)
+    """Add the codes a project does not have yet, named from CLDR unless ``details`` names them.
+
+    A project's first language becomes its source language: the first of ``codes`` in the
+    caller's order (by code when ``codes`` is a set)."""
+    ordered = sorted(codes) if isinstance(codes, set | frozenset) else list(dict.fromkeys(codes))
+    wanted = set(ordered)
     if not wanted:
         return
     existing = set(
@@ -54,6 +58,12 @@ def ensure_languages(project_id: str, codes, details: dict | None = None) -> Non
                 }
                 for code in missing
             ],
+        )
+        first = next(code for code in ordered if code in missing)
+        db.session.execute(
+            update(Project)
+            .where(Project.id == project_id, Project.source_language.is_(None))
+            .values(source_language=first)
         )
 
 
@@ -183,6 +193,11 @@ def _rename_code(project_id: str, old: str, new: str) -> None:
     )
     db.session.execute(
         update(Project)
+        .where(Project.id == project_id, Project.source_language == old)
+        .values(source_language=new)
+    )
+    db.session.execute(
+        update(Project)
         .where(Project.linked_project_id == project_id, Project.linked_language_code == old)
         .values(linked_language_code=new, data_version=Project.data_version + 1)
     )
@@ -210,6 +225,7 @@ def delete_language(actor, project_id: str, code: str, permanent: bool = False) 
         ).first()
         if in_use is not None:
             raise Conflict(f"code: the language {code!r} is used by a linked-project setting; unlink first.")
+        _refuse_source_language(project_id, code)
         described = {"code": language.code, "name": language.name, "emoji": language.emoji}
         files = list(
             db.session.execute(
@@ -230,6 +246,25 @@ def delete_language(actor, project_id: str, code: str, permanent: bool = False) 
             details.update(files=files, values=removed, changes=removed + 1)
         db.session.expire_all()
         return language_rows(project_id), details["operation_id"]
+
+
+def _refuse_source_language(project_id: str, code: str) -> None:
+    """Conflict when ``code`` is the project's source language and another language could
+    take its place (the last language may go; the next one added becomes the source)."""
+    source = db.session.execute(select(Project.source_language).where(Project.id == project_id)).scalar()
+    if source != code:
+        return
+    others = db.session.execute(
+        select(ProjectLanguage.code).where(
+            ProjectLanguage.project_id == project_id, ProjectLanguage.code != code
+        )
+    ).first()
+    if others is not None:
+        raise Conflict(
+            f"code: {code!r} is the project's source language; choose another source language "
+            "in the project's settings first."
+        )
+    db.session.execute(update(Project).where(Project.id == project_id).values(source_language=None))
 
 
 def language_removal(actor, project_id: str, code: str) -> dict:

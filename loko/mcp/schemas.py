@@ -188,6 +188,14 @@ class MissingOut(ApiSchema):
         required=True, allow_none=True, metadata={"description": "Text in the source language."}
     )
     context = _values()
+    comment = fields.String(
+        required=True, allow_none=True, metadata={"description": "The key's note for translators."}
+    )
+    maxLength = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The longest the translation may be, in characters."},
+    )
 
 
 class MissingPageOut(ApiSchema):
@@ -199,6 +207,19 @@ class MissingPageOut(ApiSchema):
 
 
 class TranslationDetailOut(TranslationOut):
+    comment = fields.String(
+        required=True, allow_none=True, metadata={"description": "The key's note for translators."}
+    )
+    context = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "What tells this key apart from another with the same text."},
+    )
+    maxLength = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The longest a value may be, in characters: keep translations within it."},
+    )
     inherited = fields.Dict(
         keys=fields.String(),
         values=fields.String(),

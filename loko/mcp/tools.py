@@ -131,6 +131,10 @@ def _render_missing(result: dict) -> str:
     ]
     for row in rows:
         text = f"{source}: {_quote(row['source'])}" if source else "no source text"
+        if row["maxLength"] is not None:
+            text += f" (at most {row['maxLength']} characters)"
+        if row["comment"] is not None:
+            text += f"; note: {_quote(row['comment'])}"
         lines.append(f"- {row['fileName']} / {row['key']} — {text}")
     return "\n".join(lines) + _more(result["next_cursor"])
 
@@ -139,6 +143,9 @@ def _render_translation(result: dict) -> str:
     lines = [f"{result['fileName']} / {result['key']} [{result['id']}]"]
     lines += [f"- {code}: {_quote(value, 200)}" for code, value in result["values"].items()]
     lines += [f"- {code} (inherited): {_quote(value, 200)}" for code, value in result["inherited"].items()]
+    for label, name in (("Comment", "comment"), ("Context", "context"), ("Max length", "maxLength")):
+        if result.get(name) is not None:
+            lines.append(f"{label}: {result[name] if name == 'maxLength' else _quote(result[name], 500)}")
     if result["history"]:
         lines.append(f"Last {len(result['history'])} change(s):")
         lines += [
@@ -318,7 +325,7 @@ TOOLS = {
             "get_project_context",
             "Project context",
             "Start here: the project's name and description, its languages with progress and "
-            "missing counts, its files, the source language (the language with the most values), "
+            "missing counts, its files, the source language (the project's setting), "
             "the linked project it inherits from, counts, and whether this key may write.",
             schemas.NoArguments,
             schemas.ContextOut,
@@ -368,7 +375,8 @@ TOOLS = {
             "get_translation",
             "Get a translation",
             "One translation by `key` and `fileName`: its values in every language, any value "
-            "inherited from the linked project, and its recent change history.",
+            "inherited from the linked project, its details (comment for translators, context, "
+            "maximum length in characters) and its recent change history.",
             schemas.TranslationRef,
             schemas.TranslationDetailOut,
             _get_translation,

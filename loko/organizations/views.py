@@ -50,7 +50,9 @@ def organization(organization_id):
             lambda: create_project(
                 actor,
                 **form_input(
-                    ProjectCreate, drop_empty=("desc", "emoji"), extra={"organization_id": organization_id}
+                    ProjectCreate,
+                    drop_empty=("desc", "emoji", "source_language"),
+                    extra={"organization_id": organization_id},
                 ),
             ),
             then=lambda view: url_for("projects_ui.overview", project_id=view.project.id),

@@ -57,7 +57,7 @@ def get_project(project_id):
 
 @projects_api.put("/projects/<uuid:project_id>")
 @documented(
-    "Update name, description, emoji and the linked project (canEditProjects)",
+    "Update name, description, emoji, source language and the linked project (canEditProjects)",
     tags=TAGS,
     auth=("session",),
     body=ProjectUpdate,
@@ -68,7 +68,8 @@ def get_project(project_id):
     "one is answered 400: the linked project is another project of this project's organization "
     "that the caller can see (not this project), linked_language_code is one of its languages, "
     "linked_language_target_code one of this project's, and the link closes no cycle of linked "
-    "projects. The read-only Project fields (id, organization_id, created_at and the can* "
+    "projects. source_language must be one of this project's languages (400 naming the field "
+    "otherwise). The read-only Project fields (id, organization_id, created_at and the can* "
     "flags) may be sent back as fetched; they are ignored.",
 )
 def update_project(project_id):

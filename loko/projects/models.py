@@ -23,6 +23,8 @@ class Project(db.Model):
     )
     linked_language_code = db.Column(String(35), nullable=True)
     linked_language_target_code = db.Column(String(35), nullable=True)
+    # The language keys are written in: set with the first language, kept among them.
+    source_language = db.Column(String(35), nullable=True)
     data_version = db.Column(db.Integer, nullable=False, default=1)
     data_updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)

@@ -17,12 +17,32 @@ READ_ONLY_FIELDS = (
     "canEditTranslations",
 )
 
+SOURCE_LANGUAGE_OUT = (
+    "The language the project's keys are written in: the editor's source column and the "
+    "language its new-key form asks for, the source of bilingual exports (XLIFF), the language "
+    "whose imported files decide a key's comment and context, and what agents translate from. "
+    "Set to the first language added to the project; null while it has none."
+)
+SOURCE_LANGUAGE_CREATE = (
+    "Optional: the project's source language, added to the project as its first language."
+)
+SOURCE_LANGUAGE_UPDATE = (
+    "One of the project's languages (400 otherwise; null only as fetched, for a project without "
+    "languages). A language that is the source cannot be deleted until another one is chosen."
+)
+
+
+def described(field, description: str):
+    field.metadata = {**field.metadata, "description": description}
+    return field
+
 
 class ProjectCreate(ApiSchema):
     name = fields.String(required=True, validate=NAME)
     organization_id = UuidString(required=True)
     desc = fields.String(validate=DESC, load_default="")
     emoji = fields.String(validate=EMOJI, load_default="")
+    source_language = described(LanguageCode(), SOURCE_LANGUAGE_CREATE)
 
 
 class ProjectUpdate(ApiSchema):
@@ -48,6 +68,7 @@ class ProjectUpdate(ApiSchema):
     linked_project_id = UuidString(allow_none=True)
     linked_language_code = LanguageCode(allow_none=True)
     linked_language_target_code = LanguageCode(allow_none=True)
+    source_language = described(LanguageCode(allow_none=True), SOURCE_LANGUAGE_UPDATE)
 
     @pre_load
     def drop_read_only_fields(self, data, **_kwargs):
@@ -66,6 +87,11 @@ class ProjectOut(ApiSchema):
     linked_language_code = fields.String(attribute="project.linked_language_code", allow_none=True)
     linked_language_target_code = fields.String(
         attribute="project.linked_language_target_code", allow_none=True
+    )
+    source_language = fields.String(
+        attribute="project.source_language",
+        allow_none=True,
+        metadata={"description": SOURCE_LANGUAGE_OUT},
     )
     created_at = fields.DateTime(attribute="project.created_at", required=True)
     canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)

@@ -14,7 +14,7 @@ from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 
-SETTINGS_FIELDS = ("name", "desc", "emoji", *LINK_FIELDS)
+SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", *LINK_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,25 @@ def list_projects(actor, organization_id: str | None = None) -> list[ProjectView
     return [view for view in views if view.permissions.can_view_translations]
 
 
-def create_project(actor, organization_id: str, name: str, desc: str = "", emoji: str = "") -> ProjectView:
-    """Create a project; NotFound outside the organization, Forbidden unless owner or admin."""
+def create_project(
+    actor,
+    organization_id: str,
+    name: str,
+    desc: str = "",
+    emoji: str = "",
+    source_language: str | None = None,
+) -> ProjectView:
+    """Create a project (with its source language as its first language, when given);
+    NotFound outside the organization, Forbidden unless owner or admin."""
+    # Languages build on projects: the import would go in a circle at module level.
+    from loko.languages.service import ensure_languages
+
     with unit_of_work():
         policy.require_organization_role(actor, organization_id, "owner", "admin")
         project = insert_project(organization_id, name, desc, emoji)
+        if source_language is not None:
+            ensure_languages(project.id, [source_language])
+            db.session.refresh(project)
     return ProjectView(project, policy.permissions_for(actor, project))
 
 
@@ -99,13 +113,16 @@ def get_project(actor, project_id: str) -> ProjectView:
 
 
 def update_project(actor, project_id: str, changes: dict) -> ProjectView:
-    """Change name, description, emoji and the link; BadRequest when a link rule is broken."""
+    """Change name, description, emoji, the source language and the link; BadRequest when a
+    link rule is broken or the source language is not one of the project's."""
     with unit_of_work():
         project, permissions = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
         bump_data_version(project.id)
         db.session.refresh(project)
         if any(field in changes for field in LINK_FIELDS):
             _check_link(actor, project, changes)
+        if "source_language" in changes:
+            _check_source_language(project, changes["source_language"])
         for field in SETTINGS_FIELDS:
             if field in changes:
                 setattr(project, field, changes[field])
@@ -143,6 +160,16 @@ def _check_link(actor, project: Project, changes: dict) -> None:
             raise BadRequest("linked_project_id: this link would create a cycle of linked projects.")
         seen.add(cursor.linked_project_id)
         cursor = db.session.get(Project, cursor.linked_project_id)
+
+
+def _check_source_language(project: Project, code: str | None) -> None:
+    """BadRequest unless ``code`` is one of the project's languages (None is accepted only as
+    fetched: for a project without a source language)."""
+    if code is None:
+        if project.source_language is not None:
+            raise BadRequest("source_language: choose one of the project's languages.")
+    elif not _has_language(project.id, code):
+        raise BadRequest(f"source_language: {code!r} is not a language of this project.")
 
 
 def _has_language(project_id: str, code: str) -> bool:

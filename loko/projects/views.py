@@ -51,7 +51,13 @@ def settings(project_id):
 
 def settings_form(name: str):
     """The use case behind one of the settings page's forms (its hidden ``form`` field)."""
-    forms = {"details": save_details, "link": save_link, "member": save_member_role, "delete": delete}
+    forms = {
+        "details": save_details,
+        "source": save_source_language,
+        "link": save_link,
+        "member": save_member_role,
+        "delete": delete,
+    }
     if name not in forms:
         raise BadRequest(f"form: unknown settings form {name!r}.")
     return forms[name]
@@ -66,6 +72,15 @@ def save_details(actor, project_id: str):
         lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
         then=settings_url(project_id),
         notice="Settings saved.",
+    )
+
+
+def save_source_language(actor, project_id: str):
+    """The overview's source-language form: only that field, back to the overview."""
+    return submit(
+        lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
+        then=url_for("projects_ui.overview", project_id=project_id),
+        notice="Source language saved.",
     )
 
 

@@ -9,6 +9,7 @@ from loko.exports import service as exports
 from loko.http import json_body, load_body, load_query, schema_instance
 from loko.openapi import documented
 from loko.translations import operations, service, undo
+from loko.translations.details import update_key_details
 from loko.translations.schemas import (
     BulkDelete,
     BulkDeleteResult,
@@ -17,6 +18,7 @@ from loko.translations.schemas import (
     ExportQuerySchema,
     HistoryPage,
     HistoryQuery,
+    KeyDetailsPatch,
     KeysOut,
     KeysQuery,
     OperationEnvelope,
@@ -164,6 +166,28 @@ def patch_translation(project_id):
         current_actor(), str(project_id), data["key"], data["fileName"], updates, expected
     )
     return schema_instance(PatchResults).dump({"results": results})
+
+
+@translations_api.patch(BASE + "/details")
+@documented(
+    "Edit a key's details: comment, context and maximum length",
+    tags=TAGS,
+    body=KeyDetailsPatch,
+    responses={200: TranslationEnvelope},
+    errors=(400, 401, 403, 404),
+    description="Requires canEditTranslations. The key is found by `key` and `fileName` among "
+    "active translations (404 otherwise; it is not created). Fields left out stay as they are; "
+    "null or an empty string removes one. Each change is recorded in the history as an "
+    "`updated` entry with `language` null whose old and new values read `comment: ...`, "
+    "`context: ...` or `maxLength: ...`. The translation object shows the details it has. "
+    "Exports carry them where the format does: comments and context in PO, XLIFF and the other "
+    'formats with notes, the maximum length in XLIFF 1.2 (`maxwidth` with `size-unit="char"`).',
+)
+def patch_key_details(project_id):
+    data = load_body(KeyDetailsPatch)
+    key, file_name = data.pop("key"), data.pop("fileName")
+    translation = update_key_details(current_actor(), str(project_id), data, key=key, file_name=file_name)
+    return TranslationEnvelope().dump({"translation": translation})
 
 
 @translations_api.delete(BASE)

@@ -14,7 +14,7 @@ from sqlalchemy import and_, exists, or_, select, tuple_
 from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
-from loko.languages.service import file_names, language_rows, progress_counts
+from loko.languages.service import file_names, language_rows
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations.models import Translation, TranslationValue
@@ -25,7 +25,6 @@ from loko.translations.queries import (
     has_value,
     inherited_values,
     is_missing,
-    most_translated,
 )
 from loko.translations.service import values_of
 
@@ -91,8 +90,8 @@ def editor_page(
 ) -> EditorPage:
     """One page of the editor for a caller with canViewTranslations.
 
-    ``languages`` and ``source`` choose the columns (default: the language with the most
-    values, then the next ones by code); ``after`` and ``before`` are the cursors of the
+    ``languages`` and ``source`` choose the columns (default: the project's source
+    language, then the next ones by code); ``after`` and ``before`` are the cursors of the
     neighbouring pages. BadRequest names the parameter for a language the project does not
     have, the inherited filter without a project link, a foreign cursor, or both cursors.
     """
@@ -126,9 +125,10 @@ def editor_page(
 
 
 def _default_source(project: Project, codes: list[str]) -> str | None:
-    """The language with the most values (counts cached per data version), else the first."""
-    translated, _ = progress_counts(project.id, project.data_version)
-    return most_translated({code: translated.get(code, 0) for code in codes}) or (codes[0] if codes else None)
+    """The project's source language setting (the first code for a project without one)."""
+    if project.source_language in codes:
+        return project.source_language
+    return codes[0] if codes else None
 
 
 def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missing: str | None) -> list[str]:
@@ -258,14 +258,25 @@ class KeyDetails:
     languages: list[dict]
     values: dict[str, str]
     inherited: dict[str, str]
+    comment: str | None = None
+    context: str | None = None
+    max_length: int | None = None
+    can_edit: bool = False
 
 
 def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
-    """An active key's values in all languages, with what the linked project lends it;
-    NotFound when the key is not active in this project."""
-    project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    """An active key's values in all languages, with what the linked project lends it, and
+    its details; NotFound when the key is not active in this project."""
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     row = db.session.execute(
-        select(Translation.id, Translation.key, Translation.file_name).where(
+        select(
+            Translation.id,
+            Translation.key,
+            Translation.file_name,
+            Translation.comment,
+            Translation.context,
+            Translation.max_length,
+        ).where(
             Translation.id == translation_id,
             Translation.project_id == project_id,
             Translation.deleted_at.is_(None),
@@ -281,5 +292,15 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         if lent is not None:
             inherited[link.target] = lent
     return KeyDetails(
-        project_id, row.id, row.key, row.file_name, language_rows(project_id), values, inherited
+        project_id,
+        row.id,
+        row.key,
+        row.file_name,
+        language_rows(project_id),
+        values,
+        inherited,
+        row.comment,
+        row.context,
+        row.max_length,
+        permissions.can_edit_translations,
     )

@@ -43,6 +43,8 @@ class Translation(db.Model):
     comment = db.Column(Text, nullable=True)
     context = db.Column(Text, nullable=True)
     meta = db.Column(Text, nullable=True)
+    # The longest value the key's place in the product holds (characters), when known.
+    max_length = db.Column(Integer, nullable=True)
 
 
 class TranslationValue(db.Model):

@@ -17,7 +17,7 @@ from loko.auth import policy
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.files.service import file_records
-from loko.languages.service import active_translation_count, language_stats, project_languages
+from loko.languages.service import active_translation_count, project_languages
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.translations import history
@@ -28,8 +28,9 @@ DEFAULT_PAGE = 50
 MAX_PAGE = 200
 RECENT_HISTORY = 10
 SOURCE_LANGUAGE_RULE = (
-    "The language with the most values in active translations; a tie goes to the "
-    "alphabetically first code. None while the project has no values."
+    "The project's source language setting: the language its keys are written in, chosen "
+    "in the project's settings (by default its first language). None while the project "
+    "has no languages."
 )
 
 
@@ -204,7 +205,7 @@ def search_translations(
 
 def source_language(project_id: str) -> str | None:
     """See SOURCE_LANGUAGE_RULE."""
-    return most_translated(language_stats(project_id))
+    return db.session.execute(select(Project.source_language).where(Project.id == project_id)).scalar()
 
 
 def most_translated(counts: dict[str, int]) -> str | None:
@@ -237,7 +238,14 @@ def missing_translations(
         condition = and_(condition, Translation.file_name == file_name)
     total = db.session.execute(select(func.count()).select_from(Translation).where(condition)).scalar_one()
     rows, next_cursor = _page(
-        select(Translation.id, Translation.file_name, Translation.key).where(condition, _after(cursor)), limit
+        select(
+            Translation.id,
+            Translation.file_name,
+            Translation.key,
+            Translation.comment,
+            Translation.max_length,
+        ).where(condition, _after(cursor)),
+        limit,
     )
     values = values_of([row.id for row in rows])
     items = []
@@ -250,6 +258,8 @@ def missing_translations(
                 "fileName": row.file_name,
                 "source": own.get(source) if source else None,
                 "context": {code: value for code, value in own.items() if code != source},
+                "comment": row.comment,
+                "maxLength": row.max_length,
             }
         )
     return {
@@ -280,7 +290,12 @@ def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict
         if value is not None:
             inherited[link.target] = value
     entries, _ = history.list_history(project_id, {"translationId": translation.id}, RECENT_HISTORY, None)
-    return {**found, "inherited": inherited, "history": entries}
+    details = {
+        "comment": translation.comment,
+        "context": translation.context,
+        "maxLength": translation.max_length,
+    }
+    return {**found, **details, "inherited": inherited, "history": entries}
 
 
 def file_summaries(actor, project_id: str) -> list[dict]:
@@ -337,7 +352,7 @@ def project_context(actor, project_id: str) -> dict:
             "description": project.desc,
             "emoji": project.emoji,
         },
-        "source_language": most_translated({row["code"]: row["translated"] for row in languages}),
+        "source_language": project.source_language,
         "source_language_rule": SOURCE_LANGUAGE_RULE,
         "languages": languages,
         "files": files,

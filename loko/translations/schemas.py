@@ -57,6 +57,42 @@ class TranslationPatch(ApiSchema):
     )
 
 
+KEY_NOTE = [validate.Length(max=MAX_VALUE)]
+COMMENT_DESCRIPTION = "A note for translators (a Lokalise description, a PO translator comment)."
+CONTEXT_DESCRIPTION = "What tells this key apart from another with the same text (gettext's msgctxt)."
+MAX_LENGTH_DESCRIPTION = "The longest value the key's place in the product holds, in characters."
+
+
+class KeyDetailsChange(ApiSchema):
+    """A key's details; the fields not given stay as they are, null or "" clears one."""
+
+    comment = fields.String(allow_none=True, validate=KEY_NOTE, metadata={"description": COMMENT_DESCRIPTION})
+    context = fields.String(allow_none=True, validate=KEY_NOTE, metadata={"description": CONTEXT_DESCRIPTION})
+    maxLength = fields.Integer(
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_VALUE),
+        metadata={"description": MAX_LENGTH_DESCRIPTION + " 1 to 8192; null removes it."},
+    )
+
+    class Meta(ApiSchema.Meta):
+        json_schema = {
+            "anyOf": [{"required": ["comment"]}, {"required": ["context"]}, {"required": ["maxLength"]}]
+        }
+
+    @validates_schema
+    def some_detail(self, data, **_kwargs):
+        if not any(name in data for name in ("comment", "context", "maxLength")):
+            raise ValidationError("Give comment, context or maxLength.", field_name="comment")
+
+
+class KeyDetailsPatch(KeyDetailsChange):
+    """The key (by key and file) and the details to change."""
+
+    key = TranslationKey(required=True)
+    fileName = FileName(required=True)
+
+
 class KeyValue(ApiSchema):
     key = TranslationKey(required=True)
     value = TranslationValue(required=True)
@@ -145,6 +181,9 @@ class TranslationOut(ApiSchema):
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
     deleted_at = fields.DateTime(required=True, allow_none=True)
+    comment = fields.String(metadata={"description": COMMENT_DESCRIPTION + " Present only when set."})
+    context = fields.String(metadata={"description": CONTEXT_DESCRIPTION + " Present only when set."})
+    maxLength = fields.Integer(metadata={"description": MAX_LENGTH_DESCRIPTION + " Present only when set."})
 
 
 class TranslationEnvelope(ApiSchema):

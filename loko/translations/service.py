@@ -61,6 +61,16 @@ def describe(translations: list[Translation]) -> list[dict]:
             "created_at": t.created_at,
             "updated_at": t.updated_at,
             "deleted_at": t.deleted_at,
+            # Key details, shown only where a key has them.
+            **{
+                name: value
+                for name, value in (
+                    ("comment", t.comment),
+                    ("context", t.context),
+                    ("maxLength", t.max_length),
+                )
+                if value is not None
+            },
         }
         for t in translations
     ]

@@ -33,6 +33,7 @@ from loko.errors import BadRequest, Conflict
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.languages.models import ProjectLanguage
+from loko.projects.models import Project
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import HistoryEntry, Operation, Translation, TranslationValue
@@ -397,6 +398,12 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
         db.session.execute(
             insert(ProjectLanguage),
             [{"project_id": project_id, **language} for language in plan.languages],
+        )
+        # The project's last language comes back as its source language too.
+        db.session.execute(
+            update(Project)
+            .where(Project.id == project_id, Project.source_language.is_(None))
+            .values(source_language=plan.languages[0]["code"])
         )
     known = _language_codes(project_id)
     for file_name in sorted(plan.records):

@@ -35,6 +35,7 @@ LANGUAGE_FIELDS = (
     "language",
     "linked_language_code",
     "linked_language_target_code",
+    "source_language",
 )
 FILES = ("common", "auth/login")
 KEYS = ("greeting", "farewell")

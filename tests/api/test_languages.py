@@ -320,7 +320,7 @@ def admin(api) -> ProjectApi:
 
 
 def test_delete_language_answers_with_the_remaining_languages_and_its_operation(api, admin):
-    api.create("title", {"de": "Titel", "en": "Title"})
+    api.create("title", {"en": "Title", "de": "Titel"})
     response = admin.delete("/languages", {"code": "de"})
     assert response.status_code == 200
     assert response.json == {"languages": [{"code": "en", "name": "English", "emoji": ""}]}
@@ -335,7 +335,7 @@ def test_delete_language_with_an_api_key_needs_a_session(api):
 
 
 def test_delete_language_removes_its_values_and_records(api, admin):
-    translation = api.create("title", {"de": "Titel", "en": "Title"}, file_name="home")
+    translation = api.create("title", {"en": "Title", "de": "Titel"}, file_name="home")
     admin.delete("/languages", {"code": "de"})
     assert api.export() == {"en": {"home": {"title": "Title"}}}
     assert [(f["file_name"], f["language"]) for f in api.files()] == [("home", "en")]
@@ -344,7 +344,7 @@ def test_delete_language_removes_its_values_and_records(api, admin):
 
 
 def test_delete_language_keeps_its_values_in_history_as_deleted(api, admin):
-    translation = api.create("title", {"de": "Titel", "en": "Title"})
+    translation = api.create("title", {"en": "Title", "de": "Titel"})
     operation_id = admin.delete("/languages", {"code": "de"}).headers["Loko-Operation"]
     (entry,) = api.history(action="deleted", operationId=operation_id)
     assert (entry["translation_id"], entry["language"], entry["old_value"]) == (
@@ -355,7 +355,7 @@ def test_delete_language_keeps_its_values_in_history_as_deleted(api, admin):
 
 
 def test_delete_language_permanently_records_purged_values(api, admin):
-    translation = api.create("title", {"de": "Titel", "en": "Title"})
+    translation = api.create("title", {"en": "Title", "de": "Titel"})
     response = admin.delete("/languages", {"code": "de", "permanent": True})
     assert response.status_code == 200
     assert "Loko-Operation" not in response.headers

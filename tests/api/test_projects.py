@@ -16,6 +16,7 @@ PROJECT_FIELDS = {
     "linked_project_id",
     "linked_language_code",
     "linked_language_target_code",
+    "source_language",
     "created_at",
     "canEdit",
     "canDelete",

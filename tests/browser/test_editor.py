@@ -104,11 +104,11 @@ def editor_of(page, key: str, language: str):
 
 
 def test_keys_created_in_the_editor_appear_without_a_reload(page):
-    project_id = new_project(page)
+    project_id = new_project(page, languages=("de", "en"))
     open_editor(page, project_id)
     expect(page.get_by_text("No keys yet.")).to_be_visible()
     page.get_by_label("New key").fill("checkout.title")
-    # No values yet: the source is the first language by code, German.
+    # The source is the project's first language, German.
     page.get_by_label("German value").fill("Jetzt zahlen")
     page.get_by_role("button", name="Add key").click()
     expect(cell(page, "checkout.title", "de")).to_have_text("Jetzt zahlen")

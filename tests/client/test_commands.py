@@ -470,3 +470,32 @@ def test_repohost_errors_print_the_servers_message(loko, repo, fake_server):
     result = loko("repohost", "push")
     assert result.exit_code == 1
     assert "the host is on fire" in result.output
+
+
+def test_pull_of_xliff_without_a_configured_source_reads_the_project_setting(loko, workdir, fake_server):
+    write_config(workdir, files=[("locales/{language}/{fileName}.xlf", "xliff")])
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}")] = httpx.Response(
+        200, json={"project": {"id": PROJECT_ID, "source_language": "ja"}}
+    )
+    fake_server.export({})
+    assert loko("pull").exit_code == 0
+    export = [r for r in fake_server.requests if r.url.path.endswith("/translations")]
+    assert export[0].url.params["sourceLanguage"] == "ja"
+
+
+def test_status_of_xliff_without_a_configured_source_reads_the_project_setting(loko, workdir, fake_server):
+    write_config(workdir, files=[("locales/{language}/{fileName}.xlf", "xliff")])
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}")] = httpx.Response(
+        200, json={"project": {"id": PROJECT_ID, "source_language": "ja"}}
+    )
+    fake_server.export({})
+    loko("status")
+    export = [r for r in fake_server.requests if r.url.path.endswith("/translations")]
+    assert export[0].url.params["sourceLanguage"] == "ja"
+
+
+def test_a_configured_source_language_is_not_asked_of_the_server(loko, workdir, fake_server):
+    write_config(workdir, source_language="en", files=[("locales/{language}/{fileName}.xlf", "xliff")])
+    fake_server.export({})
+    assert loko("pull").exit_code == 0
+    assert [r.url.path for r in fake_server.requests] == [f"/api/projects/{PROJECT_ID}/translations"]

@@ -455,3 +455,19 @@ def test_twenty_concurrent_clients_succeed(live_server, mcp_world):
 
     assert all(status in (200, 204) for statuses in results for status in statuses)
     assert len(results) == 20
+
+
+def test_get_translation_returns_the_key_details(client, mcp_world, call):
+    plain = call("get_translation", {"key": "farewell", "fileName": "common"})["structuredContent"]
+    assert (plain["comment"], plain["context"], plain["maxLength"]) == (None, None, None)
+    response = client.patch(
+        f"/api/projects/{mcp_world.project_id}/translations/details",
+        json={"key": "greeting", "fileName": "common", "comment": "On the home page", "maxLength": 12},
+        headers={"Authorization": f"Bearer {mcp_world.keys['write_key']}"},
+    )
+    assert response.status_code == 200, response.json
+    result = call("get_translation", {"key": "greeting", "fileName": "common"})
+    greeting = result["structuredContent"]
+    assert (greeting["comment"], greeting["context"], greeting["maxLength"]) == ("On the home page", None, 12)
+    assert "Comment: 'On the home page'" in result["content"][0]["text"]
+    assert "Max length: 12" in result["content"][0]["text"]

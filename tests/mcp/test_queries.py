@@ -12,6 +12,7 @@ from loko.extensions import db
 from loko.projects.models import Project
 from loko.projects.service import update_project
 from loko.translations import queries
+from loko.translations.details import update_key_details
 from loko.translations.service import bulk_upsert
 from tests.factories import project_in
 
@@ -64,13 +65,17 @@ def test_source_language_must_differ_from_the_language(mcp_world, actors):
         queries.missing_translations(key, mcp_world.project_id, "de", source="de")
 
 
-def test_source_language_is_the_one_with_most_values_ties_by_code(mcp_world, actors):
+def test_source_language_is_the_project_setting_first_language_by_default(mcp_world, actors):
+    _key, owner = actors
     assert queries.source_language(mcp_world.project_id) == "en"
     other = actor_for_api_key(mcp_world.keys["other_project_key"])
     assert queries.project_context(other, mcp_world.other_project_id)["source_language"] is None
-    for language in ("fr", "de"):
-        bulk_upsert(other, mcp_world.other_project_id, "common", language, [{"key": "a", "value": language}])
-    assert queries.source_language(mcp_world.other_project_id) == "de"
+    for language in ("fr", "de", "de"):
+        bulk_upsert(other, mcp_world.other_project_id, "common", language, [{"key": language, "value": "x"}])
+    assert queries.source_language(mcp_world.other_project_id) == "fr"
+    update_project(owner, mcp_world.project_id, {"source_language": "de"})
+    assert queries.project_context(owner, mcp_world.project_id)["source_language"] == "de"
+    assert queries.missing_translations(owner, mcp_world.project_id, "fr")["source_language"] == "de"
 
 
 def test_missing_uses_another_source_language_on_request(mcp_world, actors):
@@ -142,3 +147,17 @@ def test_missing_page_takes_the_same_statements_whatever_its_size(app, mcp_world
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
     assert large == small
+
+
+def test_missing_keys_carry_their_comment_and_maximum_length(mcp_world, actors):
+    key, _owner = actors
+    update_key_details(
+        key,
+        mcp_world.project_id,
+        {"comment": "Cart badge", "maxLength": 8},
+        key="cart.items",
+        file_name="common",
+    )
+    page = queries.missing_translations(key, mcp_world.project_id, "de", file_name="common")
+    rows = {row["key"]: (row["comment"], row["maxLength"]) for row in page["missing"]}
+    assert rows == {"cart.items": ("Cart badge", 8), "farewell": (None, None)}

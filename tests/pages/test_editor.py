@@ -126,14 +126,22 @@ def test_a_carriage_return_in_a_value_survives_the_page(page_as, world, api):
     assert '<div class="t">one&#13;\ntwo</div>' in page_as("viewer").get(editor_url(world)).text
 
 
-def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api):
+def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api, as_caller):
     api.add_language("fr")
     api.add_language("it")
     api.create("greeting", {"de": "Hallo", "fr": "Bonjour"})
     api.create("farewell", {"de": "Tschüss"})
+    as_caller("org_owner").put(f"/api/projects/{world.project_id}", json={"source_language": "fr"})
     text = page_as("viewer").get(editor_url(world)).text
-    assert re.findall(r'<th scope="col" class="lang" data-l="([^"]+)"', text) == ["de", "en", "fr"]
-    assert 'data-source="de"' in text
+    assert re.findall(r'<th scope="col" class="lang" data-l="([^"]+)"', text) == ["fr", "de", "en"]
+    assert 'data-source="fr"' in text
+
+
+def test_the_source_is_the_first_language_added_not_the_most_translated(page_as, world, api):
+    api.create("greeting", {"de": "Hallo"})
+    text = page_as("editor").get(editor_url(world)).text
+    assert 'data-source="en"' in text
+    assert '<label for="new-value">English value' in text
 
 
 def test_chosen_languages_are_the_columns(page_as, world, api):
@@ -235,3 +243,89 @@ def test_editor_of_a_project_without_languages_offers_no_new_key(page_as, world)
     text = page_as("editor").get(editor_url(world)).text
     assert "data-create" not in text
     assert 'id="new-key"' not in text
+
+
+# A key's details: comment, context and maximum length
+
+
+def details_form(**fields):
+    return {"comment": "", "context": "", "maxLength": "", **fields}
+
+
+def test_the_details_of_a_key_offer_an_editor_a_form_with_its_details(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    api.patch(
+        "/translations/details", {"key": "greeting", "fileName": "common", "comment": "Home <b>page</b>"}
+    )
+    text = page_as("editor").get(editor_url(world, f"/keys/{created['id']}")).text
+    assert f'action="/projects/{world.project_id}/editor/keys/{created["id"]}"' in text
+    assert 'name="csrf_token"' in text
+    assert ">Home &lt;b&gt;page&lt;/b&gt;</textarea>" in text
+
+
+def test_a_viewer_reads_the_details_without_a_form(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    api.patch("/translations/details", {"key": "greeting", "fileName": "common", "maxLength": 12})
+    text = page_as("viewer").get(editor_url(world, f"/keys/{created['id']}")).text
+    assert "<form" not in text
+    assert "12 characters" in text
+
+
+def test_the_details_form_saves_and_goes_back_to_the_key(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    browser = page_as("editor")
+    response = browser.submit(
+        editor_url(world, f"/keys/{created['id']}"),
+        details_form(comment="On the home page", context="menu", maxLength="12"),
+    )
+    assert response.status_code == 303
+    assert response.location == editor_url(world, id=created["id"])
+    text = browser.get(editor_url(world, f"/keys/{created['id']}")).text
+    assert ">On the home page</textarea>" in text
+    assert 'value="menu"' in text and 'value="12"' in text
+    changes = [(e["language"], e["new_value"]) for e in api.history(translationId=created["id"])[:3]]
+    assert sorted(changes) == [
+        (None, "comment: On the home page"),
+        (None, "context: menu"),
+        (None, "maxLength: 12"),
+    ]
+
+
+def test_blank_fields_of_the_details_form_clear_the_details(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    api.patch(
+        "/translations/details", {"key": "greeting", "fileName": "common", "comment": "x", "maxLength": 5}
+    )
+    page_as("editor").submit(editor_url(world, f"/keys/{created['id']}"), details_form())
+    text = page_as("viewer").get(editor_url(world, f"/keys/{created['id']}")).text
+    assert "No comment, context or maximum length." in text
+
+
+@pytest.mark.parametrize("max_length", ["0", "8193", "ten", "-3"])
+def test_the_details_form_refuses_a_bad_maximum_length(page_as, world, api, max_length):
+    created = api.create("greeting", {"en": "Hello"})
+    response = page_as("editor").submit(
+        editor_url(world, f"/keys/{created['id']}"), details_form(comment="kept?", maxLength=max_length)
+    )
+    assert response.status_code == 400
+    assert "maxLength" in response.text
+    text = page_as("viewer").get(editor_url(world, f"/keys/{created['id']}")).text
+    assert "kept?" not in text
+
+
+def test_a_forged_details_post_by_a_viewer_is_refused(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    response = page_as("viewer").submit(
+        editor_url(world, f"/keys/{created['id']}"), details_form(comment="x")
+    )
+    assert response.status_code == 403
+    assert "x" not in [e["new_value"] for e in api.history(translationId=created["id"])]
+
+
+def test_the_details_form_without_a_csrf_token_is_refused(page_as, world, api):
+    created = api.create("greeting", {"en": "Hello"})
+    response = page_as("editor").post(
+        editor_url(world, f"/keys/{created['id']}"), data=details_form(comment="x")
+    )
+    assert response.status_code in (400, 403)
+    assert len(api.history(translationId=created["id"])) == 1

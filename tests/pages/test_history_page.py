@@ -242,3 +242,11 @@ def test_markup_in_keys_values_and_file_names_renders_as_text(page_as, world, ap
     assert "<img" not in text
     assert "<script>alert" not in text
     assert "<i>f" not in text
+
+
+def test_a_change_of_a_keys_details_shows_what_changed_and_cannot_be_reverted(page_as, world, api):
+    api.create("title", {"en": "Title"}, file_name="home")
+    api.patch("/translations/details", {"key": "title", "fileName": "home", "maxLength": 20})
+    response = page_as("editor").get(history_page(world))
+    assert "title home updated Before — After maxLength: 20" in text_of(response)
+    assert response.get_data(as_text=True).count(REVERT) == 0

@@ -173,7 +173,7 @@ def test_a_viewer_cannot_open_the_delete_confirmation(page_as, world, api):
 
 
 def test_deleting_a_language_removes_it_with_its_values(page_as, world, api):
-    api.create("title", {"de": "Titel", "en": "Title"})
+    api.create("title", {"en": "Title", "de": "Titel"})
     browser = page_as("project_admin")
     response = browser.submit(languages_page(world) + "/delete", {"code": "de"})
     assert response.status_code == 303
@@ -205,6 +205,16 @@ def test_an_editors_forged_language_delete_is_refused(page_as, world, api):
     response = page_as("editor").submit(languages_page(world) + "/delete", {"code": "de"})
     assert response.status_code == 403
     assert api.codes() == ["de"]
+
+
+def test_the_source_language_is_marked_and_not_deleted_while_others_remain(page_as, world, api):
+    api.create("title", {"en": "Title", "de": "Titel"})
+    browser = page_as("project_admin")
+    assert "en source" in text_of(browser.get(languages_page(world)))
+    response = browser.submit(languages_page(world) + "/delete", {"code": "en"})
+    assert response.status_code == 409
+    assert "source language" in alert_of(response)
+    assert api.codes() == ["de", "en"]
 
 
 def test_a_viewers_forged_delete_is_refused(page_as, world, api):

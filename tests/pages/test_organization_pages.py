@@ -70,6 +70,27 @@ def test_creating_a_project_opens_its_overview(page_as, world):
     assert "Docs" in browser.get(response.location).get_data(as_text=True)
 
 
+def test_a_project_created_with_a_source_language_starts_with_that_language(page_as, world):
+    browser = page_as("org_admin")
+    response = browser.submit(org_page(world), {"name": "Docs", "desc": "", "source_language": "pt-BR"})
+    assert response.status_code == 303
+    project = browser.get("/api" + response.location).json["project"]
+    assert project["source_language"] == "pt-BR"
+
+
+def test_a_project_created_without_a_source_language_has_none_yet(page_as, world):
+    browser = page_as("org_admin")
+    response = browser.submit(org_page(world), {"name": "Docs", "desc": "", "source_language": ""})
+    assert response.status_code == 303
+    assert browser.get("/api" + response.location).json["project"]["source_language"] is None
+
+
+def test_a_malformed_source_language_names_the_field(page_as, world):
+    response = page_as("org_owner").submit(org_page(world), {"name": "Docs", "source_language": "english!"})
+    assert response.status_code == 400
+    assert alert_of(response).startswith("source_language:")
+
+
 def test_a_members_forged_project_creation_is_refused(page_as, world):
     browser = page_as("editor")
     response = browser.submit(org_page(world), {"name": "Forged"})

@@ -498,3 +498,62 @@ def test_a_forged_delete_by_a_project_admin_is_refused(page_as, world):
     )
     assert response.status_code == 403
     assert page_as("viewer").get(overview_path(world)).status_code == 200
+
+
+# The source language
+
+
+def test_the_overview_marks_the_source_language_and_offers_to_change_it(page_as, app, world):
+    with app.app_context():
+        add_languages(world.project_id, "ja", "de")
+    text = text_of(page_as("org_owner").get(overview_path(world)))
+    assert '<code>ja</code> <span class="badge">source</span>' in text
+    assert '<option value="ja" selected>' in text
+    assert 'name="form" value="source"' in text
+
+
+def test_the_overview_form_changes_the_source_language_and_comes_back(page_as, as_caller, app, world):
+    with app.app_context():
+        add_languages(world.project_id, "ja", "de")
+    browser = page_as("org_owner")
+    response = browser.submit(settings_path(world), {"form": "source", "source_language": "de"})
+    assert response.status_code == 303
+    assert response.location == overview_path(world)
+    assert notice_of(browser) == "Source language saved."
+    assert project_record(as_caller, world.project_id)["source_language"] == "de"
+
+
+def test_an_editor_sees_the_source_language_without_a_form(page_as, app, world):
+    with app.app_context():
+        add_languages(world.project_id, "ja")
+    text = text_of(page_as("editor").get(overview_path(world)))
+    assert 'name="form" value="source"' not in text
+    assert "Source language: <code>ja</code>" in text
+
+
+def test_settings_save_the_source_language_with_the_details(page_as, as_caller, app, world):
+    with app.app_context():
+        add_languages(world.project_id, "ja", "de")
+    browser = page_as("org_owner")
+    assert '<option value="ja" selected>' in text_of(browser.get(settings_path(world)))
+    response = browser.submit(
+        settings_path(world), {"form": "details", "name": "Web app", "source_language": "de"}
+    )
+    assert response.status_code == 303
+    assert project_record(as_caller, world.project_id)["source_language"] == "de"
+
+
+def test_settings_refuse_a_source_that_is_not_a_language_of_the_project(page_as, as_caller, app, world):
+    with app.app_context():
+        add_languages(world.project_id, "ja")
+    response = page_as("org_owner").submit(
+        settings_path(world), {"form": "details", "name": "Web app", "source_language": "fr"}
+    )
+    assert response.status_code == 400
+    assert alert_of(response).startswith("source_language:")
+    assert project_record(as_caller, world.project_id)["source_language"] == "ja"
+
+
+def test_settings_of_a_project_without_languages_say_the_first_one_becomes_the_source(page_as, world):
+    text = text_of(page_as("org_owner").get(settings_path(world)))
+    assert "The first language added to the project becomes its source language." in text

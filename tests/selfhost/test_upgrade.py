@@ -358,6 +358,16 @@ def test_the_linked_project_still_inherits(upgraded):
     assert response.json["en-GB"]["common"] == {"greeting": "Hello", "farewell": ""}
 
 
+def test_the_upgrade_sets_the_source_language_each_project_had_by_its_values(upgraded):
+    app, _before, _after = upgraded
+    client = app.test_client()
+    client.set_cookie("sb-access-token", SESSION_TOKEN)
+    # The most translated language (en, over de which comes first by code), and for a
+    # project without values its first language.
+    assert client.get(f"/api/projects/{PROJECT}").json["project"]["source_language"] == "en"
+    assert client.get(f"/api/projects/{VARIANT}").json["project"]["source_language"] == "en-GB"
+
+
 # --- a database from a newer Loko ----------------------------------------------------------
 
 NEWER = "0999_from_a_newer_loko"

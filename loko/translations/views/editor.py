@@ -1,17 +1,18 @@
 """Pages: the editor, its rows as an HTML fragment (the next page, or one new key) and one
 key's values in every language. Editing goes through the JSON API from editor.js."""
 
-from flask import url_for
+from flask import request, url_for
 from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
 
 from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
 from loko.http import load_query
 from loko.projects.service import ProjectView
+from loko.translations.details import update_key_details
 from loko.translations.editor import EditorFilters, editor_page, key_details
-from loko.translations.schemas import TRANSLATION_ID
+from loko.translations.schemas import TRANSLATION_ID, KeyDetailsChange
 from loko.translations.views import translations_ui
-from loko.web.pages import page_user, render_page
+from loko.web.pages import form_input, page_user, render_page, submit
 
 CURSOR = [validate.Length(min=1, max=2000), no_control_characters]
 
@@ -85,7 +86,10 @@ def cell_text(value: str) -> Markup:
 
 @translations_ui.get("/projects/<uuid:project_id>/editor")
 def editor(project_id):
-    arguments = _editor_arguments()
+    return _render_editor(project_id, _editor_arguments())
+
+
+def _render_editor(project_id, arguments: dict):
     page = editor_page(page_user(), str(project_id), **arguments)
     params = _links(arguments["filters"], page)
     return render_page(
@@ -110,3 +114,26 @@ def editor_key(project_id, translation_id):
     """One key's values in every language, for the editor's details dialog."""
     details = key_details(page_user(), str(project_id), translation_id)
     return render_page("translations/_editor_details.html", details=details)
+
+
+@translations_ui.post("/projects/<uuid:project_id>/editor/keys/<translation_id>")
+def save_key_details(project_id, translation_id):
+    """The details panel's form: a key's comment, context and maximum length; back to the
+    editor showing that key, or that view with the refusal."""
+    actor, project_id = page_user(), str(project_id)
+    done = submit(
+        lambda: update_key_details(actor, project_id, _details_input(), translation_id=translation_id),
+        then=url_for("translations_ui.editor", project_id=project_id, id=translation_id),
+        notice=lambda translation: f"Details of {translation['key']} saved.",
+    )
+    if done is not None:
+        return done
+    return _render_editor(project_id, {"filters": EditorFilters(translation_id=translation_id)})
+
+
+def _details_input() -> dict:
+    """The form's fields through the API's schema; a blank field clears its detail, and the
+    maximum length is a number as the API takes it."""
+    typed = request.form.get("maxLength", "").strip()
+    max_length = None if not typed else int(typed) if typed.isdecimal() else typed
+    return form_input(KeyDetailsChange, extra={"maxLength": max_length})

@@ -276,3 +276,23 @@ def test_written_files_are_valid_against_the_strict_schema():
     for target in (_target(CANONICAL, "ar"), Target("en", source_language="en"), Target("fr")):
         data = xliff12.write([*xliff12.read(CANONICAL, "ar"), Entry("c\x01", "x\r")], target)
         assert schema.is_valid(data), schema.errors(data)
+
+
+def test_a_maximum_length_is_written_as_maxwidth_in_characters_and_read_back():
+    data = xliff12.write([Entry("pay", "Zahlen", max_length=12)], Target("de", source_language="en"))
+    assert b'<trans-unit id="pay" maxwidth="12" size-unit="char">' in data
+    assert xliff12.read(data, "de")[0].max_length == 12
+    schema = load_schema("xliff-core-1.2-strict.xsd")
+    assert schema.is_valid(data), schema.errors(data)
+
+
+@pytest.mark.parametrize(
+    "unit", ['maxwidth="12" size-unit="pixel"', 'maxwidth="0" size-unit="char"', 'maxwidth="x"']
+)
+def test_a_maxwidth_in_other_units_or_out_of_range_is_not_a_maximum_length(unit):
+    data = (
+        '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2"><file source-language="en" '
+        f'datatype="plaintext" original="m"><body><trans-unit id="a" {unit}><source>A</source></trans-unit>'
+        "</body></file></xliff>"
+    ).encode()
+    assert xliff12.read(data, "en")[0].max_length is None
