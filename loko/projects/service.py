@@ -10,6 +10,7 @@ from loko.auth.models import User
 from loko.database import SESSION_STATEMENTS, driver_timestamp, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
+from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
@@ -72,15 +73,18 @@ def create_project(
 ) -> ProjectView:
     """Create a project (with its source language as its first language, when given);
     NotFound outside the organization, Forbidden unless owner or admin."""
-    # Languages build on projects: the import would go in a circle at module level.
-    from loko.languages.service import ensure_languages
-
     with unit_of_work():
         policy.require_organization_role(actor, organization_id, "owner", "admin")
         project = insert_project(organization_id, name, desc, emoji)
         if source_language is not None:
-            ensure_languages(project.id, [source_language])
-            db.session.refresh(project)
+            code = source_language
+            db.session.add(
+                ProjectLanguage(
+                    project_id=project.id, code=code, name=language_name(code), emoji=flag_emoji(code)
+                )
+            )
+            project.source_language = code
+            db.session.flush()
     return ProjectView(project, policy.permissions_for(actor, project))
 
 

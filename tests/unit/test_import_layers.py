@@ -33,6 +33,9 @@ PLUMBING = (
     # The pipeline client imports nothing of the server, so the table of formats both use
     # (extensions and the detection of a file's format) is the client's; it imports nothing.
     "loko.client.formats",
+    # The canonical form of a language code (BCP 47 casing, the IANA registry): the fields,
+    # the client and the imports read codes with it; it imports nothing of Loko.
+    "loko.languages.codes",
 )
 # The shell of the web app: layout, CSRF, page rendering and page errors. Features' pages
 # (their views) use it; no feature's service does.
