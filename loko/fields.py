@@ -21,6 +21,18 @@ class ApiSchema(Schema):
         unknown = RAISE
 
 
+class WholeNumber(fields.Integer):
+    """An integer in a JSON body: ``22`` or ``22.0`` (JSON Schema's ``integer`` admits both),
+    never ``"22"``, ``22.5`` or ``true``."""
+
+    def _validated(self, value):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid", input=value)
+        return super()._validated(int(value))
+
+
 class UuidString(fields.UUID):
     """A UUID given as text, kept as its canonical lowercase string."""
 

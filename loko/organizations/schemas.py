@@ -1,7 +1,7 @@
 from marshmallow import fields, validate
 
 from loko.auth.schemas import MIN_PASSWORD, MembershipOut, UserBriefOut, UserOut
-from loko.fields import ApiSchema, no_control_characters
+from loko.fields import ApiSchema, WholeNumber, no_control_characters
 from loko.organizations.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, ORGANIZATION_ROLES
 
 
@@ -58,7 +58,7 @@ class MemberList(ApiSchema):
 
 class InvitationCreate(ApiSchema):
     role = fields.String(validate=validate.OneOf(ORGANIZATION_ROLES), load_default="member")
-    expires_in_days = fields.Integer(
+    expires_in_days = WholeNumber(
         validate=validate.Range(min=1, max=INVITATION_DAYS_MAX),
         load_default=INVITATION_DAYS_DEFAULT,
         metadata={"description": f"Days until the link expires (default {INVITATION_DAYS_DEFAULT})."},

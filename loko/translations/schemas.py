@@ -12,6 +12,7 @@ from loko.fields import (
     LanguageMap,
     TranslationKey,
     TranslationValue,
+    WholeNumber,
     is_plain_key_value,
     no_control_characters,
 )
@@ -68,9 +69,8 @@ class KeyDetailsChange(ApiSchema):
 
     comment = fields.String(allow_none=True, validate=KEY_NOTE, metadata={"description": COMMENT_DESCRIPTION})
     context = fields.String(allow_none=True, validate=KEY_NOTE, metadata={"description": CONTEXT_DESCRIPTION})
-    maxLength = fields.Integer(
+    maxLength = WholeNumber(
         allow_none=True,
-        strict=True,
         validate=validate.Range(min=1, max=MAX_VALUE),
         metadata={"description": MAX_LENGTH_DESCRIPTION + " 1 to 8192; null removes it."},
     )
