@@ -268,7 +268,19 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
         return
     selected = select(HistoryEntry.translation_id).where(*conditions).scalar_subquery()
     created_here = _created_here(conditions) if "created" in first.values() else set()
-    current = {row[0]: row[1:] for row in _tuples(_CURRENT.where(Translation.id.in_(selected)))}
+    # A translation's state matters where it moves, was created here or gets a value back
+    # (a value cannot go into a translation purged since); elsewhere a value that changed is
+    # a conflict whatever the state, and an import that only changed values reads none.
+    needed = set(moves) | created_here
+    needed.update(
+        key[0] for key, (before, after) in values.items() if before is not ABSENT and after is ABSENT
+    )
+    if len(needed) == len(first):
+        current = {row[0]: row[1:] for row in _tuples(_CURRENT.where(Translation.id.in_(selected)))}
+    else:
+        current = {}
+        for chunk in in_chunks(sorted(needed)):
+            current.update((row[0], row[1:]) for row in _tuples(_CURRENT.where(Translation.id.in_(chunk))))
     languages = {language for _, language in values}
     stored = {}
     if languages:
@@ -283,6 +295,8 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
     now_names = {}
     for translation_id in first:
         found = current.get(translation_id)
+        if found is None and translation_id not in needed:
+            found = (*names[translation_id], None)  # its state does not matter
         state = GONE if found is None else (TRASHED if found[2] is not None else ACTIVE)
         file_name, key = (found[0], found[1]) if found is not None else names[translation_id]
         now_names[translation_id] = (file_name, key)
