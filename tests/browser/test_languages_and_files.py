@@ -24,10 +24,10 @@ def test_a_language_is_added_renamed_and_deleted_through_its_confirmation(page):
 
     page.get_by_role("link", name="Delete Deutsch (de)").click()
     expect(page.get_by_role("heading", name="Delete Deutsch (de)?")).to_be_visible()
-    expect(page.locator(".confirm")).to_contain_text("permanently removes 0 values")
+    expect(page.locator(".confirm")).to_contain_text("This removes 0 values")
     check_accessibility(page)
-    page.get_by_role("button", name="Delete Deutsch").click()
-    expect(page.get_by_role("status")).to_have_text("Language de deleted.")
+    page.get_by_role("button", name="Delete Deutsch", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Language de deleted. Restore it from the Trash tab.")
     expect(page.get_by_text("No languages yet")).to_be_visible()
 
 
@@ -49,18 +49,20 @@ def test_a_file_is_created_renamed_and_deleted_through_its_confirmation(page):
 
     page.get_by_role("link", name="Delete pages/home").click()
     expect(page.locator(".confirm")).to_contain_text(
-        "permanently removes 0 keys with 0 values in 2 languages"
+        "Its 0 keys with 0 values in 2 languages go to the trash"
     )
     page.get_by_role("link", name="de version of pages/home").click()
     expect(page.get_by_role("heading", name="Remove the de version of pages/home?")).to_be_visible()
     check_accessibility(page)
     page.get_by_role("button", name="Remove the de version").click()
-    expect(page.get_by_role("status")).to_have_text("File deleted.")
+    expect(page.get_by_role("status")).to_have_text(
+        "The de version of pages/home deleted. Restore it from the Trash tab."
+    )
     expect(page.get_by_role("row", name="pages/home")).not_to_contain_text("de")
 
     page.get_by_role("link", name="Delete pages/home").click()
     page.get_by_role("button", name="Delete the file").click()
-    expect(page.get_by_role("status")).to_have_text("File deleted.")
+    expect(page.get_by_role("status")).to_have_text("File pages/home deleted. Restore it from the Trash tab.")
     expect(page.get_by_text("No files yet")).to_be_visible()
 
 
