@@ -2,6 +2,7 @@
 ``read_snapshot`` (reads that all see the same data) and ``CarriedSession`` (a streamed
 body read in its request's snapshot)."""
 
+import weakref
 from contextlib import ExitStack, contextmanager
 
 from flask import current_app
@@ -69,13 +70,14 @@ class CarriedSession:
     request's reach (its teardown then leaves it open), and reads each chunk in an app
     context of its own where ``db.session`` is that session (pushed for that chunk only, so
     a body left half read leaves no context behind). The session, with its transaction, is
-    closed when the body is read to its end or closed."""
+    closed when the body is read to its end or closed, or else when this goes."""
 
     def __init__(self, chunks):
         self.app = current_app._get_current_object()
         self.session = db.session()
         db.session.registry.clear()
         self.chunks = chunks
+        self._close_session = weakref.finalize(self, self.session.close)
 
     def __iter__(self):
         return self
@@ -87,7 +89,7 @@ class CarriedSession:
                 return next(self.chunks)
             except BaseException:
                 self._close_chunks()
-                self.session.close()
+                self._close_session()
                 raise
             finally:
                 db.session.registry.clear()  # the context's teardown leaves it to us
@@ -104,4 +106,4 @@ class CarriedSession:
 
     def close(self) -> None:
         self._close_chunks()
-        self.session.close()
+        self._close_session()

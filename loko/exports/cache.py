@@ -22,6 +22,7 @@ counted from when that build began. Any body always comes with its own ETag.
 
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -209,11 +210,12 @@ class ExportCache:
 
 class _Keeping:
     """The iterator ``ExportCache.keep`` returns: the build ends when it is read to its end
-    or closed (a response's body is always closed)."""
+    or closed (a response's body is always closed), or else when this goes."""
 
     def __init__(self, cache: ExportCache, build: Build, chunks: Iterator[bytes]):
         self._cache, self._build, self._chunks = cache, build, chunks
         self._passing = self._run()
+        weakref.finalize(self, cache._finished, build)
 
     def _run(self) -> Iterator[bytes]:
         try:
