@@ -4,11 +4,23 @@ import logging
 import uuid
 from collections.abc import Callable
 
-from flask import jsonify, request
+from flask import current_app, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger("loko")
+
+# Where a request whose body may be larger than the usual limit names that limit
+# (``loko.http.allow_body_up_to``), for the 413 to say which limit applied.
+BODY_LIMIT_ENVIRON = "loko.body_limit"
+
+
+def too_large_message() -> str:
+    """The 413's message: the limit that applied to this request's body."""
+    named = request.environ.get(BODY_LIMIT_ENVIRON)
+    if named is None:
+        named = f"{current_app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MiB, the body limit"
+    return f"Request body is larger than {named}."
 
 
 class LokoError(Exception):
@@ -114,12 +126,13 @@ def register_error_handlers(app, render_page: Callable | None = None) -> None:
         if as_page():
             if error.code is None or error.code < 400 or request.path.startswith("/static/"):
                 return error
-            return render_page(error.code, error.description or error.name)
+            message = too_large_message() if error.code == 413 else error.description or error.name
+            return render_page(error.code, message)
         headers = {}
         if error.code == 405 and error.valid_methods:
             headers["Allow"] = ", ".join(error.valid_methods)
         if error.code == 413:
-            message = "Request body is larger than 4 MiB."
+            message = too_large_message()
         elif error.code == 404:
             message = f"No such endpoint: {request.method} {request.path}"
         elif error.code == 405:

@@ -4,13 +4,25 @@ the cross-site write guard. Views use these; services never see a request."""
 from functools import cache
 
 import orjson
-from flask import jsonify, request
+from flask import current_app, jsonify, request
 from marshmallow import Schema
 from werkzeug.datastructures import MultiDict
 
-from loko.errors import BadRequest, Forbidden, UnsupportedMediaType
+from loko.errors import BODY_LIMIT_ENVIRON, BadRequest, Forbidden, UnsupportedMediaType
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The settings that allow some requests a larger body than the usual 4 MiB, and how a 413
+# names each.
+BODY_LIMITS = {"LOKO_MAX_IMPORT_MB": "the import limit"}
+
+
+def allow_body_up_to(setting: str) -> None:
+    """Let this request's body be up to ``setting`` MiB (one of ``BODY_LIMITS``) instead of
+    the usual limit; a larger one is refused with a 413 naming that limit. Called before
+    the body is read."""
+    megabytes = current_app.config[setting]
+    request.max_content_length = megabytes * 1024 * 1024
+    request.environ[BODY_LIMIT_ENVIRON] = f"{megabytes} MiB, {BODY_LIMITS[setting]} ({setting})"
 
 
 def json_body() -> dict:

@@ -1,7 +1,7 @@
 """Database plumbing shared by every feature, one module per concern:
 
 - ``columns``: column types and ids (``id_column``, ``new_id``, ``utcnow``, ``UTCDateTime``);
-- ``session``: the unit of work and read snapshots;
+- ``session``: the unit of work, read snapshots and bodies streamed in their snapshot;
 - ``statements``: statements run straight on the DBAPI driver, streaming, ``in_chunks``;
 - ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit, WAL index;
 - ``postgres``: PostgreSQL's planner statistics after bulk writes;
@@ -13,7 +13,7 @@ Features import from ``loko.database`` itself; this package imports no feature.
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
 from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
 from loko.database.schema import known_schema_revisions, schema_revision_state
-from loko.database.session import read_snapshot, unit_of_work
+from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
 from loko.database.sqlite.checkpoints import (
     CHECKPOINT_SECONDS,
     RESTART_FRAMES,
@@ -50,6 +50,7 @@ __all__ = [
     "SESSION_STATEMENTS",
     "STALE_STATISTICS",
     "WAL_HEADER_BYTES",
+    "CarriedSession",
     "Checkpointer",
     "ConnectionStatements",
     "DriverQuery",
@@ -69,6 +70,7 @@ __all__ = [
     "insert_rows",
     "known_schema_revisions",
     "new_id",
+    "new_snapshot",
     "one_transaction_apart",
     "read_snapshot",
     "refresh_statistics",

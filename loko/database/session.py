@@ -1,6 +1,8 @@
-"""The session's transactions: ``unit_of_work`` (one use case, one transaction) and
-``read_snapshot`` (reads that all see the same data)."""
+"""The session's transactions: ``unit_of_work`` (one use case, one transaction),
+``read_snapshot`` (reads that all see the same data) and ``CarriedSession`` (a streamed
+body read in its request's snapshot)."""
 
+import weakref
 from contextlib import ExitStack, contextmanager
 
 from flask import current_app
@@ -42,3 +44,66 @@ def read_snapshot() -> None:
         session.commit()
     if not session.in_transaction():
         session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+def new_snapshot() -> bool:
+    """End the session's read transaction and start another (``read_snapshot``), so that
+    the next reads see the data as it stands now; False, and nothing done, when the session
+    holds changes not yet written."""
+    session = db.session()
+    if session.new or session.dirty or session.deleted:
+        return False
+    if session.in_transaction():
+        session.commit()
+    read_snapshot()
+    return True
+
+
+class CarriedSession:
+    """An iterator read after its request has ended (a streamed response's body), in that
+    request's own session and transaction, so it sees the snapshot the request's reads saw.
+
+    Flask pops a request's contexts before the server reads the body, and the app context's
+    teardown closes its session: a body reading through ``db.session`` would open another
+    transaction and see whatever was committed since (another snapshot than the one the
+    response's ETag was computed in). Made in the view, this takes the session out of the
+    request's reach (its teardown then leaves it open), and reads each chunk in an app
+    context of its own where ``db.session`` is that session (pushed for that chunk only, so
+    a body left half read leaves no context behind). The session, with its transaction, is
+    closed when the body is read to its end or closed, or else when this goes."""
+
+    def __init__(self, chunks):
+        self.app = current_app._get_current_object()
+        self.session = db.session()
+        db.session.registry.clear()
+        self.chunks = chunks
+        self._close_session = weakref.finalize(self, self.session.close)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        with self.app.app_context():
+            db.session.registry.set(self.session)
+            try:
+                return next(self.chunks)
+            except BaseException:
+                self._close_chunks()
+                self._close_session()
+                raise
+            finally:
+                db.session.registry.clear()  # the context's teardown leaves it to us
+
+    def _close_chunks(self) -> None:
+        close = getattr(self.chunks, "close", None)
+        if close is not None:
+            with self.app.app_context():
+                db.session.registry.set(self.session)
+                try:
+                    close()
+                finally:
+                    db.session.registry.clear()
+
+    def close(self) -> None:
+        self._close_chunks()
+        self._close_session()

@@ -2,23 +2,44 @@
 
 An ETag names a project's data version and the query, so a kept body never goes stale:
 it is simply not asked for again once the data changes. Each body is kept for its
-*owner* (a project and a query): a newer body for the same owner replaces the older one
-at once, so bodies that can no longer be asked for do not take the room of live ones.
+*owner* (a project and a query), with the data *version* it was built at: a newer body for
+the same owner replaces the older one at once, so bodies that can no longer be asked for
+do not take the room of live ones.
 
-While one request builds an owner's newer body, the others of this process are given the
-body it replaces, with that body's own ETag, instead of building the same body again each
-(stale while revalidate): under a steady stream of writes, readers then share one build at
-a time. That older body is offered only while the build runs and for at most
-``stale_seconds`` after it started.
+A request may be given any body at least as new as the data it read (its snapshot's
+version): that body holds every write acknowledged before the request began, the caller's
+own included. So builds are shared: a request is given a kept body at least as new as its
+version, or joins a build of one that runs in this process (``claim``); when only an older
+build runs, it waits for that one to end and then builds (or joins) the newest. Under a
+steady stream of writes, one build at a time serves every request that arrived before it
+began, as stale-while-revalidate would, but never with a body older than the request.
+
+A request that says it accepts an older body (``Cache-Control: max-stale``) may instead be
+given, while this process builds the owner's newer body, the body it replaces
+(``replaced_while_building``): for at most ``max-stale`` seconds, or ``stale_seconds``,
+counted from when that build began. Any body always comes with its own ETag.
 """
 
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
 STALE_SECONDS = 2.0
+JOIN_SECONDS = 30.0  # the longest a request waits for another's build before building its own
+# A build that hands out no chunk for this long is given up by the requests waiting for it
+# (its body's reader has stopped reading): they build their own.
+STALL_SECONDS = 2.0
+
+Version = tuple[int, ...]
+
+
+def at_least(version: Version, minimum: Version) -> bool:
+    """Whether data at ``version`` holds everything of data at ``minimum`` (each of the
+    data versions a body depends on is at least as high)."""
+    return len(version) == len(minimum) and all(a >= b for a, b in zip(version, minimum, strict=True))
 
 
 @dataclass(frozen=True)
@@ -27,21 +48,38 @@ class Kept:
     body: bytes
 
 
+class Build:
+    """One build of an owner's body at a version; ``done`` is set once its body is known
+    (``body``) or known not to be kept (too large, abandoned, failed: ``body`` stays None)."""
+
+    __slots__ = ("body", "done", "etag", "owner", "progress", "started", "version")
+
+    def __init__(self, etag: str, owner: Hashable, version: Version, started: float):
+        self.etag, self.owner, self.version, self.started = etag, owner, version, started
+        self.progress = time.monotonic()  # when it last handed out a chunk
+        self.body: bytes | None = None
+        self.done = threading.Event()
+
+
 class ExportCache:
     def __init__(
         self,
         max_bytes: int,
         stale_seconds: float = STALE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        join_seconds: float = JOIN_SECONDS,
+        stall_seconds: float = STALL_SECONDS,
     ):
         self.max_bytes = max_bytes
         self.max_entry_bytes = max_bytes // 4
         self.stale_seconds = stale_seconds
+        self.join_seconds = join_seconds
+        self.stall_seconds = stall_seconds
         self._clock = clock
         self._entries: OrderedDict[str, tuple[Hashable, bytes]] = OrderedDict()
         self._etag_of: dict[Hashable, str] = {}
-        self._built_at: dict[Hashable, float] = {}
-        self._builds: dict[Hashable, list[float]] = {}
+        self._version_of: dict[Hashable, Version] = {}
+        self._builds: dict[Hashable, list[Build]] = {}  # running, oldest first
         self._size = 0
         self._lock = threading.Lock()
 
@@ -57,57 +95,108 @@ class ExportCache:
             self._entries.move_to_end(etag)
             return entry[1]
 
-    def replaced_while_building(self, owner: Hashable) -> Kept | None:
+    def kept_since(self, owner: Hashable, version: Version) -> Kept | None:
+        """The owner's kept body when it was built at ``version`` or later; else None."""
+        with self._lock:
+            etag = self._etag_of.get(owner)
+            if etag is None or not at_least(self._version_of[owner], version):
+                return None
+            self._entries.move_to_end(etag)
+            return Kept(etag, self._entries[etag][1])
+
+    def replaced_while_building(self, owner: Hashable, max_stale: float | None = None) -> Kept | None:
         """The owner's kept body, while a build of its newer body runs in this process and
-        started less than ``stale_seconds`` ago; otherwise None."""
+        started at most ``max_stale`` seconds ago (``stale_seconds`` when None); otherwise
+        None. Only for a request that accepts an older body."""
+        limit = self.stale_seconds if max_stale is None else max_stale
         with self._lock:
             builds = self._builds.get(owner)
             etag = self._etag_of.get(owner)
-            if not builds or etag is None or self._clock() - max(builds) > self.stale_seconds:
+            if not builds or etag is None or self._clock() - builds[0].started > limit:
                 return None
             return Kept(etag, self._entries[etag][1])
 
-    def keep(self, etag: str, owner: Hashable, chunks: Iterator[bytes]) -> Iterator[bytes]:
-        """Pass ``chunks`` through, keeping the whole body if it ends up small enough; from
-        the first chunk asked for to the last, this counts as a build of the owner's body."""
-        started = self._started(owner)
-        try:
-            kept, size = [], 0
-            for chunk in chunks:
-                size += len(chunk)
-                if size <= self.max_entry_bytes:
-                    kept.append(chunk)
-                else:
-                    kept.clear()
-                yield chunk
+    def claim(self, etag: str, owner: Hashable, version: Version) -> tuple[Build, bool]:
+        """``(build, False)``: a build of the owner that runs already, to ``wait`` for: one at
+        ``version`` or later when there is one, else the newest; ``(build, True)``: a new
+        build of ``etag`` at ``version``, the caller's to run (``keep``), when none runs or
+        no body is kept at all."""
+        with self._lock:
+            running = self._builds.get(owner, [])
+            if running and self.max_entry_bytes > 0:
+                for build in reversed(running):
+                    if at_least(build.version, version):
+                        return build, False
+                return running[-1], False
+            build = Build(etag, owner, version, self._clock())
+            running.append(build)
+            self._builds[owner] = running
+            return build, True
+
+    def wait(self, build: Build) -> Kept | None:
+        """``build``'s body once it ends; None when it is not one to keep, or when it has
+        handed out no chunk for ``stall_seconds`` or run for ``join_seconds`` (then it is
+        given up: no request waits for it any more)."""
+        deadline = time.monotonic() + self.join_seconds
+        while not build.done.wait(min(self.stall_seconds, self.join_seconds) / 4):
+            now = time.monotonic()
+            if now - build.progress > self.stall_seconds or now > deadline:
+                self._finished(build)
+                return None
+        body = build.body
+        return Kept(build.etag, body) if body is not None else None
+
+    def keep(self, build: Build, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        """Pass ``chunks`` (the body of a ``claim``-ed build) through, keeping the whole
+        body if it ends up small enough; the build ends when they are read to their end or
+        the iterator is closed."""
+        return _Keeping(self, build, chunks)
+
+    def start(self, etag: str, owner: Hashable, version: Version) -> Build:
+        """A new build of ``etag`` at ``version``, the caller's to run (``keep``), whatever
+        else runs."""
+        build = Build(etag, owner, version, self._clock())
+        with self._lock:
+            self._builds.setdefault(owner, []).append(build)
+        return build
+
+    def _pass(self, build: Build, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        kept, size = [], 0
+        for chunk in chunks:
+            build.progress = time.monotonic()
+            size += len(chunk)
             if size <= self.max_entry_bytes:
-                self._store(etag, owner, b"".join(kept), started)
-        finally:
-            self._finished(owner, started)
+                kept.append(chunk)
+            else:
+                kept.clear()
+                build.done.set()  # too large to keep: the waiters build their own
+            yield chunk
+        if size <= self.max_entry_bytes:
+            body = b"".join(kept)
+            self._store(build, body)
+            build.body = body
 
-    def _started(self, owner: Hashable) -> float:
-        started = self._clock()
+    def _finished(self, build: Build) -> None:
         with self._lock:
-            self._builds.setdefault(owner, []).append(started)
-        return started
+            running = self._builds.get(build.owner)
+            if running is not None and build in running:
+                running.remove(build)
+                if not running:
+                    del self._builds[build.owner]
+        build.done.set()
 
-    def _finished(self, owner: Hashable, started: float) -> None:
+    def _store(self, build: Build, body: bytes) -> None:
+        etag, owner = build.etag, build.owner
         with self._lock:
-            builds = self._builds[owner]
-            builds.remove(started)
-            if not builds:
-                del self._builds[owner]
-
-    def _store(self, etag: str, owner: Hashable, body: bytes, started: float) -> None:
-        with self._lock:
-            if etag in self._entries or started < self._built_at.get(owner, started):
-                # Kept already, or a build that started later (a newer version) kept its body.
+            kept = self._version_of.get(owner)
+            if etag in self._entries or (kept is not None and at_least(kept, build.version)):
+                # Kept already, or a body at least as new is.
                 return
             if owner in self._etag_of:
                 self._drop(self._etag_of[owner])
             self._entries[etag] = (owner, body)
             self._etag_of[owner] = etag
-            self._built_at[owner] = started
+            self._version_of[owner] = build.version
             self._size += len(body)
             while self._size > self.max_bytes:
                 self._drop(next(iter(self._entries)))
@@ -115,5 +204,34 @@ class ExportCache:
     def _drop(self, etag: str) -> None:
         owner, body = self._entries.pop(etag)
         del self._etag_of[owner]
-        del self._built_at[owner]
+        del self._version_of[owner]
         self._size -= len(body)
+
+
+class _Keeping:
+    """The iterator ``ExportCache.keep`` returns: the build ends when it is read to its end
+    or closed (a response's body is always closed), or else when this goes."""
+
+    def __init__(self, cache: ExportCache, build: Build, chunks: Iterator[bytes]):
+        self._cache, self._build, self._chunks = cache, build, chunks
+        self._passing = self._run()
+        weakref.finalize(self, cache._finished, build)
+
+    def _run(self) -> Iterator[bytes]:
+        try:
+            yield from self._cache._pass(self._build, self._chunks)
+        finally:
+            self._cache._finished(self._build)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self._passing)
+
+    def close(self) -> None:
+        self._passing.close()
+        close = getattr(self._chunks, "close", None)
+        if close is not None:
+            close()
+        self._cache._finished(self._build)

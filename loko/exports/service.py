@@ -1,7 +1,10 @@
 """Export: read a project's selection one file of one language at a time (one index-driven
 query each, all in one snapshot) and stream what the writers make of it, so memory stays
-flat however big the project is. The ETag names the data version: an unchanged project
-answers 304, and a small export is served again from the per-process cache. A PO catalog's
+flat however big the project is. The ETag names the data version read in that same
+snapshot (``authorize_export``; a streamed body is read in its request's transaction, see
+``CarriedSession``), so one ETag always names one body: an unchanged project answers 304,
+and a small export is served again from the per-process cache. A request is given an
+older body than its own snapshot's only when it says it accepts one (``max_stale``). A PO catalog's
 revision date is the last change of that file in that language (its values' dates are read
 with the values), so that a change elsewhere leaves its bytes as they were.
 """
@@ -17,10 +20,10 @@ from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
-from loko.database import read_snapshot, stream_batches
-from loko.errors import BadRequest
+from loko.database import new_snapshot, read_snapshot, stream_batches
+from loko.errors import BadRequest, NotFound
 from loko.exports import writers
-from loko.exports.cache import ExportCache
+from loko.exports.cache import ExportCache, at_least
 from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.formats import Entry, Target
@@ -525,11 +528,30 @@ def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, 
     return list(_files(project, query, link, files_by_language(project, query, link)))
 
 
-def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache) -> Export:
-    """The export for ``query``: from the cache when this ETag was served before; while
-    another request of this process builds it, the body it replaces (with its own older
-    ETag); otherwise streamed (and kept when small). BadRequest for a PO catalog that is
-    not one file in one language."""
+def export_version(project, query: ExportQuery) -> tuple[int, int]:
+    """The data versions an export's body depends on, as ``export_etag`` names them: the
+    project's, and the linked project's when inherited (0 otherwise). A body built at
+    versions at least as high holds every write the older one held."""
+    linked = project.linked_data_version if query.inherit else None
+    return project.data_version, linked or 0
+
+
+# How many times a request waits for another's build before it builds its own body.
+WAITS = 3
+
+
+def build_export(
+    project: Row, query: ExportQuery, etag: str, cache: ExportCache, max_stale: float | None = None
+) -> Export:
+    """The export for ``query``, at least as new as the data the caller read (``project``
+    and ``etag``, from its snapshot), always with the body's own ETag: from the cache when
+    this ETag, or a newer one of the same query, was built before; from another request's
+    build of such a body in this process (waiting for it); after an older build ends, from
+    the data as it stands then (a new snapshot; a build the requests waiting meanwhile
+    share); otherwise streamed (and kept when small). When the caller accepts an older body
+    (``max_stale``: seconds since that build began) and another request builds the
+    owner's newer one, the body it replaces. BadRequest for a PO catalog that is not one
+    file in one language."""
     slug = _slug(project.name)
     if query.format != "json" and not query.zip:
         return _single_file(project, query, etag)
@@ -537,13 +559,27 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
         mimetype, filename = "application/zip", f"{slug}-{query.format}.zip"
     else:
         mimetype, filename = "application/json", None
-    cached = cache.get(etag)
-    if cached is not None:
-        return Export(cached, mimetype, filename, etag)
-    owner = (project.id, query)
-    stale = cache.replaced_while_building(owner)
-    if stale is not None:
-        return Export(stale.body, mimetype, filename, stale.etag)
+    owner, version, build = (project.id, query), export_version(project, query), None
+    for _ in range(WAITS):
+        kept = cache.kept_since(owner, version)
+        if kept is None and max_stale is not None:
+            kept = cache.replaced_while_building(owner, max_stale)
+        if kept is not None:
+            return Export(kept.body, mimetype, filename, kept.etag)
+        running, mine = cache.claim(etag, owner, version)
+        if mine:
+            build = running
+            break
+        built = cache.wait(running)
+        if built is not None and at_least(running.version, version):
+            return Export(built.body, mimetype, filename, built.etag)
+        if not at_least(running.version, version):
+            # An older build has ended: build (or join) the newest body, which also serves
+            # every request that waited meanwhile.
+            project, etag = _newest(project, query)
+            version = export_version(project, query)
+    if build is None:
+        build = cache.start(etag, owner, version)
     link = _link(project, query)
     layout = files_by_language(project, query, link)
     if query.zip:
@@ -552,7 +588,19 @@ def build_export(project: Row, query: ExportQuery, etag: str, cache: ExportCache
             chunks = iter([_refusing(query.format, lambda: b"".join(chunks))])
     else:
         chunks = _json_document(project, query, link, layout)
-    return Export(cache.keep(etag, owner, chunks), mimetype, filename, etag)
+    return Export(cache.keep(build, chunks), mimetype, filename, etag)
+
+
+def _newest(project: Row, query: ExportQuery) -> tuple[Row, str]:
+    """The project's row and the export's ETag in a new snapshot of the session (the data
+    as it stands now); the same ones when the session holds changes. NotFound when the
+    project has gone meanwhile."""
+    if not new_snapshot():
+        return project, export_etag(project, query)
+    newest = db.session.connection().execute(EXPORTED_PROJECT, {"project_id": project.id}).one_or_none()
+    if newest is None:
+        raise NotFound(policy.PROJECT_NOT_FOUND)
+    return newest, export_etag(newest, query)
 
 
 # Formats whose writer takes any stored key and value are streamed; the others may refuse a

@@ -1,11 +1,11 @@
 """POST /api/projects/{id}/import: one translation file, or a ZIP of several, as the raw
 body or a multipart upload; the options as query parameters or form fields."""
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 from loko.auth.identity import current_actor
 from loko.errors import BadRequest
-from loko.http import load_args
+from loko.http import allow_body_up_to, load_args
 from loko.imports.schemas import ImportForm, ImportQuery, ImportResult
 from loko.imports.service import ImportOptions, import_files
 from loko.openapi import documented
@@ -44,7 +44,7 @@ IMPORT_DESCRIPTION = (
     description=IMPORT_DESCRIPTION,
 )
 def import_translations(project_id):
-    request.max_content_length = current_app.config["LOKO_MAX_IMPORT_MB"] * 1024 * 1024
+    allow_body_up_to("LOKO_MAX_IMPORT_MB")
     arguments = request.args.copy()
     if request.mimetype == "multipart/form-data":
         upload = request.files.get("file")

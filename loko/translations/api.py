@@ -1,10 +1,11 @@
 import unicodedata
 from urllib.parse import quote
 
-from flask import Blueprint, current_app, request, stream_with_context
+from flask import Blueprint, current_app, request
 
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
+from loko.database import CarriedSession
 from loko.exports import service as exports
 from loko.http import json_body, load_body, load_query, schema_instance
 from loko.openapi import documented
@@ -48,7 +49,15 @@ EXPORT_DESCRIPTION = (
     "it needs exactly one `fileName` and, unless the format holds every language in one file "
     "(csv), exactly one `language`; otherwise the answer is 400. Values of a linked project "
     "are inherited unless inherit=false. "
-    "Send the ETag back in If-None-Match to get 304 while nothing changed."
+    "Send the ETag back in If-None-Match to get 304 while nothing changed.\n\n"
+    "Consistency: the body and its ETag come from one snapshot of the data, so one ETag "
+    "always names the same bytes, whichever process or database serves it. An export asked "
+    "for after the caller's own write has been acknowledged includes that write. Only a "
+    "request that says it accepts an older body may be given one, while this server builds "
+    "the newer one: `Cache-Control: max-stale=N` (at most N seconds since that build began; "
+    "`max-stale` alone, or the query flag `stale=ok` for clients that cannot set headers: "
+    "2 seconds); such a body always comes with its own older ETag, never the current one. "
+    "Without either, the request waits for (or builds) the current body."
 )
 
 
@@ -71,21 +80,35 @@ EXPORT_DESCRIPTION = (
     description=EXPORT_DESCRIPTION,
 )
 def export_translations(project_id):
-    query = exports.export_query(load_query(ExportQuerySchema))
+    arguments = load_query(ExportQuerySchema)
+    query = exports.export_query(arguments)
     project, etag = exports.authorize_export(current_actor(), str(project_id), query)
     # If-None-Match compares weakly (RFC 9110 13.1.2): proxies that compress a response
     # hand its ETag back as W/"...".
     if request.if_none_match.contains_weak(etag):
         return _not_modified(etag)
-    export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
+    cache = current_app.extensions["loko_export_cache"]
+    export = exports.build_export(project, query, etag, cache, _max_stale(arguments, cache.stale_seconds))
     if request.if_none_match.contains_weak(export.etag):
-        return _not_modified(export.etag)  # the older body, while its successor is built
-    body = export.body if isinstance(export.body, bytes) else stream_with_context(export.body)
+        return _not_modified(export.etag)  # the older body, which this request accepts
+    # A streamed body is read in this request's transaction: the snapshot of its ETag.
+    body = export.body if isinstance(export.body, bytes) else CarriedSession(export.body)
     response = current_app.response_class(body, content_type=_content_type(export.mimetype))
     if export.filename:
         response.headers["Content-Disposition"] = _content_disposition(export.filename)
     response.set_etag(export.etag)
     return response
+
+
+def _max_stale(arguments: dict, default: float) -> float | None:
+    """How old a body this request accepts, in seconds: ``Cache-Control: max-stale=N``, or
+    ``default`` for ``max-stale`` alone or the ``stale=ok`` flag; None: only the current."""
+    max_stale = request.cache_control.max_stale
+    if isinstance(max_stale, int) and not isinstance(max_stale, bool):
+        return max(0.0, float(max_stale))
+    if max_stale is True or max_stale == "*" or arguments.get("stale"):
+        return default
+    return None
 
 
 def _not_modified(etag: str):

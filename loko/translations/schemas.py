@@ -335,6 +335,14 @@ class ExportQuerySchema(ApiSchema):
     sourceLanguage = LanguageCode(
         required=False,
     )
+    stale = fields.String(
+        validate=validate.OneOf(["ok"]),
+        metadata={
+            "description": "`ok`: an older body (with its own ETag) is acceptable while a newer "
+            "one is being built, as `Cache-Control: max-stale` says; for clients that cannot "
+            "set headers."
+        },
+    )
 
 
 ACTOR_TYPES = ("user", "api_key", "system")

@@ -4,8 +4,9 @@ and the signed-in-or-redirect helper. Each feature's pages are its own ``views.p
 from flask import Blueprint, request
 
 from loko.errors import BadRequest
+from loko.http import allow_body_up_to
 from loko.web.csrf import check_api_token, csrf_token, protect_page_write
-from loko.web.pages import upload_limit
+from loko.web.pages import upload_limit_setting
 
 web_ui = Blueprint(
     "web_ui", __name__, static_folder="static", static_url_path="/static", template_folder="../templates"
@@ -62,9 +63,9 @@ def page_headers(response):
 @web_ui.before_app_request
 def check_csrf_token():
     if is_page_request():
-        limit = upload_limit()
-        if limit is not None:
-            request.max_content_length = limit
+        setting = upload_limit_setting()
+        if setting is not None:
+            allow_body_up_to(setting)
         refuse_nul_input()
         protect_page_write()
     elif request.path.startswith("/api/"):

@@ -90,11 +90,10 @@ def accepts_upload(setting: str):
     return mark
 
 
-def upload_limit() -> int | None:
-    """The body limit of the requested page view, when it accepts uploads."""
+def upload_limit_setting() -> str | None:
+    """The setting of the body limit of the requested page view, when it accepts uploads."""
     view = current_app.view_functions.get(request.endpoint)
-    setting = getattr(view, "upload_limit_setting", None)
-    return current_app.config[setting] * 1024 * 1024 if setting else None
+    return getattr(view, "upload_limit_setting", None)
 
 
 def form_input(schema: type[Schema], *, drop_empty: tuple[str, ...] = (), extra: dict | None = None) -> dict:
