@@ -46,3 +46,11 @@ def plural_forms(code: str) -> str:
     except (UnknownLocaleError, ValueError, TypeError):
         plural = get_plural("en")
     return plural.plural_forms
+
+
+@lru_cache(maxsize=1024)
+def text_direction(code: str) -> str:
+    """``"rtl"`` for a language written right to left (Arabic, Hebrew, Persian, Urdu ...),
+    ``"ltr"`` for any other, and for a code CLDR does not know."""
+    locale = _locale(code)
+    return "rtl" if locale is not None and locale.text_direction == "rtl" else "ltr"
