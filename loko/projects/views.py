@@ -21,7 +21,7 @@ def overview(project_id):
     return render_page(
         "projects/overview.html",
         view=view,
-        languages=project_languages(view.project, stats=True),
+        languages=project_languages(view.project, stats=True, inherited=True),
         files=file_summaries(actor, project_id),
         activity=service.recent_activity(actor, project_id),
         formats=format_choices(),

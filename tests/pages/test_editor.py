@@ -47,7 +47,7 @@ def test_editor_shows_every_member_the_keys_with_their_values(page_as, world, ap
     response = page_as(caller).get(editor_url(world))
     assert response.status_code == 200
     assert keys_of(response) == ["greeting"]
-    assert '<div class="t">Hallo</div>' in response.text
+    assert '<div class="t" lang="de" dir="ltr">Hallo</div>' in response.text
 
 
 @pytest.mark.parametrize("caller", SIGNED_OUT)
@@ -123,7 +123,8 @@ def test_details_of_a_key_of_another_project_are_not_found(page_as, world, api, 
 
 def test_a_carriage_return_in_a_value_survives_the_page(page_as, world, api):
     api.create("lines", {"en": "one\r\ntwo"})
-    assert '<div class="t">one&#13;\ntwo</div>' in page_as("viewer").get(editor_url(world)).text
+    text = page_as("viewer").get(editor_url(world)).text
+    assert '<div class="t" lang="en" dir="ltr">one&#13;\ntwo</div>' in text
 
 
 def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api):

@@ -11,6 +11,7 @@
   const api = root.dataset.api;
   const canEdit = root.dataset.canEdit === "true";
   const source = root.dataset.source;
+  const rightToLeft = new Set((root.dataset.rtl || "").split(" ").filter(Boolean));
   const tbody = document.getElementById("editor-rows");
   const grid = document.getElementById("editor-grid");
   const status = root.querySelector("[data-status]");
@@ -121,6 +122,8 @@
     cell.toggleAttribute("data-inherited", state.value === null && state.inherited !== null);
     const badge = cell.querySelector(".badge");
     if (badge && state.value !== null) badge.remove();
+    const override = cell.querySelector("[data-override]");
+    if (override && state.value !== null) override.remove();
     const none = cell.querySelector(".sr-only");
     if (none && state.value !== null) none.remove();
   }
@@ -133,7 +136,9 @@
       stored.set(cell, state);
       highlight(cell.querySelector(".t"), text);
     }
-    row.querySelectorAll("[data-select], [data-details-of]").forEach((element) => (element.hidden = false));
+    row.querySelectorAll("[data-select], [data-details-of], [data-override]").forEach(
+      (element) => (element.hidden = false)
+    );
     for (const item of rowItems(row)) item.tabIndex = -1;
   }
 
@@ -195,6 +200,7 @@
     textarea.value = text !== null ? text : start;
     textarea.rows = Math.min(8, Math.max(2, textarea.value.split("\n").length + 1));
     textarea.setAttribute("aria-label", `${languageName(cell.dataset.l)} value of ${row.dataset.key}`);
+    inLanguage(textarea, cell.dataset.l);
     const note = document.createElement("p");
     note.className = "cell-note info";
     note.id = `note-${Math.random().toString(36).slice(2)}`;
@@ -220,6 +226,13 @@
       textarea.setSelectionRange(textarea.value.length, textarea.value.length);
     }
     return true;
+  }
+
+  // The language of a value and its direction (right to left for Arabic, Hebrew ...).
+  function inLanguage(element, code) {
+    if (!code) return;
+    element.lang = code;
+    element.dir = rightToLeft.has(code) ? "rtl" : "ltr";
   }
 
   function button(label, className, action) {
@@ -308,6 +321,7 @@
     const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
     if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
       stored.set(cell, { value: text, inherited: null });
+      if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
       if (wanted) startEdit(cell);
@@ -331,6 +345,17 @@
     }
   }
 
+  // A row only the linked project had becomes this project's own once a value is overridden.
+  function ownRow(row, id) {
+    row.dataset.id = id;
+    row.removeAttribute("data-lent");
+    const select = row.querySelector("[data-select]");
+    if (select) {
+      select.disabled = false;
+      select.setAttribute("aria-label", `Select ${row.dataset.key}`);
+    }
+  }
+
   // Loko.api, with a failure to reach the server answered like an error response.
   async function call(method, url, body) {
     try {
@@ -349,7 +374,11 @@
     box.setAttribute("aria-label", `Conflict on ${row.dataset.key}`);
     const intro = document.createElement("p");
     intro.textContent = "Someone else changed this value while you were editing it.";
-    box.append(intro, version("Theirs (saved now)", theirs), version("Yours (not saved)", mine));
+    box.append(
+      intro,
+      version("Theirs (saved now)", theirs, cell.dataset.l),
+      version("Yours (not saved)", mine, cell.dataset.l)
+    );
     const actions = document.createElement("div");
     actions.className = "actions";
     actions.append(
@@ -371,7 +400,7 @@
     Loko.announce(`Conflict on ${row.dataset.key}: someone else changed it. Choose Keep mine or Take theirs.`);
   }
 
-  function version(label, value) {
+  function version(label, value, code) {
     const wrap = document.createElement("div");
     const name = document.createElement("span");
     name.className = "label";
@@ -382,6 +411,7 @@
       text.textContent = "No value";
     } else {
       highlight(text, value);
+      inLanguage(text, code);
     }
     wrap.append(name, text);
     return wrap;
@@ -451,7 +481,8 @@
 
   tbody.addEventListener("click", (event) => {
     const cell = event.target.closest("td.v");
-    if (cell && canEdit && !event.target.closest("button, .conflict")) startEdit(cell);
+    if (!cell || !canEdit) return;
+    if (event.target.closest("[data-override]") || !event.target.closest("button, .conflict")) startEdit(cell);
   });
 
   // Leaving an untouched editor closes it; an edited one stays open until saved or cancelled.
@@ -508,7 +539,9 @@
     try {
       const page = await fetchRows(withParams(root.dataset.rows, { after: more.dataset.cursor }));
       // A key added on this page is shown already, at the top.
-      const added = page.rows.filter((row) => !tbody.querySelector(`tr[data-id="${CSS.escape(row.dataset.id)}"]`));
+      const added = page.rows.filter(
+        (row) => !row.dataset.id || !tbody.querySelector(`tr[data-id="${CSS.escape(row.dataset.id)}"]`)
+      );
       for (const row of added) {
         tbody.append(row);
         initRow(row);
@@ -574,7 +607,9 @@
   const count = root.querySelector("[data-selected-count]");
 
   function selectedRows() {
-    return Array.from(tbody.querySelectorAll("[data-select]:checked")).map((box) => box.closest("tr"));
+    return Array.from(tbody.querySelectorAll("[data-select]:checked:not(:disabled)")).map((box) =>
+      box.closest("tr")
+    );
   }
 
   function selectionChanged() {
@@ -582,7 +617,7 @@
     tbody.querySelectorAll("tr").forEach((row) => row.classList.toggle("selected", rows.includes(row)));
     count.textContent = rows.length === 0 ? "No key selected" : rows.length === 1 ? "1 key selected" : `${rows.length} keys selected`;
     trash.disabled = rows.length === 0;
-    const all = tbody.querySelectorAll("[data-select]").length;
+    const all = tbody.querySelectorAll("[data-select]:not(:disabled)").length;
     selectAll.checked = all > 0 && rows.length === all;
     selectAll.indeterminate = rows.length > 0 && rows.length < all;
   }
@@ -592,7 +627,7 @@
       if (event.target.matches("[data-select]")) selectionChanged();
     });
     selectAll.addEventListener("change", () => {
-      tbody.querySelectorAll("[data-select]").forEach((box) => (box.checked = selectAll.checked));
+      tbody.querySelectorAll("[data-select]:not(:disabled)").forEach((box) => (box.checked = selectAll.checked));
       selectionChanged();
     });
     trash.addEventListener("click", async () => {
@@ -649,6 +684,12 @@
     historyStatus.textContent = "";
     historyMore.hidden = true;
     if (!details.open) details.showModal();
+    if (!row.dataset.id) {
+      detailsBody.textContent =
+        "Every value of this key is inherited from the linked project: override one to give it values of its own here.";
+      historyStatus.textContent = "No changes recorded in this project yet.";
+      return;
+    }
     let values;
     try {
       const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
@@ -706,6 +747,7 @@
         const text = document.createElement("dd");
         text.className = className;
         text.textContent = value;
+        inLanguage(text, entry.language);
         change.append(term, text);
       }
       item.append(change);
