@@ -11,7 +11,7 @@ from tests.pages.conftest import MEMBERS, SIGNED_OUT, alert_of, notice_of
 from tests.translation_factories import ProjectApi
 
 EDITORS = ("editor", "project_admin", "org_admin", "org_owner")
-REVERT = "Revert to this value"
+REVERT = 'class="small revert"'
 
 
 @pytest.fixture
@@ -242,3 +242,21 @@ def test_markup_in_keys_values_and_file_names_renders_as_text(page_as, world, ap
     assert "<img" not in text
     assert "<script>alert" not in text
     assert "<i>f" not in text
+
+
+def test_the_key_filter_matches_part_of_a_key_with_wildcards_taken_as_written(page_as, world, api):
+    api.create("home.title", {"en": "Title"})
+    api.create("home_x", {"en": "X"})
+    api.create("body", {"en": "Body"})
+    viewer = page_as("viewer")
+    assert sorted(shown_keys(viewer.get(history_page(world, "?key=HOME")))) == ["home.title", "home_x"]
+    assert shown_keys(viewer.get(history_page(world, "?key=e_"))) == ["home_x"]
+    assert shown_keys(viewer.get(history_page(world, "?key=%25"))) == []
+
+
+def test_a_revert_button_says_the_value_it_writes(page_as, world, api):
+    api.create("title", {"en": "A rather long welcome message"})
+    api.set_values("title", {"en": "Hi"})
+    text = page_as("editor").get(history_page(world)).get_data(as_text=True)
+    assert "Revert to “A rather long welcome m…”" in text
+    assert 'aria-label="Revert to “A rather long welcome message”: title in en"' in text

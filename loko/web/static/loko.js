@@ -69,6 +69,15 @@
     if (message && !window.confirm(message)) event.preventDefault();
   });
 
+  // Esc closes an open menu (the account menu) and puts the focus back on its button.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const menu = document.querySelector("details.menu[open]");
+    if (!menu || document.querySelector("dialog[open]")) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+
   document.addEventListener("DOMContentLoaded", () => localDates(document));
 
   window.Loko = { api, csrfToken, localDates, announce };
