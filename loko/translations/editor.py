@@ -11,7 +11,7 @@ that this project has no active key for. Such a row has no id of its own (``id``
 empty) until a value of it is overridden, which creates the key here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 
 from sqlalchemy import and_, exists, literal, null, or_, select, true, tuple_, union_all
@@ -79,6 +79,7 @@ class EditorPage:
     rows: list[EditorRow]
     next_cursor: str | None
     previous_cursor: str | None
+    dropped: tuple[str, ...] = ()
 
     @property
     def language_names(self) -> dict[str, dict]:
@@ -94,21 +95,36 @@ def editor_page(
     after: str | None = None,
     before: str | None = None,
     limit: int = PAGE_SIZE,
+    drop_unknown: bool = False,
 ) -> EditorPage:
     """One page of the editor for a caller with canViewTranslations.
 
     ``languages`` and ``source`` choose the columns (default: the language with the most
     values, then the next ones by code); ``after`` and ``before`` are the cursors of the
     neighbouring pages. BadRequest names the parameter for a language the project does not
-    have, the inherited filter without a project link, a foreign cursor, or both cursors.
+    have, the inherited filter without a project link, a foreign cursor, or both cursors;
+    with ``drop_unknown`` (a page's URL, kept from before a language was deleted or the
+    link removed) those languages and that filter are left out instead, and ``dropped``
+    names them.
     """
     project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     all_languages = language_rows(project_id)
     codes = [language["code"] for language in all_languages]
+    link = link_of(project)
+    dropped: tuple[str, ...] = ()
+    if drop_unknown:
+        named = (filters.missing, source, *languages)
+        dropped = tuple(dict.fromkeys(code for code in named if code is not None and code not in codes))
+        languages = tuple(code for code in languages if code in codes)
+        source = source if source in codes else None
+        filters = replace(
+            filters,
+            missing=filters.missing if filters.missing in codes else None,
+            inherited=filters.inherited and link is not None,
+        )
     for name, code in (("missing", filters.missing), ("source", source), *(("lang", c) for c in languages)):
         if code is not None and code not in codes:
             raise BadRequest(f"{name}: the project has no language {code!r}.")
-    link = link_of(project)
     if filters.inherited and link is None:
         raise BadRequest("inherited: this project has no linked project to inherit values from.")
     if after is not None and before is not None:
@@ -132,6 +148,7 @@ def editor_page(
         _with_values(rows, shown, link),
         next_cursor,
         previous_cursor,
+        dropped,
     )
 
 

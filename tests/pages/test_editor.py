@@ -166,11 +166,9 @@ def test_a_blank_among_the_values_of_a_repeated_field_is_ignored(page_as, world,
 @pytest.mark.parametrize(
     ("params", "field"),
     [
-        ({"missing": "xx"}, "missing"),
-        ({"lang": "xx"}, "lang"),
+        ({"missing": "x1"}, "missing"),
         ({"since": "yesterday"}, "since"),
         ({"after": "not-a-cursor"}, "after"),
-        ({"inherited": "true"}, "inherited"),
         ({"colour": "blue"}, "colour"),
     ],
 )
@@ -178,6 +176,18 @@ def test_bad_query_parameters_are_refused_naming_the_field(page_as, world, api, 
     response = page_as("viewer").get(editor_url(world, **params))
     assert response.status_code == 400
     assert field in html.unescape(response.text)
+
+
+@pytest.mark.parametrize(
+    "params", [{"missing": "xx"}, {"lang": "xx"}, {"source": "xx"}, {"inherited": "true"}]
+)
+def test_a_language_or_link_the_project_no_longer_has_is_dropped_with_a_notice(page_as, world, api, params):
+    api.create("greeting", {"en": "Hello"})
+    response = page_as("viewer").get(editor_url(world, **params))
+    assert response.status_code == 200
+    assert keys_of(response) == ["greeting"]
+    if "inherited" not in params:
+        assert "The language xx is no longer in this project" in html.unescape(response.text)
 
 
 def test_next_and_previous_links_page_through_every_key(page_as, world, api):

@@ -114,10 +114,43 @@
     if (first) makeTabStop(first);
   }
 
+  // A very long value shows its first lines, with a toggle to show all of it: the row stays
+  // short enough to move through the grid.
+  const LONG_VALUE = 300;
+  const LONG_LINES = 6;
+
+  function clampLong(cell, text) {
+    const element = cell.querySelector(".t");
+    const long = text.length > LONG_VALUE || text.split("\n").length > LONG_LINES;
+    element.classList.toggle("long", long);
+    let toggle = cell.querySelector("[data-show-all]");
+    if (!long) {
+      if (toggle) toggle.remove();
+      element.classList.remove("open");
+      return;
+    }
+    if (toggle) return;
+    toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "small link-button show-all";
+    toggle.dataset.showAll = "";
+    toggle.tabIndex = -1;
+    toggle.textContent = "Show all";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.addEventListener("click", (event) => {
+      event.stopPropagation();
+      const open = element.classList.toggle("open");
+      toggle.textContent = open ? "Show less" : "Show all";
+      toggle.setAttribute("aria-expanded", String(open));
+    });
+    element.after(toggle);
+  }
+
   function showValue(cell, state) {
     const text = cell.querySelector(".t");
     const shown = state.value !== null ? state.value : state.inherited || "";
     highlight(text, shown);
+    clampLong(cell, shown);
     cell.toggleAttribute("data-missing", state.value === null);
     cell.toggleAttribute("data-inherited", state.value === null && state.inherited !== null);
     const badge = cell.querySelector(".badge");
@@ -135,11 +168,30 @@
       const state = { value: missing ? null : text, inherited: cell.hasAttribute("data-inherited") ? text : null };
       stored.set(cell, state);
       highlight(cell.querySelector(".t"), text);
+      clampLong(cell, text);
     }
     row.querySelectorAll("[data-select], [data-details-of], [data-override]").forEach(
       (element) => (element.hidden = false)
     );
     for (const item of rowItems(row)) item.tabIndex = -1;
+  }
+
+  // An API error in the words of the page: "updates.de.value: …" reads "German value: …".
+  function inWords(message, labels = {}) {
+    const match = /^([\w.-]+): ([\s\S]*)$/.exec(message || "");
+    if (!match) return message;
+    const path = match[1].split(".");
+    const names = { key: "Key", fileName: "File", ...labels };
+    let label = names[match[1]] || null;
+    if (!label && (path[0] === "updates" || path[0] === "values") && path[1]) {
+      label = `${plainLanguageName(path[1])} value`;
+    }
+    return label ? `${label}: ${match[2]}` : message;
+  }
+
+  function plainLanguageName(code) {
+    const option = root.querySelector(`#f-source option[value="${CSS.escape(code)}"]`);
+    return option ? option.textContent.replace(/\s*\([^()]*\)\s*$/, "").trim() : code;
   }
 
   function languageName(code) {
@@ -332,7 +384,7 @@
     } else {
       showValue(cell, before);
       cell.classList.add("failed");
-      const message = (result.data && result.data.error) || `error ${result.status}`;
+      const message = inWords(result.data && result.data.error) || `error ${result.status}`;
       // The text stays in an editor, focused only if the cell asked for one; an editor
       // this did not open keeps what is typed in it.
       if (startEdit(cell, wanted, text)) {
@@ -575,7 +627,8 @@
       if (source && value) values[source] = value;
       const result = await call("POST", api, { key: form.get("key"), fileName: form.get("fileName"), values });
       if (!result.ok) {
-        say((result.data && result.data.error) || `The key was not added (error ${result.status}).`);
+        const error = inWords(result.data && result.data.error, { key: "New key" });
+        say(error || `The key was not added (error ${result.status}).`);
         return;
       }
       const translation = result.data.translation;
@@ -641,7 +694,7 @@
         const keys = rows.map((row) => row.dataset.key);
         const result = await call("PUT", api, { operation: "bulk-delete", fileName, keys });
         if (!result.ok) {
-          say((result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
+          say(inWords(result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
           break;
         }
         moved += result.data.deleted;
