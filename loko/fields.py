@@ -74,8 +74,7 @@ def TranslationKey(**kwargs):
     return fields.String(
         validate=[validate.Length(min=1, max=MAX_KEY), no_control_characters, no_surrounding_spaces],
         metadata={
-            "description": "Translation key, 1-256 characters, no control characters, no space at "
-            "either end."
+            "description": "Translation key, 1-256 characters, no control characters, no space at either end."
         },
         **kwargs,
     )
