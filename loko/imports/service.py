@@ -28,7 +28,7 @@ from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.projects.service import bump_data_version
 from loko.translations import history
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import most_translated, source_language
 
 MODES = ("upsert", "only-new", "replace-file")
@@ -301,7 +301,11 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
     stamp = driver_timestamp(now)
     for file_name, languages in plan.files.items():
         ensure_file_records(project_id, file_name, languages)
-    insert_rows(Translation.__table__, TRANSLATION_COLUMNS, plan.new_keys)
+    insert_rows(
+        Translation.__table__,
+        (*TRANSLATION_COLUMNS, "sort_key"),
+        [(*row, natural_sort_key(row[3])) for row in plan.new_keys],
+    )
     insert_rows(
         TranslationValue.__table__,
         VALUE_COLUMNS,

@@ -1,5 +1,6 @@
 """The translation editor's read side: one page of active keys with their values in the
-languages shown, filtered, and keyset-paginated on (fileName, key) in both directions.
+languages shown, filtered, and keyset-paginated on (fileName, key) in both directions, keys
+in natural order (item2 before item10: by their stored sort key, then by the key).
 
 A page costs the same few statements whatever the project's size or the page's position:
 the keys of the page (walking the active-key index from the cursor), their values in the
@@ -23,7 +24,7 @@ from loko.extensions import db
 from loko.languages.service import file_names, language_rows, progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     decode_cursor,
     encode_cursor,
@@ -241,8 +242,9 @@ def _beyond(cursor: str, name: str, table=Translation):
         raise BadRequest(
             f"{name}: not a page position of this editor; start again from the first page."
         ) from None
-    position = tuple_(table.file_name, table.key)
-    return position < tuple_(file_name, key) if name == "before" else position > tuple_(file_name, key)
+    position = tuple_(table.file_name, table.sort_key, table.key)
+    cursor = tuple_(file_name, natural_sort_key(key), key)
+    return position < cursor if name == "before" else position > cursor
 
 
 def _select_keys(condition, lent, cursor: tuple[str, str] | None, descending: bool, limit: int):
@@ -251,15 +253,15 @@ def _select_keys(condition, lent, cursor: tuple[str, str] | None, descending: bo
     keys this one lacks (with their value, and no id), each side walking its own index."""
 
     def ordered(table, query):
-        columns = (table.file_name.desc(), table.key.desc()) if descending else (table.file_name, table.key)
-        return query.order_by(*columns).limit(limit)
+        columns = (table.file_name, table.sort_key, table.key)
+        return query.order_by(*(column.desc() if descending else column for column in columns)).limit(limit)
 
     beyond = _beyond(cursor[1], cursor[0]) if cursor else true()
     own = ordered(
         Translation,
-        select(Translation.id, Translation.file_name, Translation.key, null().label("lent")).where(
-            condition, beyond
-        ),
+        select(
+            Translation.id, Translation.file_name, Translation.key, Translation.sort_key, null().label("lent")
+        ).where(condition, beyond),
     )
     if lent is None:
         return db.session.execute(own).all()
@@ -267,13 +269,21 @@ def _select_keys(condition, lent, cursor: tuple[str, str] | None, descending: bo
     theirs_beyond = _beyond(cursor[1], cursor[0], theirs) if cursor else true()
     borrowed = ordered(
         theirs,
-        select(literal("").label("id"), theirs.file_name, theirs.key, their_value.value.label("lent"))
+        select(
+            literal("").label("id"),
+            theirs.file_name,
+            theirs.key,
+            theirs.sort_key,
+            their_value.value.label("lent"),
+        )
         .join(their_value, and_(their_value.translation_id == theirs.id, their_value.language_code == source))
         .where(lent_condition, theirs_beyond),
     )
     both = union_all(select(own.subquery()), select(borrowed.subquery())).subquery()
-    columns = (both.c.file_name.desc(), both.c.key.desc()) if descending else (both.c.file_name, both.c.key)
-    return db.session.execute(select(both).order_by(*columns).limit(limit)).all()
+    columns = (both.c.file_name, both.c.sort_key, both.c.key)
+    return db.session.execute(
+        select(both).order_by(*(column.desc() if descending else column for column in columns)).limit(limit)
+    ).all()
 
 
 def _keys(condition, lent, after: str | None, before: str | None, limit: int):
