@@ -190,3 +190,13 @@ def test_the_editor_lists_keys_in_natural_order(page):
         "item2",
         "item10",
     ]
+
+
+def test_a_refused_form_names_its_fields_by_their_labels(page):
+    project_id = new_project(page)
+    page.goto(f"/projects/{project_id}/languages")
+    page.get_by_label("Code", exact=True).fill("not a code")
+    page.get_by_role("button", name="Add language").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("Code: ")
+    expect(alert).not_to_contain_text("code: ")
