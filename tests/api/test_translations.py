@@ -526,3 +526,18 @@ def test_keys_filter_by_file_name(api):
     api.upsert("en", {"b": "B", "a": "A"}, file_name="one")
     api.upsert("en", {"c": "C"}, file_name="two")
     assert api.keys(fileName="one") == ["a", "b"]
+
+
+@pytest.mark.parametrize("key", [" home.title", "home.title ", "\u00a0home", "home\u2003"])
+def test_a_key_that_begins_or_ends_with_a_space_is_refused_on_every_write(api, key):
+    _bad_request(_create(api, key=key), "key")
+    patch = {"key": key, "fileName": "common", "updates": {"en": {"value": "x"}}}
+    _bad_request(api.patch("/translations", patch), "key")
+    bulk = {
+        "operation": "bulk-upsert",
+        "fileName": "common",
+        "languageCode": "en",
+        "translations": [{"key": "fine", "value": "x"}, {"key": key, "value": "x"}],
+    }
+    _bad_request(api.put("/translations", bulk), "key")
+    assert api.get("/translations").json == {}
