@@ -100,6 +100,13 @@ class LanguageMap(fields.Dict):
         return loaded
 
 
+def no_surrounding_spaces(value: str) -> None:
+    """A key that begins or ends with a space looks like another key and is lost by most
+    file formats."""
+    if value != value.strip():
+        raise ValidationError("Must not begin or end with a space.")
+
+
 def is_plain_key_value(item) -> bool:
     """True when ``item`` is exactly ``{key, value}`` that TranslationKey and
     TranslationValue accept: a quick check for bulk loads of thousands of items."""
@@ -110,6 +117,7 @@ def is_plain_key_value(item) -> bool:
         type(key) is str
         and 0 < len(key) <= MAX_KEY
         and CONTROL_CHARACTERS.search(key) is None
+        and key == key.strip()
         and type(value) is str
         and len(value) <= MAX_VALUE
     )
@@ -117,8 +125,10 @@ def is_plain_key_value(item) -> bool:
 
 def TranslationKey(**kwargs):
     return fields.String(
-        validate=[validate.Length(min=1, max=MAX_KEY), no_control_characters],
-        metadata={"description": "Translation key, 1-256 characters, no control characters."},
+        validate=[validate.Length(min=1, max=MAX_KEY), no_control_characters, no_surrounding_spaces],
+        metadata={
+            "description": "Translation key, 1-256 characters, no control characters, no space at either end."
+        },
         **kwargs,
     )
 

@@ -619,19 +619,32 @@ def _refusing(format: str, make: Callable[[], bytes]) -> bytes:
         ) from None
 
 
+def single_file_needs(query: ExportQuery) -> tuple[str, ...]:
+    """What an export as one file (a file format without zip) lacks: ``("fileName",)`` or
+    ``("language", "fileName")`` when it does not name exactly one of each it needs (a
+    format holding every language in one file needs no language); empty when complete."""
+    if query.format == "json" or query.zip:
+        return ()
+    multilingual = getattr(format_module(query.format), "MULTILINGUAL", False)
+    languages, file_names = query.languages or (), query.file_names or ()
+    if len(file_names) != 1 or (not multilingual and len(languages) != 1):
+        return ("fileName",) if multilingual else ("language", "fileName")
+    return ()
+
+
 def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
     """One file of a file format (not the JSON document): exactly one ``fileName`` and, unless
     the format holds every language in one file, one ``language``."""
     module = format_module(query.format)
     multilingual = getattr(module, "MULTILINGUAL", False)
-    languages, file_names = query.languages or (), query.file_names or ()
-    if len(file_names) != 1 or (not multilingual and len(languages) != 1):
+    languages = query.languages or ()
+    if single_file_needs(query):
         needs = "one `fileName`" if multilingual else "exactly one `language` and one `fileName`"
         raise BadRequest(
             f"format={query.format} without zip returns one file: pass {needs}, "
             "or set zip=true for all of them."
         )
-    file_name, link = file_names[0], _link(project, query)
+    file_name, link = query.file_names[0], _link(project, query)
     if multilingual:
         layout = files_by_language(project, query, link)
         body = _refusing(query.format, lambda: _multilingual_file(project, query, link, layout)(file_name))

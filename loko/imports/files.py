@@ -268,6 +268,8 @@ def _check(parsed: ParsedFile) -> None:
             raise BadRequest(
                 f"key: {str(key)[:80]!r} {where} must be 1-{MAX_KEY} characters without control characters."
             )
+        if key != key.strip():
+            raise BadRequest(f"key: {key[:80]!r} {where} must not begin or end with a space.")
         if key in seen:
             raise BadRequest(f"key: {key!r} appears twice {where}.")
         seen.add(key)

@@ -29,7 +29,7 @@ from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.projects.service import bump_data_version
 from loko.translations import history
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
 from loko.translations.queries import most_translated, source_language
 
@@ -344,7 +344,11 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
     stamp = driver_timestamp(now)
     for file_name, languages in plan.files.items():
         ensure_file_records(project_id, file_name, sorted(languages, key=lambda code: (code != first, code)))
-    insert_rows(Translation.__table__, TRANSLATION_COLUMNS, plan.new_keys)
+    insert_rows(
+        Translation.__table__,
+        (*TRANSLATION_COLUMNS, "sort_key"),
+        [(*row, natural_sort_key(row[3])) for row in plan.new_keys],
+    )
     insert_rows(
         TranslationValue.__table__,
         VALUE_COLUMNS,

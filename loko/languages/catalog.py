@@ -35,3 +35,11 @@ def language_name(code: str) -> str:
     if locale is None:
         return code
     return locale.get_display_name("en") or code
+
+
+@lru_cache(maxsize=1024)
+def text_direction(code: str) -> str:
+    """``"rtl"`` for a language written right to left (Arabic, Hebrew, Persian, Urdu ...),
+    ``"ltr"`` for any other, and for a code CLDR does not know."""
+    locale = _locale(code)
+    return "rtl" if locale is not None and locale.text_direction == "rtl" else "ltr"

@@ -2,7 +2,8 @@
 
 from functools import lru_cache
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, case, exists, func, insert, or_, select, update
+from sqlalchemy.orm import aliased
 
 from loko.auth import policy
 from loko.database import unit_of_work
@@ -12,7 +13,7 @@ from loko.files.models import FileRecord
 from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
-from loko.projects.service import bump_data_version
+from loko.projects.service import Link, bump_data_version, link_of
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
 from loko.translations.operations import operation
@@ -107,16 +108,69 @@ def progress_counts(project_id: str, data_version: int) -> tuple[dict[str, int],
     return language_stats(project_id), active_translation_count(project_id)
 
 
+@lru_cache(maxsize=256)
+def inherited_counts(project_id: str, link: Link, data_version: int, linked_version: int) -> tuple[int, int]:
+    """``(values lent, keys lent)`` of a linked project (decisions §9), in one statement:
+    its active keys with a value in the link's source language that this project does not
+    override in the target (each counts as translated there), and those of them this
+    project has no active key for (each is one more key of this project, as the export and
+    the editor show it). Cached per data version of both projects."""
+    theirs, their_value = aliased(Translation), aliased(TranslationValue)
+    ours = and_(
+        Translation.project_id == project_id,
+        Translation.deleted_at.is_(None),
+        Translation.file_name == theirs.file_name,
+        Translation.key == theirs.key,
+    )
+    overridden = exists().where(
+        ours,
+        TranslationValue.translation_id == Translation.id,
+        TranslationValue.language_code == link.target,
+    )
+    lent_values, lent_keys = db.session.execute(
+        select(
+            func.coalesce(func.sum(case((overridden.correlate(theirs), 0), else_=1)), 0),
+            func.coalesce(func.sum(case((exists().where(ours).correlate(theirs), 0), else_=1)), 0),
+        )
+        .select_from(theirs)
+        .join(
+            their_value,
+            and_(their_value.translation_id == theirs.id, their_value.language_code == link.source),
+        )
+        .where(theirs.project_id == link.project_id, theirs.deleted_at.is_(None))
+    ).one()
+    return int(lent_values), int(lent_keys)
+
+
+def linked_progress(project: Project, translated: dict[str, int], total: int) -> tuple[dict[str, int], int]:
+    """The progress counts with what a linked project lends: its values count as translated
+    in the target language and its keys as keys of this project."""
+    link = link_of(project)
+    if link is None:
+        return translated, total
+    linked_version = db.session.execute(
+        select(Project.data_version).where(Project.id == link.project_id)
+    ).scalar_one_or_none()
+    if linked_version is None:
+        return translated, total
+    lent_values, lent_keys = inherited_counts(project.id, link, project.data_version, linked_version)
+    translated = {**translated, link.target: translated.get(link.target, 0) + lent_values}
+    return translated, total + lent_keys
+
+
 def list_languages(actor, project_id: str, stats: bool = False) -> list[dict]:
     project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     return project_languages(project, stats)
 
 
-def project_languages(project: Project, stats: bool) -> list[dict]:
-    """The project's languages, with progress when ``stats``; access is the caller's check."""
+def project_languages(project: Project, stats: bool, inherited: bool = False) -> list[dict]:
+    """The project's languages, with progress when ``stats``; access is the caller's check.
+    With ``inherited``, what a linked project lends counts as this one's, as in its export."""
     languages = language_rows(project.id)
     if stats:
         translated, total = progress_counts(project.id, project.data_version)
+        if inherited:
+            translated, total = linked_progress(project, translated, total)
         for language in languages:
             done = translated.get(language["code"], 0)
             language["translated"] = done

@@ -1,14 +1,18 @@
 """Pages: a project's overview (languages, files, recent activity, export) and its settings
 (details, linked project, member roles, deletion)."""
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, redirect, request, url_for
 
 from loko.errors import BadRequest
+from loko.exports.service import export_query, single_file_needs
+from loko.formats.registry import format_module
+from loko.http import load_args
 from loko.languages.service import project_languages
 from loko.projects import service
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
 from loko.translations.queries import file_summaries
+from loko.translations.schemas import ExportQuerySchema
 from loko.translations.service import list_history
 from loko.web.pages import form_input, format_choices, page_user, project_page, render_page, submit
 
@@ -19,17 +23,41 @@ RECENT_ACTIVITY = 10  # history entries on the overview
 
 @projects_ui.get("/projects/<uuid:project_id>")
 def overview(project_id):
-    actor, project_id = page_user(), str(project_id)
+    return _overview(str(project_id))
+
+
+def _overview(project_id: str, export_error: str | None = None, chosen=None):
+    actor = page_user()
     view = project_page(project_id)
     activity, _ = list_history(actor, project_id, {}, RECENT_ACTIVITY, None)
     return render_page(
         "projects/overview.html",
+        status=400 if export_error else None,
         view=view,
-        languages=project_languages(view.project, stats=True),
+        languages=project_languages(view.project, stats=True, inherited=True),
         files=file_summaries(actor, project_id),
         activity=activity,
         formats=format_choices(),
+        export_error=export_error,
+        chosen=chosen,
     )
+
+
+@projects_ui.get("/projects/<uuid:project_id>/export")
+def export(project_id):
+    """The overview's export form: what it lacks is said on the form; a complete choice goes
+    on to the export itself (the API's answer, a download)."""
+    project_id = str(project_id)
+    project_page(project_id)
+    query = export_query(load_args(ExportQuerySchema, request.args))
+    needs = single_file_needs(query)
+    if needs:
+        label = format_module(query.format).LABEL
+        tick = "one file" if needs == ("fileName",) else "one language and one file"
+        message = f"{label} without a ZIP is one file: tick {tick}, or tick “As a ZIP” to get all of them."
+        return _overview(project_id, export_error=message, chosen=request.args)
+    arguments = {name: request.args.getlist(name) for name in request.args}
+    return redirect(url_for("translations_api.export_translations", project_id=project_id, **arguments))
 
 
 @projects_ui.route("/projects/<uuid:project_id>/settings", methods=["GET", "POST"])

@@ -1,15 +1,22 @@
 """The translation editor's read side: one page of active keys with their values in the
-languages shown, filtered, and keyset-paginated on (fileName, key) in both directions.
+languages shown, filtered, and keyset-paginated on (fileName, key) in both directions, keys
+in natural order (item2 before item10: by their stored sort key, then by the key).
 
 A page costs the same few statements whatever the project's size or the page's position:
 the keys of the page (walking the active-key index from the cursor), their values in the
 languages shown (by primary key), and the values the linked project lends them.
+
+A project linked to another (decisions §9) also shows the keys it only inherits, as its
+export does: the linked project's active keys with a value in the link's source language
+that this project has no active key for. Such a row has no id of its own (``id`` is
+empty) until a value of it is overridden, which creates the key here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 
-from sqlalchemy import and_, exists, or_, select, tuple_
+from sqlalchemy import and_, exists, literal, null, or_, select, true, tuple_, union_all
+from sqlalchemy.orm import aliased
 
 from loko.auth import policy
 from loko.errors import BadRequest, NotFound
@@ -17,7 +24,7 @@ from loko.extensions import db
 from loko.languages.service import file_names, language_rows
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     decode_cursor,
     encode_cursor,
@@ -72,6 +79,7 @@ class EditorPage:
     rows: list[EditorRow]
     next_cursor: str | None
     previous_cursor: str | None
+    dropped: tuple[str, ...] = ()
 
     @property
     def language_names(self) -> dict[str, dict]:
@@ -87,21 +95,36 @@ def editor_page(
     after: str | None = None,
     before: str | None = None,
     limit: int = PAGE_SIZE,
+    drop_unknown: bool = False,
 ) -> EditorPage:
     """One page of the editor for a caller with canViewTranslations.
 
     ``languages`` and ``source`` choose the columns (default: the project's source
     language, then the next ones by code); ``after`` and ``before`` are the cursors of the
     neighbouring pages. BadRequest names the parameter for a language the project does not
-    have, the inherited filter without a project link, a foreign cursor, or both cursors.
+    have, the inherited filter without a project link, a foreign cursor, or both cursors;
+    with ``drop_unknown`` (a page's URL, kept from before a language was deleted or the
+    link removed) those languages and that filter are left out instead, and ``dropped``
+    names them.
     """
     project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     all_languages = language_rows(project_id)
     codes = [language["code"] for language in all_languages]
+    link = link_of(project)
+    dropped: tuple[str, ...] = ()
+    if drop_unknown:
+        named = (filters.missing, source, *languages)
+        dropped = tuple(dict.fromkeys(code for code in named if code is not None and code not in codes))
+        languages = tuple(code for code in languages if code in codes)
+        source = source if source in codes else None
+        filters = replace(
+            filters,
+            missing=filters.missing if filters.missing in codes else None,
+            inherited=filters.inherited and link is not None,
+        )
     for name, code in (("missing", filters.missing), ("source", source), *(("lang", c) for c in languages)):
         if code is not None and code not in codes:
             raise BadRequest(f"{name}: the project has no language {code!r}.")
-    link = link_of(project)
     if filters.inherited and link is None:
         raise BadRequest("inherited: this project has no linked project to inherit values from.")
     if after is not None and before is not None:
@@ -109,18 +132,23 @@ def editor_page(
     source = source or _default_source(project, codes)
     shown = _shown(codes, source, languages, filters.missing)
     condition = _condition(project_id, filters, link)
-    rows, next_cursor, previous_cursor = _keys(condition, after, before, min(limit, MAX_PAGE_SIZE))
+    lent = _lent_keys(project_id, filters, link)
+    rows, next_cursor, previous_cursor = _keys(condition, lent, after, before, min(limit, MAX_PAGE_SIZE))
+    files = file_names(project_id)
+    if link is not None:
+        files = sorted(set(files) | set(file_names(link.project_id)))
     return EditorPage(
         project,
         permissions,
         all_languages,
         shown,
         source,
-        file_names(project_id),
+        files,
         link,
         _with_values(rows, shown, link),
         next_cursor,
         previous_cursor,
+        dropped,
     )
 
 
@@ -166,6 +194,36 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None):
     return and_(*conditions)
 
 
+def _lent_keys(project_id: str, filters: EditorFilters, link: Link | None):
+    """``(key, filter)`` of the keys only the linked project has, as ``Translation``-like
+    aliases and the condition the filters put on them; None when none can show."""
+    if link is None or filters.translation_id is not None or filters.missing == link.target:
+        return None
+    theirs, their_value = aliased(Translation), aliased(TranslationValue)
+    ours = aliased(Translation)
+    conditions = [
+        theirs.project_id == link.project_id,
+        theirs.deleted_at.is_(None),
+        ~exists()
+        .where(
+            ours.project_id == project_id,
+            ours.deleted_at.is_(None),
+            ours.file_name == theirs.file_name,
+            ours.key == theirs.key,
+        )
+        .correlate(theirs),
+    ]
+    if filters.file_name is not None:
+        conditions.append(theirs.file_name == filters.file_name)
+    if filters.search:
+        conditions.append(
+            or_(contains_text(theirs.key, filters.search), contains_text(their_value.value, filters.search))
+        )
+    if filters.changed_since is not None:
+        conditions.append(theirs.updated_at >= datetime.combine(filters.changed_since, time.min, UTC))
+    return theirs, their_value, and_(*conditions), link.source
+
+
 def contains_text(column, text: str):
     """Case-insensitive substring match. SQLite's LIKE already ignores the case of ASCII
     letters (and matches other letters in their exact case), so it needs no lower() on
@@ -175,7 +233,7 @@ def contains_text(column, text: str):
     return column.icontains(text, autoescape=True)
 
 
-def _beyond(cursor: str, name: str):
+def _beyond(cursor: str, name: str, table=Translation):
     """Keys after the ``after`` cursor, or before the ``before`` one, as one row-value
     comparison that both databases answer with a range of the active-key index."""
     try:
@@ -184,30 +242,61 @@ def _beyond(cursor: str, name: str):
         raise BadRequest(
             f"{name}: not a page position of this editor; start again from the first page."
         ) from None
-    position = tuple_(Translation.file_name, Translation.key)
-    return position < tuple_(file_name, key) if name == "before" else position > tuple_(file_name, key)
+    position = tuple_(table.file_name, table.sort_key, table.key)
+    cursor = tuple_(file_name, natural_sort_key(key), key)
+    return position < cursor if name == "before" else position > cursor
 
 
-def _keys(condition, after: str | None, before: str | None, limit: int):
+def _select_keys(condition, lent, cursor: tuple[str, str] | None, descending: bool, limit: int):
+    """Up to ``limit`` rows ``(id, file_name, key, lent)`` beyond ``cursor`` (name, value)
+    in (fileName, key) order: this project's keys, and with ``lent`` the linked project's
+    keys this one lacks (with their value, and no id), each side walking its own index."""
+
+    def ordered(table, query):
+        columns = (table.file_name, table.sort_key, table.key)
+        return query.order_by(*(column.desc() if descending else column for column in columns)).limit(limit)
+
+    beyond = _beyond(cursor[1], cursor[0]) if cursor else true()
+    own = ordered(
+        Translation,
+        select(
+            Translation.id, Translation.file_name, Translation.key, Translation.sort_key, null().label("lent")
+        ).where(condition, beyond),
+    )
+    if lent is None:
+        return db.session.execute(own).all()
+    theirs, their_value, lent_condition, source = lent
+    theirs_beyond = _beyond(cursor[1], cursor[0], theirs) if cursor else true()
+    borrowed = ordered(
+        theirs,
+        select(
+            literal("").label("id"),
+            theirs.file_name,
+            theirs.key,
+            theirs.sort_key,
+            their_value.value.label("lent"),
+        )
+        .join(their_value, and_(their_value.translation_id == theirs.id, their_value.language_code == source))
+        .where(lent_condition, theirs_beyond),
+    )
+    both = union_all(select(own.subquery()), select(borrowed.subquery())).subquery()
+    columns = (both.c.file_name, both.c.sort_key, both.c.key)
+    return db.session.execute(
+        select(both).order_by(*(column.desc() if descending else column for column in columns)).limit(limit)
+    ).all()
+
+
+def _keys(condition, lent, after: str | None, before: str | None, limit: int):
     """``(rows, next_cursor, previous_cursor)``: up to ``limit`` keys in (fileName, key)
     order after ``after``, or before ``before``; one statement (two when going back
     reaches the start, which then shows a full first page)."""
-    keys = select(Translation.id, Translation.file_name, Translation.key)
     if before is not None:
-        found = db.session.execute(
-            keys.where(condition, _beyond(before, "before"))
-            .order_by(Translation.file_name.desc(), Translation.key.desc())
-            .limit(limit + 1)
-        ).all()
+        found = _select_keys(condition, lent, ("before", before), True, limit + 1)
         if len(found) > limit:
             rows = found[:limit][::-1]
             return rows, encode_cursor(rows[-1].file_name, rows[-1].key), _cursor_of(rows[0])
         after = None
-    if after is not None:
-        condition = and_(condition, _beyond(after, "after"))
-    found = db.session.execute(
-        keys.where(condition).order_by(Translation.file_name, Translation.key).limit(limit + 1)
-    ).all()
+    found = _select_keys(condition, lent, ("after", after) if after else None, False, limit + 1)
     rows = found[:limit]
     next_cursor = _cursor_of(rows[-1]) if len(found) > limit else None
     previous_cursor = _cursor_of(rows[0]) if after is not None and rows else None
@@ -221,7 +310,7 @@ def _cursor_of(row) -> str:
 def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
     """The rows with their values in the shown languages (one statement for the page) and
     the linked project's values where the inheriting language has none of its own."""
-    ids = [row.id for row in rows]
+    ids = [row.id for row in rows if row.id]
     values: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
     if ids and shown:
         for translation_id, code, value in db.session.execute(
@@ -240,11 +329,20 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
             row.id,
             row.file_name,
             row.key,
-            values[row.id],
-            {link.target: inherited[row.id]} if row.id in inherited else {},
+            values.get(row.id, {}),
+            _lent_to(row, inherited, link, shown),
         )
         for row in rows
     ]
+
+
+def _lent_to(row, inherited: dict[str, str], link: Link | None, shown: list[str]) -> dict[str, str]:
+    """The value the linked project lends this row in the target language, if shown."""
+    if link is None or link.target not in shown:
+        return {}
+    if not row.id:
+        return {link.target: row.lent}
+    return {link.target: inherited[row.id]} if row.id in inherited else {}
 
 
 @dataclass(frozen=True)

@@ -128,10 +128,14 @@ FILTER_COLUMNS = {
 
 
 def _filtered(query, project_id: str, filters: dict):
+    """``keyContains`` (the history page's key filter) matches part of a key, ignoring case,
+    its LIKE wildcards taken as written."""
     query = query.where(HistoryEntry.project_id == project_id)
     for name, column in FILTER_COLUMNS.items():
         if filters.get(name) is not None:
             query = query.where(column == filters[name])
+    if filters.get("keyContains"):
+        query = query.where(HistoryEntry.key.icontains(filters["keyContains"], autoescape=True))
     return query
 
 

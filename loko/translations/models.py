@@ -1,9 +1,27 @@
+import re
+
 from sqlalchemy import Boolean, ForeignKey, ForeignKeyConstraint, Index, Integer, String, Text, text
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
 HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged")
+
+DIGITS = re.compile(r"[0-9]+")
+NUMBER_WIDTH = 10
+# A sort key never outgrows what a PostgreSQL index entry holds beside its file name and key.
+MAX_SORT_KEY_BYTES = 500
+
+
+def natural_sort_key(key: str) -> str:
+    """The key with each run of digits zero-padded to one width, so that keys sort in
+    natural order (item1, item2, item10) by the database's own comparison; keys equal here
+    (item01, item1) are ordered by the key itself. Cut to MAX_SORT_KEY_BYTES of UTF-8."""
+    padded = DIGITS.sub(lambda digits: digits.group().rjust(NUMBER_WIDTH, "0"), key)
+    encoded = padded.encode()
+    if len(encoded) <= MAX_SORT_KEY_BYTES:
+        return padded
+    return encoded[:MAX_SORT_KEY_BYTES].decode(errors="ignore")
 
 
 class Translation(db.Model):
@@ -17,6 +35,16 @@ class Translation(db.Model):
             "file_name",
             "key",
             unique=True,
+            sqlite_where=text("deleted_at IS NULL"),
+            postgresql_where=text("deleted_at IS NULL"),
+        ),
+        # The editor's order: active keys of a file in natural order (sort_key), then by key.
+        Index(
+            "ix_translations_active_natural",
+            "project_id",
+            "file_name",
+            "sort_key",
+            "key",
             sqlite_where=text("deleted_at IS NULL"),
             postgresql_where=text("deleted_at IS NULL"),
         ),
@@ -35,6 +63,8 @@ class Translation(db.Model):
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), nullable=False)
     file_name = db.Column(String(256), nullable=False)
     key = db.Column(String(256), nullable=False)
+    # natural_sort_key(key), written with the key by every insert.
+    sort_key = db.Column(Text, nullable=False, server_default="")
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     deleted_at = db.Column(UTCDateTime, nullable=True)

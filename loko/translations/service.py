@@ -27,7 +27,7 @@ from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version
 from loko.translations import history
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
@@ -95,7 +95,7 @@ def _in_project(project_id: str, translation_id: str) -> Translation:
 
 
 VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
-TRANSLATION_COLUMNS = ("id", "project_id", "file_name", "key", "created_at", "updated_at")
+TRANSLATION_COLUMNS = ("id", "project_id", "file_name", "key", "sort_key", "created_at", "updated_at")
 
 
 def _insert_values(project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
@@ -131,7 +131,13 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
         ensure_file_records(project_id, file_name, values)
         now = utcnow()
         translation = Translation(
-            id=new_id(), project_id=project_id, file_name=file_name, key=key, created_at=now, updated_at=now
+            id=new_id(),
+            project_id=project_id,
+            file_name=file_name,
+            key=key,
+            sort_key=natural_sort_key(key),
+            created_at=now,
+            updated_at=now,
         )
         db.session.add(translation)
         db.session.flush()
@@ -215,7 +221,7 @@ def write_patch(
         statements.insert(
             translations_table,
             TRANSLATION_COLUMNS,
-            [(translation_id, project_id, file_name, key, stamp, stamp)],
+            [(translation_id, project_id, file_name, key, natural_sort_key(key), stamp, stamp)],
         )
     new_rows, changed_rows, entries, results = [], [], [], {}
     for code, value in updates.items():
@@ -293,7 +299,9 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             translation_id, stored = existing.get(key, (None, None))
             if translation_id is None:
                 translation_id = new_id()
-                new_translations.append((translation_id, project_id, file_name, key, stamp, stamp))
+                new_translations.append(
+                    (translation_id, project_id, file_name, key, natural_sort_key(key), stamp, stamp)
+                )
             if stored is None:
                 new_values.append((translation_id, language_code, value))
                 entries.append((translation_id, key, file_name, language_code, "created", None, value))

@@ -2,9 +2,11 @@
 and the signed-in-or-redirect helper. Each feature's pages are its own ``views.py``."""
 
 from flask import Blueprint, request
+from markupsafe import Markup, escape
 
 from loko.errors import BadRequest
 from loko.http import allow_body_up_to
+from loko.languages.catalog import text_direction
 from loko.web.csrf import check_api_token, csrf_token, protect_page_write
 from loko.web.pages import upload_limit_setting
 
@@ -13,6 +15,22 @@ web_ui = Blueprint(
 )
 
 web_ui.add_app_template_global(csrf_token)
+
+
+@web_ui.app_template_global()
+def lang_dir(code: str | None) -> Markup:
+    """``lang`` and ``dir`` attributes for a value in the language ``code`` (nothing for
+    none), so that Arabic or Hebrew reads and is edited right to left."""
+    if not code:
+        return Markup("")
+    return Markup(f' lang="{escape(code)}" dir="{text_direction(code)}"')  # noqa: S704 - escaped
+
+
+@web_ui.app_template_test("rtl")
+def is_rtl(code: str | None) -> bool:
+    """``{% if code is rtl %}``: a language written right to left."""
+    return bool(code) and text_direction(code) == "rtl"
+
 
 # Pages run no inline script or style and are never framed; every asset is Loko's own.
 CONTENT_SECURITY_POLICY = (

@@ -578,3 +578,18 @@ def test_bulk_upsert_and_patch_take_any_spelling_of_a_code(api):
     )
     assert response.status_code == 200, response.json
     assert api.export() == {"en": {"common": {"title": "New"}}, "pt-BR": {"common": {"title": "Novo"}}}
+
+
+@pytest.mark.parametrize("key", [" home.title", "home.title ", "\u00a0home", "home\u2003"])
+def test_a_key_that_begins_or_ends_with_a_space_is_refused_on_every_write(api, key):
+    _bad_request(_create(api, key=key), "key")
+    patch = {"key": key, "fileName": "common", "updates": {"en": {"value": "x"}}}
+    _bad_request(api.patch("/translations", patch), "key")
+    bulk = {
+        "operation": "bulk-upsert",
+        "fileName": "common",
+        "languageCode": "en",
+        "translations": [{"key": "fine", "value": "x"}, {"key": key, "value": "x"}],
+    }
+    _bad_request(api.put("/translations", bulk), "key")
+    assert api.get("/translations").json == {}

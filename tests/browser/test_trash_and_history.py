@@ -65,7 +65,7 @@ def test_the_history_filters_and_reverts_a_value(page):
     page.get_by_label("Action").select_option("updated")
     page.get_by_role("button", name="Filter").click()
     expect(page.get_by_role("row")).to_have_count(2)
-    page.get_by_role("button", name="Revert to this value of home.title in en").click()
+    page.get_by_role("button", name=re.compile(r"^Revert to “Welcome”\s+for home\.title in en$")).click()
     expect(page.get_by_role("status")).to_have_text("Value reverted.")
     expect(page).to_have_url(re.compile(r"/history\?action=updated$"))
     newest = page.get_by_role("row").nth(1)

@@ -47,7 +47,7 @@ def test_editor_shows_every_member_the_keys_with_their_values(page_as, world, ap
     response = page_as(caller).get(editor_url(world))
     assert response.status_code == 200
     assert keys_of(response) == ["greeting"]
-    assert '<div class="t">Hallo</div>' in response.text
+    assert '<div class="t" lang="de" dir="ltr">Hallo</div>' in response.text
 
 
 @pytest.mark.parametrize("caller", SIGNED_OUT)
@@ -123,7 +123,8 @@ def test_details_of_a_key_of_another_project_are_not_found(page_as, world, api, 
 
 def test_a_carriage_return_in_a_value_survives_the_page(page_as, world, api):
     api.create("lines", {"en": "one\r\ntwo"})
-    assert '<div class="t">one&#13;\ntwo</div>' in page_as("viewer").get(editor_url(world)).text
+    text = page_as("viewer").get(editor_url(world)).text
+    assert '<div class="t" lang="en" dir="ltr">one&#13;\ntwo</div>' in text
 
 
 def test_default_columns_are_the_source_and_the_next_languages(page_as, world, api, as_caller):
@@ -173,11 +174,9 @@ def test_a_blank_among_the_values_of_a_repeated_field_is_ignored(page_as, world,
 @pytest.mark.parametrize(
     ("params", "field"),
     [
-        ({"missing": "xx"}, "missing"),
-        ({"lang": "xx"}, "lang"),
+        ({"missing": "x1"}, "missing"),
         ({"since": "yesterday"}, "since"),
         ({"after": "not-a-cursor"}, "after"),
-        ({"inherited": "true"}, "inherited"),
         ({"colour": "blue"}, "colour"),
     ],
 )
@@ -185,6 +184,18 @@ def test_bad_query_parameters_are_refused_naming_the_field(page_as, world, api, 
     response = page_as("viewer").get(editor_url(world, **params))
     assert response.status_code == 400
     assert field in html.unescape(response.text)
+
+
+@pytest.mark.parametrize(
+    "params", [{"missing": "xx"}, {"lang": "xx"}, {"source": "xx"}, {"inherited": "true"}]
+)
+def test_a_language_or_link_the_project_no_longer_has_is_dropped_with_a_notice(page_as, world, api, params):
+    api.create("greeting", {"en": "Hello"})
+    response = page_as("viewer").get(editor_url(world, **params))
+    assert response.status_code == 200
+    assert keys_of(response) == ["greeting"]
+    if "inherited" not in params:
+        assert "The language xx is no longer in this project" in html.unescape(response.text)
 
 
 def test_next_and_previous_links_page_through_every_key(page_as, world, api):

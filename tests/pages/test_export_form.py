@@ -30,9 +30,20 @@ def download(page_as, world, **fields):
     return page_as("viewer").get(f"/api/projects/{world.project_id}/translations", query_string=fields)
 
 
-def test_the_export_form_gets_the_export_endpoint(page_as, world, translated):
+def test_the_export_form_gets_the_export_page_which_sends_on_to_the_endpoint(page_as, world, translated):
     form = export_form(overview(page_as, world))
-    assert f'action="/api/projects/{world.project_id}/translations"' in form
+    assert f'action="/projects/{world.project_id}/export"' in form
+    response = page_as("viewer").get(f"/projects/{world.project_id}/export?format=po&zip=true")
+    assert response.status_code == 302
+    assert response.location.startswith(f"/api/projects/{world.project_id}/translations?")
+
+
+def test_an_export_the_form_cannot_make_is_said_on_the_form(page_as, world, translated):
+    response = page_as("viewer").get(f"/projects/{world.project_id}/export?format=po")
+    assert response.status_code == 400
+    form = export_form(response.get_data(as_text=True))
+    assert 'role="alert"' in form and "tick one language and one file" in form
+    assert "{" not in form.split('role="alert"')[1].split("</p>")[0]
 
 
 def test_the_export_form_offers_every_format(page_as, world, translated):

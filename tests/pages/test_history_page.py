@@ -11,7 +11,7 @@ from tests.pages.conftest import MEMBERS, SIGNED_OUT, alert_of, notice_of
 from tests.translation_factories import ProjectApi
 
 EDITORS = ("editor", "project_admin", "org_admin", "org_owner")
-REVERT = "Revert to this value"
+REVERT = 'class="small revert"'
 
 
 @pytest.fixture
@@ -250,3 +250,21 @@ def test_a_change_of_a_keys_details_shows_what_changed_and_cannot_be_reverted(pa
     response = page_as("editor").get(history_page(world))
     assert "title home updated Before — After maxLength: 20" in text_of(response)
     assert response.get_data(as_text=True).count(REVERT) == 0
+
+
+def test_the_key_filter_matches_part_of_a_key_with_wildcards_taken_as_written(page_as, world, api):
+    api.create("home.title", {"en": "Title"})
+    api.create("home_x", {"en": "X"})
+    api.create("body", {"en": "Body"})
+    viewer = page_as("viewer")
+    assert sorted(shown_keys(viewer.get(history_page(world, "?key=HOME")))) == ["home.title", "home_x"]
+    assert shown_keys(viewer.get(history_page(world, "?key=e_"))) == ["home_x"]
+    assert shown_keys(viewer.get(history_page(world, "?key=%25"))) == []
+
+
+def test_a_revert_button_says_the_value_it_writes(page_as, world, api):
+    api.create("title", {"en": "A rather long welcome message"})
+    api.set_values("title", {"en": "Hi"})
+    text = page_as("editor").get(history_page(world)).get_data(as_text=True)
+    assert 'Revert to <span lang="en" dir="ltr">“A rather long welcome m…”</span>' in text
+    assert 'the whole value “<span lang="en" dir="ltr">A rather long welcome message</span>”' in text

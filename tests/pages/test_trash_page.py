@@ -44,7 +44,7 @@ def trash_keys(api) -> list[str]:
 
 
 def shown_keys(response) -> list[str]:
-    return re.findall(r"<td><code>([^<]*)</code>", response.get_data(as_text=True))
+    return re.findall(r'<td class="key"><code>([^<]*)</code>', response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("caller", MEMBERS)

@@ -17,6 +17,7 @@ from flask_migrate import upgrade
 from loko.cli import ensure_schema_current
 from loko.database import driver_timestamp
 from loko.extensions import db
+from loko.translations.models import natural_sort_key
 from tests.selfhost.conftest import app_on, migrate_to
 
 PASSWORD = "correct horse battery"
@@ -298,6 +299,14 @@ def test_an_open_session_stays_open(upgraded):
     client = app.test_client()
     client.set_cookie("sb-access-token", SESSION_TOKEN)
     assert client.get("/api/auth/me").json["user"]["email"] == "ada@example.test"
+
+
+def test_every_key_gets_its_natural_sort_key(upgraded):
+    app, _before, _after = upgraded
+    with app.app_context():
+        rows = db.session.execute(sa.text("SELECT key, sort_key FROM translations")).all()
+    assert rows
+    assert all(sort_key == natural_sort_key(key) for key, sort_key in rows)
 
 
 def test_the_trash_lists_the_trashed_translation(upgraded):

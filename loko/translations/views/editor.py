@@ -1,6 +1,8 @@
 """Pages: the editor, its rows as an HTML fragment (the next page, or one new key) and one
 key's values in every language. Editing goes through the JSON API from editor.js."""
 
+from dataclasses import replace
+
 from flask import request, url_for
 from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
@@ -59,6 +61,7 @@ def _editor_arguments() -> dict:
         "source": query.get("source"),
         "after": query.get("after"),
         "before": query.get("before"),
+        "drop_unknown": True,
     }
 
 
@@ -77,6 +80,16 @@ def _links(filters: EditorFilters, page) -> dict:
     return {name: value for name, value in params.items() if value}
 
 
+def _kept_filters(filters: EditorFilters, page) -> EditorFilters:
+    """The filters the page applied: a language it dropped (no longer in the project) and
+    the inherited filter without a link are left out of its links and its form."""
+    return replace(
+        filters,
+        missing=None if filters.missing in page.dropped else filters.missing,
+        inherited=filters.inherited and page.link is not None,
+    )
+
+
 @translations_ui.app_template_filter("cell_text")
 def cell_text(value: str) -> Markup:
     """A value escaped for a cell, its carriage returns kept (an HTML parser turns a raw
@@ -91,12 +104,13 @@ def editor(project_id):
 
 def _render_editor(project_id, arguments: dict):
     page = editor_page(page_user(), str(project_id), **arguments)
-    params = _links(arguments["filters"], page)
+    filters = _kept_filters(arguments["filters"], page)
+    params = _links(filters, page)
     return render_page(
         "translations/editor.html",
         view=ProjectView(page.project, page.permissions),
         page=page,
-        filters=arguments["filters"],
+        filters=filters,
         params=params,
         rows_url=url_for("translations_ui.editor_rows", project_id=project_id, **params),
     )

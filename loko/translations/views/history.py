@@ -48,8 +48,11 @@ def _history_url(view, source) -> str:
 
 
 def service_filters(query: dict) -> dict:
-    """The page's filters as ``list_history`` takes them (the actor split into type and id)."""
-    filters = {name: query[name] for name in FILTERS[:-1] if name in query}
+    """The page's filters as ``list_history`` takes them: the key matched in part, as the
+    editor's search does, and the actor split into type and id."""
+    filters = {name: query[name] for name in FILTERS[:-1] if name in query and name != "key"}
+    if "key" in query:
+        filters["keyContains"] = query["key"]
     if "actor" in query:
         kind, _, actor_id = query["actor"].partition(":")
         filters |= {"actorType": kind, "actorId": actor_id or None}

@@ -1,7 +1,7 @@
 """Pages: the trash: trashed translations searched by key and file, 50 a page; restoring one,
 and deleting one permanently after a confirmation."""
 
-from flask import request, url_for
+from flask import current_app, request, url_for
 
 from loko.languages.service import file_names
 from loko.translations import service
@@ -71,4 +71,5 @@ def _page(view, source, purge=None):
         purging=next((item for item in translations if item["id"] == purge), None),
         files=file_names(view.project.id),
         removals=removals,
+        retention_days=current_app.config["LOKO_TRASH_RETENTION_DAYS"],
     )

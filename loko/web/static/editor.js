@@ -11,6 +11,7 @@
   const api = root.dataset.api;
   const canEdit = root.dataset.canEdit === "true";
   const source = root.dataset.source;
+  const rightToLeft = new Set((root.dataset.rtl || "").split(" ").filter(Boolean));
   const tbody = document.getElementById("editor-rows");
   const grid = document.getElementById("editor-grid");
   const status = root.querySelector("[data-status]");
@@ -113,14 +114,49 @@
     if (first) makeTabStop(first);
   }
 
+  // A very long value shows its first lines, with a toggle to show all of it: the row stays
+  // short enough to move through the grid.
+  const LONG_VALUE = 300;
+  const LONG_LINES = 6;
+
+  function clampLong(cell, text) {
+    const element = cell.querySelector(".t");
+    const long = text.length > LONG_VALUE || text.split("\n").length > LONG_LINES;
+    element.classList.toggle("long", long);
+    let toggle = cell.querySelector("[data-show-all]");
+    if (!long) {
+      if (toggle) toggle.remove();
+      element.classList.remove("open");
+      return;
+    }
+    if (toggle) return;
+    toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "small link-button show-all";
+    toggle.dataset.showAll = "";
+    toggle.tabIndex = -1;
+    toggle.textContent = "Show all";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.addEventListener("click", (event) => {
+      event.stopPropagation();
+      const open = element.classList.toggle("open");
+      toggle.textContent = open ? "Show less" : "Show all";
+      toggle.setAttribute("aria-expanded", String(open));
+    });
+    element.after(toggle);
+  }
+
   function showValue(cell, state) {
     const text = cell.querySelector(".t");
     const shown = state.value !== null ? state.value : state.inherited || "";
     highlight(text, shown);
+    clampLong(cell, shown);
     cell.toggleAttribute("data-missing", state.value === null);
     cell.toggleAttribute("data-inherited", state.value === null && state.inherited !== null);
     const badge = cell.querySelector(".badge");
     if (badge && state.value !== null) badge.remove();
+    const override = cell.querySelector("[data-override]");
+    if (override && state.value !== null) override.remove();
     const none = cell.querySelector(".sr-only");
     if (none && state.value !== null) none.remove();
   }
@@ -132,9 +168,30 @@
       const state = { value: missing ? null : text, inherited: cell.hasAttribute("data-inherited") ? text : null };
       stored.set(cell, state);
       highlight(cell.querySelector(".t"), text);
+      clampLong(cell, text);
     }
-    row.querySelectorAll("[data-select], [data-details-of]").forEach((element) => (element.hidden = false));
+    row.querySelectorAll("[data-select], [data-details-of], [data-override]").forEach(
+      (element) => (element.hidden = false)
+    );
     for (const item of rowItems(row)) item.tabIndex = -1;
+  }
+
+  // An API error in the words of the page: "updates.de.value: …" reads "German value: …".
+  function inWords(message, labels = {}) {
+    const match = /^([\w.-]+): ([\s\S]*)$/.exec(message || "");
+    if (!match) return message;
+    const path = match[1].split(".");
+    const names = { key: "Key", fileName: "File", ...labels };
+    let label = names[match[1]] || null;
+    if (!label && (path[0] === "updates" || path[0] === "values") && path[1]) {
+      label = `${plainLanguageName(path[1])} value`;
+    }
+    return label ? `${label}: ${match[2]}` : message;
+  }
+
+  function plainLanguageName(code) {
+    const option = root.querySelector(`#f-source option[value="${CSS.escape(code)}"]`);
+    return option ? option.textContent.replace(/\s*\([^()]*\)\s*$/, "").trim() : code;
   }
 
   function languageName(code) {
@@ -195,6 +252,7 @@
     textarea.value = text !== null ? text : start;
     textarea.rows = Math.min(8, Math.max(2, textarea.value.split("\n").length + 1));
     textarea.setAttribute("aria-label", `${languageName(cell.dataset.l)} value of ${row.dataset.key}`);
+    inLanguage(textarea, cell.dataset.l);
     const note = document.createElement("p");
     note.className = "cell-note info";
     note.id = `note-${Math.random().toString(36).slice(2)}`;
@@ -220,6 +278,13 @@
       textarea.setSelectionRange(textarea.value.length, textarea.value.length);
     }
     return true;
+  }
+
+  // The language of a value and its direction (right to left for Arabic, Hebrew ...).
+  function inLanguage(element, code) {
+    if (!code) return;
+    element.lang = code;
+    element.dir = rightToLeft.has(code) ? "rtl" : "ltr";
   }
 
   function button(label, className, action) {
@@ -308,6 +373,7 @@
     const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
     if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
       stored.set(cell, { value: text, inherited: null });
+      if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
       if (wanted) startEdit(cell);
@@ -318,7 +384,7 @@
     } else {
       showValue(cell, before);
       cell.classList.add("failed");
-      const message = (result.data && result.data.error) || `error ${result.status}`;
+      const message = inWords(result.data && result.data.error) || `error ${result.status}`;
       // The text stays in an editor, focused only if the cell asked for one; an editor
       // this did not open keeps what is typed in it.
       if (startEdit(cell, wanted, text)) {
@@ -328,6 +394,17 @@
         edit.note.textContent = `Not saved: ${message}`;
       }
       Loko.announce(`${row.dataset.key} was not saved: ${message}`);
+    }
+  }
+
+  // A row only the linked project had becomes this project's own once a value is overridden.
+  function ownRow(row, id) {
+    row.dataset.id = id;
+    row.removeAttribute("data-lent");
+    const select = row.querySelector("[data-select]");
+    if (select) {
+      select.disabled = false;
+      select.setAttribute("aria-label", `Select ${row.dataset.key}`);
     }
   }
 
@@ -349,7 +426,11 @@
     box.setAttribute("aria-label", `Conflict on ${row.dataset.key}`);
     const intro = document.createElement("p");
     intro.textContent = "Someone else changed this value while you were editing it.";
-    box.append(intro, version("Theirs (saved now)", theirs), version("Yours (not saved)", mine));
+    box.append(
+      intro,
+      version("Theirs (saved now)", theirs, cell.dataset.l),
+      version("Yours (not saved)", mine, cell.dataset.l)
+    );
     const actions = document.createElement("div");
     actions.className = "actions";
     actions.append(
@@ -371,7 +452,7 @@
     Loko.announce(`Conflict on ${row.dataset.key}: someone else changed it. Choose Keep mine or Take theirs.`);
   }
 
-  function version(label, value) {
+  function version(label, value, code) {
     const wrap = document.createElement("div");
     const name = document.createElement("span");
     name.className = "label";
@@ -382,6 +463,7 @@
       text.textContent = "No value";
     } else {
       highlight(text, value);
+      inLanguage(text, code);
     }
     wrap.append(name, text);
     return wrap;
@@ -451,7 +533,8 @@
 
   tbody.addEventListener("click", (event) => {
     const cell = event.target.closest("td.v");
-    if (cell && canEdit && !event.target.closest("button, .conflict")) startEdit(cell);
+    if (!cell || !canEdit) return;
+    if (event.target.closest("[data-override]") || !event.target.closest("button, .conflict")) startEdit(cell);
   });
 
   // Leaving an untouched editor closes it; an edited one stays open until saved or cancelled.
@@ -508,7 +591,9 @@
     try {
       const page = await fetchRows(withParams(root.dataset.rows, { after: more.dataset.cursor }));
       // A key added on this page is shown already, at the top.
-      const added = page.rows.filter((row) => !tbody.querySelector(`tr[data-id="${CSS.escape(row.dataset.id)}"]`));
+      const added = page.rows.filter(
+        (row) => !row.dataset.id || !tbody.querySelector(`tr[data-id="${CSS.escape(row.dataset.id)}"]`)
+      );
       for (const row of added) {
         tbody.append(row);
         initRow(row);
@@ -542,7 +627,8 @@
       if (source && value) values[source] = value;
       const result = await call("POST", api, { key: form.get("key"), fileName: form.get("fileName"), values });
       if (!result.ok) {
-        say((result.data && result.data.error) || `The key was not added (error ${result.status}).`);
+        const error = inWords(result.data && result.data.error, { key: "New key" });
+        say(error || `The key was not added (error ${result.status}).`);
         return;
       }
       const translation = result.data.translation;
@@ -574,7 +660,9 @@
   const count = root.querySelector("[data-selected-count]");
 
   function selectedRows() {
-    return Array.from(tbody.querySelectorAll("[data-select]:checked")).map((box) => box.closest("tr"));
+    return Array.from(tbody.querySelectorAll("[data-select]:checked:not(:disabled)")).map((box) =>
+      box.closest("tr")
+    );
   }
 
   function selectionChanged() {
@@ -582,7 +670,7 @@
     tbody.querySelectorAll("tr").forEach((row) => row.classList.toggle("selected", rows.includes(row)));
     count.textContent = rows.length === 0 ? "No key selected" : rows.length === 1 ? "1 key selected" : `${rows.length} keys selected`;
     trash.disabled = rows.length === 0;
-    const all = tbody.querySelectorAll("[data-select]").length;
+    const all = tbody.querySelectorAll("[data-select]:not(:disabled)").length;
     selectAll.checked = all > 0 && rows.length === all;
     selectAll.indeterminate = rows.length > 0 && rows.length < all;
   }
@@ -592,7 +680,7 @@
       if (event.target.matches("[data-select]")) selectionChanged();
     });
     selectAll.addEventListener("change", () => {
-      tbody.querySelectorAll("[data-select]").forEach((box) => (box.checked = selectAll.checked));
+      tbody.querySelectorAll("[data-select]:not(:disabled)").forEach((box) => (box.checked = selectAll.checked));
       selectionChanged();
     });
     trash.addEventListener("click", async () => {
@@ -606,7 +694,7 @@
         const keys = rows.map((row) => row.dataset.key);
         const result = await call("PUT", api, { operation: "bulk-delete", fileName, keys });
         if (!result.ok) {
-          say((result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
+          say(inWords(result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
           break;
         }
         moved += result.data.deleted;
@@ -649,6 +737,12 @@
     historyStatus.textContent = "";
     historyMore.hidden = true;
     if (!details.open) details.showModal();
+    if (!row.dataset.id) {
+      detailsBody.textContent =
+        "Every value of this key is inherited from the linked project: override one to give it values of its own here.";
+      historyStatus.textContent = "No changes recorded in this project yet.";
+      return;
+    }
     let values;
     try {
       const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
@@ -706,6 +800,7 @@
         const text = document.createElement("dd");
         text.className = className;
         text.textContent = value;
+        inLanguage(text, entry.language);
         change.append(term, text);
       }
       item.append(change);

@@ -69,7 +69,43 @@
     if (message && !window.confirm(message)) event.preventDefault();
   });
 
-  document.addEventListener("DOMContentLoaded", () => localDates(document));
+  // Esc closes an open menu (the account menu) and puts the focus back on its button.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const menu = document.querySelector("details.menu[open]");
+    if (!menu || document.querySelector("dialog[open]")) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+
+  // A refused form's banner names fields as the API does ("code: …"); each such name
+  // becomes the label of the page's field of that name ("Code: …").
+  function labelOf(name) {
+    for (const control of document.querySelectorAll(`form [name="${CSS.escape(name)}"]`)) {
+      const label = control.labels && control.labels[0];
+      const legend = control.closest("fieldset") && control.closest("fieldset").querySelector("legend");
+      const text = (label || legend || {}).textContent;
+      if (text && text.trim()) return text.replace(/\s+/g, " ").trim();
+    }
+    return null;
+  }
+
+  function inFormWords(root) {
+    root.querySelectorAll('.error[role="alert"]').forEach((banner) => {
+      const parts = banner.textContent.split("; ").map((part) => {
+        const match = /^([A-Za-z_][\w.-]*): ([\s\S]*)$/.exec(part.trim());
+        const label = match && labelOf(match[1]);
+        return label ? `${label}: ${match[2]}` : part;
+      });
+      const text = parts.join("; ");
+      if (text !== banner.textContent) banner.textContent = text;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    localDates(document);
+    inFormWords(document);
+  });
 
   window.Loko = { api, csrfToken, localDates, announce };
 })();
