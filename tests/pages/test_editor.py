@@ -187,7 +187,7 @@ def test_bad_query_parameters_are_refused_naming_the_field(page_as, world, api, 
 
 
 @pytest.mark.parametrize(
-    "params", [{"missing": "xx"}, {"lang": "xx"}, {"source": "xx"}, {"inherited": "true"}]
+    "params", [{"missing": "ja"}, {"lang": "ja"}, {"source": "ja"}, {"inherited": "true"}]
 )
 def test_a_language_or_link_the_project_no_longer_has_is_dropped_with_a_notice(page_as, world, api, params):
     api.create("greeting", {"en": "Hello"})
@@ -195,7 +195,7 @@ def test_a_language_or_link_the_project_no_longer_has_is_dropped_with_a_notice(p
     assert response.status_code == 200
     assert keys_of(response) == ["greeting"]
     if "inherited" not in params:
-        assert "The language xx is no longer in this project" in html.unescape(response.text)
+        assert "The language ja is no longer in this project" in html.unescape(response.text)
 
 
 def test_next_and_previous_links_page_through_every_key(page_as, world, api):
