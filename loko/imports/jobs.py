@@ -1,0 +1,1 @@
+"""Job handlers of imports."""
