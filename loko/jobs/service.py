@@ -200,11 +200,18 @@ def backoff(attempts: int) -> timedelta:
 
 
 def retry_or_fail(
-    job_id: str, worker_id: str, error: str, *, delay: timedelta | None = None, counted=True
+    job_id: str,
+    worker_id: str,
+    error: str,
+    *,
+    delay: timedelta | None = None,
+    counted: bool = True,
+    final: bool = False,
 ) -> str | None:
     """The attempt failed with ``error``: queue the job again after a backoff (``delay``
     when given), or fail it for good (the dead letter) after its last attempt. An attempt
-    not ``counted`` (the job had to wait for something) does not use one up. The job's new
+    not ``counted`` (the job had to wait for something) does not use one up; a ``final`` one
+    fails the job whatever attempts are left. The job's new
     state; None when it was no longer this worker's."""
     with unit_of_work():
         job = db.session.scalars(select(Job).where(_owned(job_id, worker_id)).with_for_update()).first()
@@ -215,7 +222,7 @@ def retry_or_fail(
         job.claimed_by = None
         if not counted:
             job.attempts -= 1
-        if job.attempts >= job.max_attempts:
+        if final or job.attempts >= job.max_attempts:
             job.state, job.finished_at = FAILED, now
             return FAILED
         newer = job.coalesce_key is not None and _queued_with_key(job.coalesce_key)

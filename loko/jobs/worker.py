@@ -113,8 +113,11 @@ class Worker:
             return
         except Exception as error:
             db.session.rollback()
+            refused = isinstance(error, LokoError) and error.status < 500
             message = error.message if isinstance(error, LokoError) else f"{type(error).__name__}: {error}"
-            state = service.retry_or_fail(job.id, self.id, message)
+            # A refusal (a 4xx: the file does not parse, the permission is gone) would be
+            # refused again: the job fails at once. Anything else may pass on a later attempt.
+            state = service.retry_or_fail(job.id, self.id, message, final=refused)
             log.warning(
                 "jobs: %s %s attempt %d failed (%s): %s", job.kind, job.id, job.attempts, state, message
             )
