@@ -209,3 +209,25 @@ def test_a_schedule_keeps_one_job_queued(app):
         service.ensure_scheduled(schedule)
         queued = db.session.scalars(select(Job).where(Job.state == QUEUED)).one()
         assert queued.run_after == first.run_after + timedelta(days=1)
+
+
+def test_a_started_worker_runs_an_enqueued_job_and_stops_cleanly(app, handlers):
+    ran = threading.Event()
+
+    def echo(_context, payload):
+        ran.set()
+        return payload
+
+    handlers["test-echo"] = echo
+    worker = Worker(app, threads=2).start()
+    try:
+        with app.app_context():
+            job_id = _enqueue(payload={"n": 1})
+        assert ran.wait(30)
+    finally:
+        worker.stop()
+    assert not any(
+        thread.is_alive() for thread in threading.enumerate() if thread.name.startswith("loko-worker")
+    )
+    with app.app_context():  # stop() waited for the threads, so the outcome is written
+        assert _job(job_id).state == SUCCEEDED
