@@ -1,5 +1,6 @@
-"""``loko worker`` with one more handler, ``test-blocking``, for the kill -9 test: it writes
-``start`` to its log, waits until the file ``release`` exists beside it, then writes ``done``."""
+"""``loko worker`` with two more handlers for the tests of worker processes:
+``test-blocking`` writes ``start`` to its log, waits until the file ``release`` exists beside
+it, then writes ``done``; ``test-record`` appends its job's id to its log."""
 
 import sys
 import time
@@ -24,6 +25,12 @@ def blocking(context, payload: dict) -> dict:
     with (folder / "log").open("a") as log:
         log.write(f"done {context.attempt}\n")
     return {"attempt": context.attempt}
+
+
+@handler("test-record")
+def record(context, payload: dict) -> None:
+    with (Path(payload["folder"]) / "log").open("a") as log:
+        log.write(f"{context.job_id}\n")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""``loko worker`` processes: a job whose worker is killed with SIGKILL mid-run is taken
-again by the next worker once the dead one's heartbeat is stale, and completes once."""
+"""``loko worker`` processes: two of them run each job once; a job whose worker is killed
+with SIGKILL mid-run is taken again by the next worker once the dead one's heartbeat is
+stale, and completes once."""
 
 import os
 import signal
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
 from loko.database import unit_of_work
 from loko.extensions import db
@@ -81,3 +83,36 @@ def test_a_job_survives_its_worker_killed_and_completes_once(app, database_url, 
     assert second.returncode == 0, (tmp_path / "second.err").read_text()[-2000:]
     assert log.read_text().splitlines() == ["start 1", "start 2", "done 2"]
     assert (job["attempts"], job["result"]) == (2, {"attempt": 2})
+
+
+def test_two_worker_processes_run_each_job_once(app, database_url, tmp_path):
+    folder = tmp_path / "jobs"
+    folder.mkdir()
+    names = ("one", "two")
+    workers = [start_worker(database_url, tmp_path, name) for name in names]
+    try:
+        for name in names:
+            errors = tmp_path / f"{name}.err"
+            wait_for(lambda errors=errors: "running" in errors.read_text(), f"worker {name} to start")
+        with app.app_context(), unit_of_work():
+            job_ids = {service.enqueue("test-record", {"folder": str(folder)}).id for _ in range(40)}
+
+        def all_done():
+            with app.app_context():
+                done = db.session.scalar(
+                    select(func.count())
+                    .select_from(Job)
+                    .where(Job.kind == "test-record", Job.state == SUCCEEDED)
+                )
+                db.session.rollback()
+                return done == len(job_ids)
+
+        wait_for(all_done, "both workers to run every job")
+    finally:
+        for worker in workers:
+            worker.send_signal(signal.SIGTERM)
+        for worker in workers:
+            worker.wait(WAIT)
+    assert [worker.returncode for worker in workers] == [0, 0]
+    ran = (folder / "log").read_text().split()
+    assert sorted(ran) == sorted(job_ids)
