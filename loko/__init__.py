@@ -46,6 +46,7 @@ def page_blueprints() -> list:
 def register_job_handlers() -> None:
     """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
     import loko.imports.jobs
+    import loko.jobs.maintenance
     import loko.repohost.jobs
     import loko.translations.jobs  # noqa: F401
 

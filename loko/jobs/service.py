@@ -255,6 +255,14 @@ def ensure_scheduled(schedule: Schedule) -> None:
         )
 
 
+def prune_finished(kept: timedelta) -> int:
+    """Delete the jobs that finished more than ``kept`` ago; how many."""
+    with unit_of_work():
+        return db.session.execute(
+            Job.__table__.delete().where(Job.state.in_(FINISHED), Job.finished_at < utcnow() - kept)
+        ).rowcount
+
+
 # For the endpoints
 
 

@@ -30,6 +30,7 @@ PLUMBING = (
     "loko.formats",
     "loko.http",
     # The queue and its worker: features import them to enqueue and register handlers.
+    "loko.jobs.maintenance",
     "loko.jobs.models",
     "loko.jobs.registry",
     "loko.jobs.service",
