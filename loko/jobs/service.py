@@ -26,6 +26,7 @@ BACKOFF_CAP = timedelta(hours=1)
 DEFAULT_STALE_AFTER = timedelta(seconds=60)
 JOBS_LISTED = 50
 TEXT_LIMIT = 4000
+DONE_PAYLOAD = "{}"
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ def still_running(job_id: str, worker_id: str) -> bool:
 
 
 def complete(job_id: str, worker_id: str, result) -> bool:
-    """The job succeeded with ``result``; False when it was cancelled or taken over meanwhile."""
+    """The job succeeded with ``result``; False when it was cancelled or taken over meanwhile.
+    Its payload (an import's whole upload) is dropped; a failed job keeps it to be looked at."""
     with unit_of_work():
         return bool(
             db.session.execute(
@@ -188,6 +190,7 @@ def complete(job_id: str, worker_id: str, result) -> bool:
                     result=None if result is None else orjson.dumps(result).decode(),
                     finished_at=utcnow(),
                     claimed_by=None,
+                    payload=DONE_PAYLOAD,
                 )
             ).rowcount
         )
@@ -312,4 +315,5 @@ def cancel(project_id: str, job_id: str) -> dict:
         if job.state in FINISHED:
             raise Conflict(f"job: it has already finished ({job.state}).")
         job.state, job.finished_at, job.claimed_by = CANCELLED, utcnow(), None
+        job.payload = DONE_PAYLOAD
         return describe(job)

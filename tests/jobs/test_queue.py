@@ -57,6 +57,7 @@ def test_a_job_runs_and_keeps_its_result(app, handlers):
         job = _job(job_id)
         assert (job.state, job.attempts) == (SUCCEEDED, 1)
         assert service.describe(job)["result"] == {"echo": 7, "attempt": 1}
+        assert job.payload == "{}"  # not kept once done
         assert not Worker(app).run_one()
 
 
