@@ -43,6 +43,14 @@ def page_blueprints() -> list:
     ]
 
 
+def register_job_handlers() -> None:
+    """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
+    import loko.imports.jobs
+    import loko.jobs.maintenance
+    import loko.repohost.jobs
+    import loko.translations.jobs  # noqa: F401
+
+
 def create_app(config: dict | None = None) -> "Flask":
     """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
     from flask import Flask
@@ -60,6 +68,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.files.api import files_api
     from loko.health.api import health_api
     from loko.imports.api import imports_api
+    from loko.jobs.api import jobs_api
     from loko.languages.api import languages_api
     from loko.logging import configure_logging
     from loko.mcp.api import mcp_api
@@ -100,6 +109,7 @@ def create_app(config: dict | None = None) -> "Flask":
         translations_api,
         imports_api,
         repohost_api,
+        jobs_api,
         files_api,
         languages_api,
         mcp_api,
@@ -109,6 +119,8 @@ def create_app(config: dict | None = None) -> "Flask":
     app.register_blueprint(web_ui)
     for blueprint in page_blueprints():
         app.register_blueprint(blueprint)
+
+    register_job_handlers()
 
     from loko.cli import register_commands
 

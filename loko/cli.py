@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -56,6 +57,7 @@ def register_commands(app) -> None:
         create_project_command,
         create_api_key_command,
         purge_trash_command,
+        worker_command,
         backup_command,
         restore_command,
     ):
@@ -153,11 +155,22 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
 def _serve_socket(app, listener, threads, proxy: dict | None = None) -> None:
     from loko.database import start_checkpointer
     from loko.extensions import db
+    from loko.jobs.worker import Worker
     from loko.serving import make_server
 
     with app.app_context():
         start_checkpointer(db.engine, app.config["LOKO_PROCESSES"] > 1)
-    make_server(app, sockets=[listener], threads=threads, ident="loko", backlog=1024, **(proxy or {})).run()
+    server = make_server(
+        app, sockets=[listener], threads=threads, ident="loko", backlog=1024, **(proxy or {})
+    )
+    worker = None
+    if app.config["LOKO_WORKER_THREADS"] > 0:
+        worker = Worker(app, threads=app.config["LOKO_WORKER_THREADS"]).start()
+    try:
+        server.run()
+    finally:
+        if worker is not None:
+            worker.stop()
 
 
 def _serve_forked(app, listener, threads, processes, proxy: dict) -> None:
@@ -309,6 +322,36 @@ def purge_trash_command(days):
     retention = current_app.config["LOKO_TRASH_RETENTION_DAYS"] if days is None else days
     purged = purge_expired_trash(SystemActor(name="loko purge-trash"), retention)
     click.echo(f"purged {purged} translation(s) trashed more than {retention} day(s) ago")
+
+
+@click.command("worker")
+@with_appcontext
+@with_current_schema
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Jobs run at once (LOKO_WORKER_THREADS, at least 1).",
+)
+def worker_command(threads):
+    """Run background jobs (beside or instead of the worker threads of `loko serve`)."""
+    from loko.jobs.worker import Worker
+
+    app = current_app._get_current_object()
+    worker = Worker(app, threads=threads or max(app.config["LOKO_WORKER_THREADS"], 1))
+    stopped = threading.Event()
+
+    def stop(_signum, _frame):
+        stopped.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    worker.start()
+    click.echo(f"Loko worker {worker.id} running ({worker.threads} thread(s))", err=True)
+    while not stopped.wait(1.0):
+        pass
+    click.echo("Loko worker stopping: waiting for the running jobs", err=True)
+    worker.stop()
 
 
 @click.command("backup")

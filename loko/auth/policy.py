@@ -15,6 +15,10 @@ VIEW_TRANSLATIONS = "canViewTranslations"
 EDIT_TRANSLATIONS = "canEditTranslations"
 EDIT_PROJECTS = "canEditProjects"
 DELETE_PROJECT = "canDelete"
+# A project's background jobs: seen by whoever sees its translations, cancelled by whoever
+# may edit them.
+VIEW_JOBS = VIEW_TRANSLATIONS
+CANCEL_JOBS = EDIT_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
 PROJECT_NOT_FOUND = "Project not found."

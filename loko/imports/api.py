@@ -7,7 +7,8 @@ from loko.auth.identity import current_actor
 from loko.errors import BadRequest
 from loko.http import allow_body_up_to, load_args
 from loko.imports.schemas import ImportForm, ImportQuery, ImportResult
-from loko.imports.service import ImportOptions, import_files
+from loko.imports.service import ImportOptions, enqueue_import, import_files
+from loko.jobs.schemas import JobEnvelope
 from loko.openapi import documented
 
 imports_api = Blueprint("imports_api", __name__)
@@ -22,7 +23,8 @@ IMPORT_DESCRIPTION = (
     "context, a `language` a CSV file has no column for, a ZIP member outside the archive or "
     "unpacking to over 200 times its size, XML with a DTD or entities, more than 100,000 "
     "entries) is a 400 that writes nothing. The body may be up to LOKO_MAX_IMPORT_MB (32 MiB). "
-    "A dry run needs read access; a real import needs canEditTranslations."
+    "A dry run needs read access; a real import needs canEditTranslations. With `async=true` the "
+    "import runs as a background job: 202 with the job at once, its result the same answer."
 )
 
 
@@ -39,7 +41,7 @@ IMPORT_DESCRIPTION = (
             "multipart/form-data": {"schema": ImportForm},
         },
     },
-    responses={200: ImportResult},
+    responses={200: ImportResult, 202: JobEnvelope},
     errors=(400, 401, 403, 404, 413),
     description=IMPORT_DESCRIPTION,
 )
@@ -69,4 +71,8 @@ def import_translations(project_id):
         removed_keys=query["removedKeys"],
         dry_run=query["dryRun"],
     )
+    if query["run_async"]:
+        return JobEnvelope().dump(
+            {"job": enqueue_import(current_actor(), str(project_id), data, options)}
+        ), 202
     return ImportResult().dump(import_files(current_actor(), str(project_id), data, options))

@@ -45,6 +45,14 @@ class ImportQuery(ApiSchema):
     dryRun = fields.Boolean(
         load_default=False, metadata={"description": "Answer the same diff without writing anything."}
     )
+    run_async = fields.Boolean(
+        data_key="async",
+        load_default=False,
+        metadata={
+            "description": "Run the import as a background job: 202 with `{job}` at once; GET "
+            "/api/projects/{id}/jobs/{job} tells its state, and its `result` is this endpoint's answer."
+        },
+    )
 
 
 class ImportForm(ImportQuery):

@@ -2,15 +2,17 @@
 then apply the difference in one transaction with history. A dry run is the same code
 stopping before the write, and answers the same diff."""
 
+import base64
 import functools
 import hashlib
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import orjson
 from sqlalchemy import bindparam, select
 
 from loko.auth import policy
+from loko.auth.actors import actor_record
 from loko.database import (
     driver_timestamp,
     execute_rows,
@@ -27,6 +29,7 @@ from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
+from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
@@ -35,6 +38,8 @@ from loko.translations.queries import most_translated, source_language
 
 MODES = ("upsert", "only-new", "replace-file")
 REMOVED_KEYS = ("keep", "trash")
+IMPORT_JOB = "import"
+IMPORT_ATTEMPTS = 3
 LISTED = 1000  # changes listed per kind in the answer; the counts are always complete
 CHANGED_SINCE_PREVIEW = (
     "file: the project changed since the preview, so this import would now change something the "
@@ -115,6 +120,26 @@ KEYS_WITH_VALUES = (
         Translation.deleted_at.is_(None),
     )
 )
+
+
+def enqueue_import(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:
+    """Queue the import as a background job (``imports.jobs``) after the same permission
+    check as ``import_files``; the job's result is the answer ``import_files`` would give.
+    The job as ``jobs.service.describe`` tells it."""
+    permission = policy.VIEW_TRANSLATIONS if options.dry_run else policy.EDIT_TRANSLATIONS
+    with unit_of_work():
+        policy.require_permission(actor, project_id, permission)
+        job = enqueue(
+            IMPORT_JOB,
+            {
+                "actor": actor_record(actor),
+                "options": asdict(options),
+                "data": base64.b64encode(data).decode(),
+            },
+            project_id=project_id,
+            max_attempts=IMPORT_ATTEMPTS,
+        )
+        return describe(job)
 
 
 def import_files(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:

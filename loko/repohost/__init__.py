@@ -1,9 +1,11 @@
 """Repository integration: translations go to a code repository as one pull request per
 project, and come back from its base branch.
 
-- ``service.py``: configure (the token encrypted at rest), push, sync, the webhook, one run
-  per project at a time; the REST handlers (``api.py``), the page (``views.py``) and the
-  CLI call it.
+- ``service.py``: configure (the token encrypted at rest), push, sync, the webhook (which
+  queues a sync job), one run per project at a time; the REST handlers (``api.py``), the
+  page (``views.py``) and the CLI call it.
+- ``jobs.py``: the webhook's sync as a background job, waiting while another run holds the
+  project.
 - ``net.py``: every outbound call: the address check (no private, loopback or link-local
   address unless ``LOKO_REPOHOST_ALLOW_PRIVATE``), an HTTP client with timeouts whose every
   connection is checked, ``ProviderError`` for a provider's refusal.

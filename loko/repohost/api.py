@@ -105,14 +105,18 @@ def sync_repohost(project_id):
     "The provider's push webhook (signed with the webhook secret)",
     tags=TAGS,
     auth=(),
-    responses={200: WebhookResult},
-    errors=(400, 401, 404, 409, 502),
+    responses={202: WebhookResult, 200: WebhookResult},
+    errors=(400, 401, 404, 409),
     description=(
         "Set it on the repository for push events with the secret shown when the repository was "
         "configured. GitHub: `X-Hub-Signature-256`; Gitea: `X-Gitea-Signature`; GitLab: "
-        "`X-Gitlab-Token`. A push to the base branch syncs the project (as the user who configured "
-        "it); other events answer `synced: false`. A missing or wrong signature is a 401."
+        "`X-Gitlab-Token`. A push to the base branch queues a sync of the project (as the user who "
+        "configured it) and answers 202 with the job; a delivery while a sync of the project is "
+        "queued joins it, and one while a push or sync runs waits for it to end. Other events "
+        "answer 200 with `queued: false`. A missing or wrong signature is a 401; 409 when the user "
+        "who configured the repository no longer exists."
     ),
 )
 def repohost_webhook(project_id):
-    return WebhookResult().dump(service.webhook(str(project_id), request.headers, request.get_data()))
+    answer = service.webhook(str(project_id), request.headers, request.get_data())
+    return WebhookResult().dump(answer), 202 if answer["queued"] else 200

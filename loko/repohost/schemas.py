@@ -117,15 +117,10 @@ class SyncOut(ApiSchema):
 
 
 class WebhookResult(ApiSchema):
-    synced = fields.Boolean(required=True)
-    reason = fields.String()
-    created = fields.Integer()
-    updated = fields.Integer()
-    unchanged = fields.Integer()
-    trashed = fields.Integer()
-    conflicts = fields.Integer()
-    files = fields.List(fields.String())
-    dryRun = fields.Boolean()
-    commit = fields.String()
-    changes = fields.Nested(SyncChanges)
-    truncated = fields.Boolean()
+    queued = fields.Boolean(
+        required=True, metadata={"description": "Whether a sync was queued (a push to the base branch)."}
+    )
+    job = fields.String(
+        metadata={"description": "The sync's job: GET /api/projects/{id}/jobs/{job} tells how it went."}
+    )
+    reason = fields.String(metadata={"description": "Why nothing was queued."})

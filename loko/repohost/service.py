@@ -29,12 +29,15 @@ from loko.extensions import db
 from loko.formats.registry import format_module
 from loko.imports.files import template_language, template_pattern
 from loko.imports.service import ImportOptions, import_files
+from loko.jobs.service import enqueue
 from loko.languages.codes import code_placeholder, fill_code
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError
 
 BRANCH = "loko/translations"
+SYNC_JOB = "repohost-sync"
+SYNC_ATTEMPTS = 5
 STALE_RUN = timedelta(minutes=15)
 RUNS_KEPT = 20
 CHECK_PROBLEMS = {"not_found", "no_write_access", "branch_missing", "unauthorized"}
@@ -263,6 +266,10 @@ def delete_config(actor, project_id: str) -> None:
 # Runs: one at a time per project
 
 
+class RunBusy(Conflict):
+    """Another push or sync of the project holds its run."""
+
+
 def _claim(actor, project_id: str, kind: str, permission: str) -> tuple[Settings, datetime]:
     """The project's settings and the time of this run's claim, which only this run releases;
     Conflict while another run holds a claim younger than STALE_RUN."""
@@ -279,7 +286,7 @@ def _claim(actor, project_id: str, kind: str, permission: str) -> tuple[Settings
             .values(running=kind, run_started_at=now)
         ).rowcount
         if not claimed:
-            raise Conflict("repohost: a push or sync of this project is running; try again when it ends.")
+            raise RunBusy("repohost: a push or sync of this project is running; try again when it ends.")
     return settings, now
 
 
@@ -574,9 +581,16 @@ def sync(
 # Webhook
 
 
+def sync_job_key(project_id: str) -> str:
+    """The coalescing key of a project's webhook syncs: one queued at a time does for all."""
+    return f"{SYNC_JOB}:{project_id}"
+
+
 def webhook(project_id: str, headers, body: bytes) -> dict:
-    """A push to the base branch, signed by the provider with the webhook secret, syncs the
-    project as the user who configured it. Unauthorized for a missing or wrong signature."""
+    """A push to the base branch, signed by the provider with the webhook secret, queues a
+    sync of the project as the user who configured it (one queued sync per project: a
+    delivery while one waits joins it). ``{queued, job}``; Unauthorized for a missing or
+    wrong signature, Conflict when that user no longer exists."""
     row = _row(project_id)
     if row is None:
         raise NotFound("repohost: no repository is configured for this project.")
@@ -590,12 +604,31 @@ def webhook(project_id: str, headers, body: bytes) -> dict:
         raise BadRequest("webhook: the body is not JSON.") from None
     branch = provider_class.pushed_branch(headers, payload if isinstance(payload, dict) else {})
     if branch != settings.branch:
-        return {"synced": False, "reason": f"not a push to {settings.branch}"}
-    user = db.session.get(User, settings.configured_by) if settings.configured_by else None
+        return {"queued": False, "reason": f"not a push to {settings.branch}"}
+    with unit_of_work():
+        user = db.session.get(User, settings.configured_by) if settings.configured_by else None
+        if user is None:
+            raise Conflict(
+                "webhook: the user who configured the repository no longer exists; configure it again."
+            )
+        job = enqueue(
+            SYNC_JOB,
+            {"userId": user.id},
+            project_id=project_id,
+            coalesce_key=sync_job_key(project_id),
+            max_attempts=SYNC_ATTEMPTS,
+        )
+        return {"queued": True, "job": job.id}
+
+
+def webhook_sync(project_id: str, user_id: str) -> dict:
+    """The sync a webhook queued, as ``user_id``; RunBusy while another run holds the project,
+    Conflict when that user no longer exists."""
+    user = db.session.get(User, user_id)
     if user is None:
         raise Conflict(
             "webhook: the user who configured the repository no longer exists; configure it again."
         )
     actor = UserActor(id=user.id, email=user.email, name=user.name)
     db.session.rollback()
-    return {"synced": True, **sync(actor, project_id, kind="webhook-sync")}
+    return sync(actor, project_id, kind="webhook-sync")

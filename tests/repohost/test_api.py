@@ -14,6 +14,8 @@ from sqlalchemy import select, update
 
 from loko.database import unit_of_work
 from loko.extensions import db
+from loko.jobs.models import Job
+from loko.jobs.worker import Worker
 from loko.repohost import service
 from loko.repohost.models import RepoHost, RepoHostRun
 from tests.factories import CALLERS, CallerClient
@@ -358,22 +360,76 @@ def signed(host, secret: str, body: bytes, event: str = "push") -> dict:
     return {"X-Gitlab-Event": "Push Hook" if event == "push" else event, "X-Gitlab-Token": secret}
 
 
-def test_a_signed_push_to_the_base_branch_syncs(client, configured, host):
-    body = json.dumps({"ref": "refs/heads/main"}).encode()
-    response = client.post(
+def deliver(client, configured, host, ref: str = "refs/heads/main"):
+    body = json.dumps({"ref": ref}).encode()
+    return client.post(
         configured.url("/repohost/webhook"), data=body, headers=signed(host, configured.webhook_secret, body)
     )
-    assert response.status_code == 200, response.json
-    assert response.json["synced"] is True
+
+
+def run_jobs(app) -> int:
+    """Run every runnable job, as a worker would; how many ran."""
+    worker, ran = Worker(app), 0
+    while worker.run_one():
+        ran += 1
+    return ran
+
+
+def job_of(app, job_id) -> Job:
+    with app.app_context():
+        return db.session.get(Job, job_id)
+
+
+def test_a_signed_push_to_the_base_branch_queues_a_sync_that_applies_it(app, client, configured, host):
+    response = deliver(client, configured, host)
+    assert response.status_code == 202, response.json
+    assert response.json["queued"] is True
+    assert configured.export() == {}
+    assert run_jobs(app) == 1
+    job = job_of(app, response.json["job"])
+    assert job.state == "succeeded", job.error
+    assert configured.export()["de"] == {"common": {"title": "Titel"}}
+    assert last_run(app)[:2] == ("webhook-sync", "ok")
+
+
+def test_deliveries_while_a_sync_is_queued_join_it(app, client, configured, host):
+    first = deliver(client, configured, host)
+    second = deliver(client, configured, host)
+    assert first.status_code == second.status_code == 202
+    assert first.json["job"] == second.json["job"]
+    assert run_jobs(app) == 1
+
+
+def test_a_delivery_while_a_push_runs_is_queued_then_applied(app, client, configured, host):
+    configured.upsert("en", {"title": "Changed"}, file_name="common")
+    host.gate, answers = threading.Event(), {}
+    pushing = threading.Thread(target=lambda: answers.update(push=configured.post("/repohost/push", {})))
+    pushing.start()
+    try:
+        assert host.held.wait(30)  # the push holds the project, waiting on the host
+        delivered = deliver(client, configured, host)
+        assert delivered.status_code == 202, delivered.json
+        assert run_jobs(app) == 1  # the sync waits for the push
+        job = job_of(app, delivered.json["job"])
+        assert (job.state, job.attempts) == ("queued", 0)
+    finally:
+        host.gate.set()
+        pushing.join(60)
+    assert answers["push"].status_code == 200, answers["push"].json
+    with app.app_context(), unit_of_work():
+        db.session.execute(update(Job).values(run_after=datetime.now(UTC) - timedelta(seconds=1)))
+    assert run_jobs(app) == 1
+    job = job_of(app, delivered.json["job"])
+    assert job.state == "succeeded", job.error
+    assert last_run(app)[:2] == ("webhook-sync", "ok")
     assert configured.export()["de"] == {"common": {"title": "Titel"}}
 
 
-def test_a_push_to_another_branch_is_ignored(client, configured, host):
-    body = json.dumps({"ref": "refs/heads/feature"}).encode()
-    response = client.post(
-        configured.url("/repohost/webhook"), data=body, headers=signed(host, configured.webhook_secret, body)
-    )
-    assert response.json["synced"] is False
+def test_a_push_to_another_branch_is_ignored(app, client, configured, host):
+    response = deliver(client, configured, host, ref="refs/heads/feature")
+    assert response.status_code == 200
+    assert response.json["queued"] is False
+    assert run_jobs(app) == 0
     assert configured.export() == {}
 
 

@@ -29,6 +29,12 @@ PLUMBING = (
     "loko.fields",
     "loko.formats",
     "loko.http",
+    # The queue and its worker: features import them to enqueue and register handlers.
+    "loko.jobs.maintenance",
+    "loko.jobs.models",
+    "loko.jobs.registry",
+    "loko.jobs.service",
+    "loko.jobs.worker",
     "loko.logging",
     # The pipeline client imports nothing of the server, so the table of formats both use
     # (extensions and the detection of a file's format) is the client's; it imports nothing.

@@ -1,0 +1,319 @@
+"""The queue's use cases: enqueue in the caller's transaction; claim, heartbeat, progress,
+complete and retry for the workers; cancel and the reads for the endpoints.
+
+A claim is one short write transaction: on PostgreSQL the oldest runnable row is locked with
+``FOR UPDATE SKIP LOCKED`` (concurrent workers each take another row); on SQLite the write
+lock (BEGIN IMMEDIATE, through the write gate) makes the pick-and-mark atomic. A running job
+whose worker has not beaten its heart for ``stale_after`` is runnable again: its worker died.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import orjson
+from sqlalchemy import and_, event, exists, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from loko.database import unit_of_work, utcnow
+from loko.errors import Conflict, NotFound
+from loko.extensions import db
+from loko.jobs.models import CANCELLED, FAILED, FINISHED, QUEUED, RUNNING, SUCCEEDED, Job
+from loko.jobs.registry import Schedule, wake_up
+
+DEFAULT_MAX_ATTEMPTS = 5
+BACKOFF_BASE = timedelta(seconds=2)
+BACKOFF_CAP = timedelta(hours=1)
+DEFAULT_STALE_AFTER = timedelta(seconds=60)
+JOBS_LISTED = 50
+TEXT_LIMIT = 4000
+DONE_PAYLOAD = "{}"
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    """What a worker needs of the job it claimed."""
+
+    id: str
+    kind: str
+    project_id: str | None
+    payload: dict
+    attempts: int
+    max_attempts: int
+
+
+def _wake_workers_on_commit(session) -> None:
+    event.listen(session, "after_commit", lambda _session: wake_up.set(), once=True)
+
+
+def enqueue(
+    kind: str,
+    payload: dict | None = None,
+    *,
+    project_id: str | None = None,
+    coalesce_key: str | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    run_after: datetime | None = None,
+) -> Job:
+    """Add a job in the caller's transaction (inside its ``unit_of_work``): it exists only if
+    that transaction commits. With ``coalesce_key``, a queued job with the same key is
+    returned instead of a new one."""
+    session = db.session()
+    if coalesce_key is not None:
+        queued = _queued_with_key(coalesce_key)
+        if queued is not None:
+            return queued
+    job = Job(
+        kind=kind,
+        project_id=project_id,
+        payload=orjson.dumps(payload or {}).decode(),
+        state=QUEUED,
+        attempts=0,
+        max_attempts=max_attempts,
+        run_after=run_after or utcnow(),
+        coalesce_key=coalesce_key,
+        progress_done=0,
+        created_at=utcnow(),
+    )
+    if coalesce_key is None or db.engine.dialect.name == "sqlite":
+        # SQLite: the write lock this transaction holds already orders it after any other.
+        session.add(job)
+        session.flush()
+    else:
+        try:
+            with session.begin_nested():
+                session.add(job)
+        except IntegrityError:
+            return _queued_with_key(coalesce_key)
+    _wake_workers_on_commit(session)
+    return job
+
+
+def _queued_with_key(coalesce_key: str) -> Job | None:
+    return db.session.scalars(
+        select(Job).where(Job.coalesce_key == coalesce_key, Job.state == QUEUED).limit(1)
+    ).first()
+
+
+def _runnable(now: datetime, stale_after: timedelta, kinds):
+    return and_(
+        Job.kind.in_(sorted(kinds)),
+        or_(
+            and_(Job.state == QUEUED, Job.run_after <= now),
+            and_(Job.state == RUNNING, Job.heartbeat_at < now - stale_after),
+        ),
+    )
+
+
+def claim(worker_id: str, kinds, stale_after: timedelta = DEFAULT_STALE_AFTER) -> ClaimedJob | None:
+    """Take the oldest runnable job of ``kinds`` for ``worker_id`` and mark it running (one
+    attempt more); None when there is none. A job taken from a dead worker after its last
+    attempt is failed instead."""
+    if not kinds:
+        return None
+    # Most polls find nothing: a plain read first, so an idle worker never takes the write lock.
+    if not db.session.execute(select(exists().where(_runnable(utcnow(), stale_after, kinds)))).scalar():
+        db.session.rollback()
+        return None
+    with unit_of_work():
+        while True:
+            now = utcnow()
+            query = (
+                select(Job)
+                .where(_runnable(now, stale_after, kinds))
+                .order_by(Job.run_after, Job.created_at, Job.id)
+                .limit(1)
+            )
+            if db.engine.dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            job = db.session.scalars(query).first()
+            if job is None:
+                return None
+            if job.state == RUNNING and job.attempts >= job.max_attempts:
+                job.state, job.finished_at = FAILED, now
+                job.error = "the worker running its last attempt stopped responding."
+                job.claimed_by = None
+                continue
+            job.state = RUNNING
+            job.attempts += 1
+            job.claimed_by = worker_id
+            job.heartbeat_at = now
+            job.started_at = now
+            job.error = None
+            claimed = ClaimedJob(
+                job.id, job.kind, job.project_id, orjson.loads(job.payload), job.attempts, job.max_attempts
+            )
+            return claimed
+
+
+def _owned(job_id: str, worker_id: str):
+    return and_(Job.id == job_id, Job.state == RUNNING, Job.claimed_by == worker_id)
+
+
+def heartbeat(worker_id: str) -> None:
+    """Mark the running jobs of ``worker_id`` as alive."""
+    with unit_of_work():
+        db.session.execute(
+            update(Job).where(Job.claimed_by == worker_id, Job.state == RUNNING).values(heartbeat_at=utcnow())
+        )
+
+
+def report_progress(job_id: str, worker_id: str, done: int, total: int | None) -> bool:
+    """Record ``done`` of ``total``; False when the job is no longer this worker's (cancelled,
+    or taken over)."""
+    with unit_of_work():
+        return bool(
+            db.session.execute(
+                update(Job)
+                .where(_owned(job_id, worker_id))
+                .values(progress_done=done, progress_total=total, heartbeat_at=utcnow())
+            ).rowcount
+        )
+
+
+def still_running(job_id: str, worker_id: str) -> bool:
+    """Whether the job is still this worker's to run (False once cancelled)."""
+    found = db.session.execute(select(exists().where(_owned(job_id, worker_id)))).scalar()
+    db.session.rollback()
+    return bool(found)
+
+
+def complete(job_id: str, worker_id: str, result) -> bool:
+    """The job succeeded with ``result``; False when it was cancelled or taken over meanwhile.
+    Its payload (an import's whole upload) is dropped; a failed job keeps it to be looked at."""
+    with unit_of_work():
+        return bool(
+            db.session.execute(
+                update(Job)
+                .where(_owned(job_id, worker_id))
+                .values(
+                    state=SUCCEEDED,
+                    result=None if result is None else orjson.dumps(result).decode(),
+                    finished_at=utcnow(),
+                    claimed_by=None,
+                    payload=DONE_PAYLOAD,
+                )
+            ).rowcount
+        )
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait before the next attempt after ``attempts`` failed ones: 2 s, 4 s, 8 s ... at
+    most an hour."""
+    return min(BACKOFF_BASE * (2 ** max(attempts - 1, 0)), BACKOFF_CAP)
+
+
+def retry_or_fail(
+    job_id: str,
+    worker_id: str,
+    error: str,
+    *,
+    delay: timedelta | None = None,
+    counted: bool = True,
+    final: bool = False,
+) -> str | None:
+    """The attempt failed with ``error``: queue the job again after a backoff (``delay``
+    when given), or fail it for good (the dead letter) after its last attempt. An attempt
+    not ``counted`` (the job had to wait for something) does not use one up; a ``final`` one
+    fails the job whatever attempts are left. The job's new
+    state; None when it was no longer this worker's."""
+    with unit_of_work():
+        job = db.session.scalars(select(Job).where(_owned(job_id, worker_id)).with_for_update()).first()
+        if job is None:
+            return None
+        now = utcnow()
+        job.error = error[:TEXT_LIMIT]
+        job.claimed_by = None
+        if not counted:
+            job.attempts -= 1
+        if final or job.attempts >= job.max_attempts:
+            job.state, job.finished_at = FAILED, now
+            return FAILED
+        newer = job.coalesce_key is not None and _queued_with_key(job.coalesce_key)
+        if newer:
+            # A newer job of the same key is queued already; it does this one's work too.
+            job.state, job.finished_at = CANCELLED, now
+            job.error = f"replaced by job {newer.id}, queued meanwhile."
+            return CANCELLED
+        job.state = QUEUED
+        job.run_after = now + (delay if delay is not None else backoff(job.attempts))
+        return QUEUED
+
+
+def ensure_scheduled(schedule: Schedule) -> None:
+    """Queue the next job of ``schedule`` unless one is queued: ``every`` after the last one
+    was due, or now when none ran yet or that time has passed."""
+    with unit_of_work():
+        if _queued_with_key(schedule.coalesce_key) is not None:
+            return
+        last = db.session.execute(
+            select(func.max(Job.run_after)).where(Job.coalesce_key == schedule.coalesce_key)
+        ).scalar()
+        now = utcnow()
+        due = now if last is None else max(now, last + schedule.every)
+        enqueue(
+            schedule.kind,
+            coalesce_key=schedule.coalesce_key,
+            max_attempts=schedule.max_attempts,
+            run_after=due,
+        )
+
+
+def prune_finished(kept: timedelta) -> int:
+    """Delete the jobs that finished more than ``kept`` ago; how many."""
+    with unit_of_work():
+        return db.session.execute(
+            Job.__table__.delete().where(Job.state.in_(FINISHED), Job.finished_at < utcnow() - kept)
+        ).rowcount
+
+
+# For the endpoints
+
+
+def describe(job: Job) -> dict:
+    return {
+        "id": job.id,
+        "kind": job.kind,
+        "projectId": job.project_id,
+        "state": job.state,
+        "attempts": job.attempts,
+        "maxAttempts": job.max_attempts,
+        "progress": {"done": job.progress_done, "total": job.progress_total},
+        "result": None if job.result is None else orjson.loads(job.result),
+        "error": job.error,
+        "runAfter": job.run_after,
+        "createdAt": job.created_at,
+        "startedAt": job.started_at,
+        "finishedAt": job.finished_at,
+    }
+
+
+def _project_job(project_id: str, job_id: str) -> Job:
+    job = db.session.get(Job, job_id)
+    if job is None or job.project_id != project_id:
+        raise NotFound("Job not found.")
+    return job
+
+
+def get_job(project_id: str, job_id: str) -> dict:
+    """A job of the project; NotFound for another project's or an unknown one."""
+    return describe(_project_job(project_id, job_id))
+
+
+def list_jobs(project_id: str, limit: int = JOBS_LISTED) -> list[dict]:
+    """The project's latest jobs, newest first."""
+    rows = db.session.scalars(
+        select(Job).where(Job.project_id == project_id).order_by(Job.created_at.desc(), Job.id).limit(limit)
+    )
+    return [describe(job) for job in rows]
+
+
+def cancel(project_id: str, job_id: str) -> dict:
+    """Cancel a queued or running job of the project (a running one stops when its handler
+    next checks, and its result is not kept); NotFound, Conflict once it has finished."""
+    with unit_of_work():
+        job = _project_job(project_id, job_id)
+        if job.state in FINISHED:
+            raise Conflict(f"job: it has already finished ({job.state}).")
+        job.state, job.finished_at, job.claimed_by = CANCELLED, utcnow(), None
+        job.payload = DONE_PAYLOAD
+        return describe(job)
