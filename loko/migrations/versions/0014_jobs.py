@@ -1,7 +1,7 @@
 """background jobs kept in the database
 
 Revision ID: 0014_jobs
-Revises: 0011_canonical_language_codes
+Revises: 0012_natural_key_order
 
 One row per job: the handler's name, its JSON payload, its state (queued, running,
 succeeded, failed, cancelled), attempts, when it may run next, progress, result or error,
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '0014_jobs'
-down_revision = '0011_canonical_language_codes'
+down_revision = '0012_natural_key_order'
 branch_labels = None
 depends_on = None
 
