@@ -230,7 +230,7 @@ def test_the_graph_knows_the_layers(graph):
     assert layer_of("loko.client.formats") == "plumbing"
     assert layer_of("loko.client.commands") == "entry"
     assert layer_of("loko.projects.service") == "feature"
-    assert layer_of("loko.translations.views.editor") == "entry"
+    assert layer_of("loko.translations.views") == "entry"
     assert layer_of("loko.web.pages") == "web"
     assert {"loko.errors", "loko.projects.service", "loko.web.pages"} <= graph.keys()
 
