@@ -24,6 +24,7 @@ def page_blueprints() -> list:
     from loko.auth.views import auth_ui
     from loko.files.views import files_ui
     from loko.imports.views import imports_ui
+    from loko.jobs.views import jobs_ui
     from loko.languages.views import languages_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
@@ -38,6 +39,7 @@ def page_blueprints() -> list:
         languages_ui,
         files_ui,
         imports_ui,
+        jobs_ui,
         apikeys_ui,
         repohost_ui,
     ]

@@ -44,6 +44,11 @@ from loko.client.templates import PathTemplate, TemplateError, check_language, h
 DIFFERENCES_FOUND = 3
 MODES = ("upsert", "only-new", "replace-file")
 REMOVED_KEYS = ("keep", "trash")
+ASYNC_CHOICES = ("auto", "always", "never")
+# An upload larger than this is imported as a background job on the server (with --async auto):
+# a long import then outlives no HTTP timeout of a proxy between here and the server.
+ASYNC_THRESHOLD = 1024 * 1024
+PROGRESS_WIDTH = 30
 
 
 class LocalFileError(click.ClickException):
@@ -82,6 +87,50 @@ class Output:
 
 def stdin_is_terminal() -> bool:
     return sys.stdin.isatty()
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def runs_async(choice: str, archive: bytes, dry_run: bool) -> bool:
+    """Whether an import is sent as a background job: never a dry run (it changes nothing and
+    answers quickly), always with ``always``, and with ``auto`` when the upload is large."""
+    if dry_run or choice == "never":
+        return False
+    return choice == "always" or len(archive) > ASYNC_THRESHOLD
+
+
+class JobProgress:
+    """An import job as it goes: a progress bar redrawn on stderr when both outputs are a
+    terminal, else one plain line each time its state or progress changes (none with
+    ``--json`` or ``--quiet``)."""
+
+    def __init__(self, out: Output, label: str):
+        self.out = out
+        self.label = label
+        self.bar = out.show_progress and stdout_is_terminal()
+        self.last = None
+
+    def __call__(self, job: dict) -> None:
+        progress = job.get("progress") or {}
+        done, total = progress.get("done") or 0, progress.get("total")
+        state = job.get("state")
+        if state == "succeeded" and total:
+            done = total
+        seen = (state, done, total)
+        if seen == self.last:
+            return
+        self.last = seen
+        counted = f" {done} of {total}" if total else ""
+        if self.bar:
+            filled = int(PROGRESS_WIDTH * done / total) if total else 0
+            bar = "#" * filled + "-" * (PROGRESS_WIDTH - filled)
+            click.echo(f"\r{self.label} [{bar}]{counted} {state}\x1b[K", nl=False, err=True)
+            if state in ("succeeded", "failed", "cancelled"):
+                click.echo("", err=True)
+        else:
+            self.out.say(f"{self.label}: job {job.get('id')} {state}{counted and ',' + counted}")
 
 
 def _warn_if_cleartext(url: str, out: Output) -> None:
@@ -202,9 +251,20 @@ def _uploads(config: Config, languages: tuple[str, ...] | None, out: Output) -> 
     return uploads
 
 
-def _import_all(remote: Remote, uploads: list[Upload], *, mode: str, removed_keys: str, dry_run: bool):
-    """Each upload's import result, in order: one request (one transaction) per upload."""
+def _import_all(
+    remote: Remote,
+    uploads: list[Upload],
+    *,
+    mode: str,
+    removed_keys: str,
+    dry_run: bool,
+    out: Output,
+    run_async: str = "never",
+):
+    """Each upload's import result, in order: one import (one transaction) per upload, a
+    large one (see ``runs_async``) as a job on the server, waited for."""
     for upload in uploads:
+        background = runs_async(run_async, upload.archive, dry_run)
         yield (
             upload,
             remote.import_archive(
@@ -214,6 +274,8 @@ def _import_all(remote: Remote, uploads: list[Upload], *, mode: str, removed_key
                 mode=mode,
                 removed_keys=removed_keys,
                 dry_run=dry_run,
+                run_async=background,
+                on_job=JobProgress(out, f"Importing {upload.file_set.path}") if background else None,
             ),
         )
 
@@ -240,11 +302,21 @@ def _plan(config: Config, file_sets: list[FileSet], body: bytes):
 @import_options
 @language_option
 @fail_on_diff_option
-def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_diff):
+@click.option(
+    "--async",
+    "run_async",
+    type=click.Choice(ASYNC_CHOICES),
+    default="auto",
+    show_default=True,
+    help="Import as a background job on the server and wait for it: auto for an upload over "
+    "1 MiB, always, or never. A dry run is never a job.",
+)
+def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_diff, run_async):
     """Send the local files to the project.
 
     Each [[files]] entry's files go in one ZIP, imported in one transaction; prints what
-    changed (with --dry-run, what would)."""
+    changed (with --dry-run, what would). A large ZIP is imported as a job on the server,
+    whose progress is shown until it ends; a failed or cancelled job exits with 1."""
     if fail_on_diff and not dry_run:
         raise click.UsageError("--fail-on-diff goes with --dry-run (or use `loko status`)")
     _refuse_language_filter(config, languages)
@@ -254,7 +326,13 @@ def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_di
     changed = False
     with _remote(config, out) as remote:
         for upload, result in _import_all(
-            remote, uploads, mode=mode, removed_keys=removed_keys, dry_run=dry_run
+            remote,
+            uploads,
+            mode=mode,
+            removed_keys=removed_keys,
+            dry_run=dry_run,
+            out=out,
+            run_async=run_async,
         ):
             changed = changed or report.has_changes(result)
             out.data(result)
@@ -387,7 +465,7 @@ def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
     pushes, pulls, different = [], [], False
     with _remote(config, out) as remote:
         for upload, result in _import_all(
-            remote, uploads, mode=mode, removed_keys=removed_keys, dry_run=True
+            remote, uploads, mode=mode, removed_keys=removed_keys, dry_run=True, out=out
         ):
             pushes.append(result)
             if report.has_changes(result):

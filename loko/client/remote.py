@@ -1,9 +1,11 @@
 """The Loko server as the pipeline sees it: two calls of its REST API, the import and the
-export, over one HTTP client with a Bearer API key, timeouts and TLS verification."""
+export, over one HTTP client with a Bearer API key, timeouts and TLS verification. A large
+import runs as a background job on the server (``async=true``), which is polled until it ends."""
 
 import contextlib
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from urllib.parse import quote
@@ -16,6 +18,11 @@ READ_TIMEOUT = 300.0
 # Transfers smaller than this are over before a progress bar would be worth drawing.
 PROGRESS_THRESHOLD = 1024 * 1024
 UPLOAD_CHUNK = 64 * 1024
+# The wait between two looks at an import job: the first soon, then less and less often.
+JOB_POLL_FIRST = 0.2
+JOB_POLL_MAX = 2.0
+JOB_WAIT_LIMIT = 3600.0
+JOB_FINISHED = ("succeeded", "failed", "cancelled")
 
 
 class ServerError(click.ClickException):
@@ -43,6 +50,14 @@ def _error_text(response: httpx.Response) -> str:
         message = None
     text = str(message) if message else response.reason_phrase or "no reason given"
     return f"{text} (HTTP {response.status_code})"
+
+
+def _import_result(answer, response: httpx.Response) -> dict:
+    if not isinstance(answer, dict) or not isinstance(answer.get("summary"), dict):
+        raise ServerError(
+            f"the server's answer to the import is not an import result: {response.text[:200]!r}"
+        )
+    return answer
 
 
 def _progress_bar(label: str, length: int | None):
@@ -124,9 +139,20 @@ class Remote:
         return chunks()
 
     def import_archive(
-        self, archive: bytes, *, format: str, path_template: str, mode: str, removed_keys: str, dry_run: bool
+        self,
+        archive: bytes,
+        *,
+        format: str,
+        path_template: str,
+        mode: str,
+        removed_keys: str,
+        dry_run: bool,
+        run_async: bool = False,
+        on_job: Callable[[dict], None] | None = None,
     ) -> dict:
-        """``POST /import`` of one ZIP; the server's answer (the diff it applied, or would)."""
+        """``POST /import`` of one ZIP; the server's answer (the diff it applied, or would).
+        With ``run_async`` the server runs it as a job, which is polled until it ends
+        (``on_job`` sees the job after each look); its result is the same answer."""
         params = {
             "format": format,
             "pathTemplate": path_template,
@@ -134,6 +160,8 @@ class Remote:
             "removedKeys": removed_keys,
             "dryRun": "true" if dry_run else "false",
         }
+        if run_async:
+            params["async"] = "true"
         headers = {"Content-Type": "application/zip", "Content-Length": str(len(archive))}
         with self._transport_errors():
             response = self.client.post(
@@ -144,11 +172,47 @@ class Remote:
             answer = response.json()
         except ValueError:
             answer = None
-        if not isinstance(answer, dict) or not isinstance(answer.get("summary"), dict):
-            raise ServerError(
-                f"the server's answer to the import is not an import result: {response.text[:200]!r}"
-            )
-        return answer
+        if run_async and response.status_code == 202:
+            job = answer.get("job") if isinstance(answer, dict) else None
+            if not isinstance(job, dict) or not isinstance(job.get("id"), str):
+                raise ServerError(f"the server's answer to the import is not a job: {response.text[:200]!r}")
+            answer = self.wait_for_job(job, on_job)
+        return _import_result(answer, response)
+
+    def wait_for_job(self, job: dict, on_job: Callable[[dict], None] | None = None) -> dict | None:
+        """Look at ``job`` (``GET /jobs/{id}``) until it has finished; its result. A failed or
+        cancelled job is a ServerError with its error, and so is one still unfinished after
+        ``JOB_WAIT_LIMIT`` seconds."""
+        started, pause = time.monotonic(), JOB_POLL_FIRST
+        while True:
+            if on_job is not None:
+                on_job(job)
+            state = job.get("state")
+            if state == "succeeded":
+                return job.get("result")
+            if state in ("failed", "cancelled"):
+                error = job.get("error") or "no error given"
+                raise ServerError(f"the import job {job['id']} {state}: {error}")
+            if time.monotonic() - started > JOB_WAIT_LIMIT:
+                raise ServerError(
+                    f"the import job {job['id']} is still {state} after {JOB_WAIT_LIMIT:.0f} seconds: "
+                    "see the project's Jobs page"
+                )
+            time.sleep(pause)
+            pause = min(pause * 1.5, JOB_POLL_MAX)
+            job = self._job(job["id"])
+
+    def _job(self, job_id: str) -> dict:
+        with self._transport_errors():
+            response = self.client.get(f"{self.base}/jobs/{quote(job_id, safe='')}")
+        self._check(response)
+        try:
+            job = response.json().get("job")
+        except (ValueError, AttributeError):
+            job = None
+        if not isinstance(job, dict) or job.get("state") not in (*JOB_FINISHED, "queued", "running"):
+            raise ServerError(f"the server's answer about job {job_id} is not a job: {response.text[:200]!r}")
+        return job
 
     def repohost(self, action: str, body: dict | None = None) -> dict:
         """``POST /repohost/{action}`` (push or sync); the server's JSON answer."""

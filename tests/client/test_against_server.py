@@ -1,6 +1,7 @@
 """The pipeline CLI against a real ``loko serve``: pull over the export, push and status over
 the import, and a round trip in a git repository that leaves it clean."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -152,6 +153,47 @@ def test_push_trashes_keys_removed_locally(loko, workdir, project):
     assert result.exit_code == 0, result.output
     assert "1 trashed" in result.stdout
     assert project.export() == {"en": {"common": {"hello": "Hello"}}}
+
+
+def test_push_as_a_job_shows_its_progress_and_reports_the_result(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN, "locales/de/shop/cart.json": CART})
+    result = loko("push", "--async", "always")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    progress = [line for line in lines if line.startswith("Importing ")]
+    assert progress[-1].startswith(f"Importing {LOCALES}: job ")
+    assert progress[-1].endswith(" succeeded, 1 of 1")
+    assert lines[len(progress) :] == [
+        f"{LOCALES} (json): 2 file(s) sent",
+        "  3 created, 0 updated, 0 unchanged, 0 trashed, 0 conflicts",
+        '  + common: hello [en] "Hello"',
+        '  + common: title [en] "Shop"',
+        '  + shop/cart: checkout [de] "Zur Kasse"',
+    ]
+    assert project.export() == {
+        "de": {"shop/cart": {"checkout": "Zur Kasse"}},
+        "en": {"common": {"hello": "Hello", "title": "Shop"}},
+    }
+
+
+def test_push_as_a_job_answers_json_as_a_direct_push(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": EN})
+    queued = loko("push", "--async", "always", "--json")
+    assert queued.exit_code == 0, queued.output
+    write(workdir, {"locales/en/common.json": b'{"hello":"Hi","title":"Shop"}'})
+    direct = loko("push", "--async", "never", "--json")
+    queued_answer, direct_answer = json.loads(queued.stdout), json.loads(direct.stdout)
+    assert queued_answer["summary"]["created"] == 2
+    assert direct_answer["summary"]["updated"] == 1
+    assert set(queued_answer) == set(direct_answer)
+
+
+def test_push_of_a_file_the_server_refuses_as_a_job_exits_1_with_its_error(loko, workdir, project):
+    write(workdir, {"locales/en/common.json": b"{not json"})
+    result = loko("push", "--async", "always")
+    assert result.exit_code == 1, result.output
+    assert "the import job " in result.stderr
+    assert " failed: " in result.stderr
 
 
 def test_status_reports_a_local_edit(loko, workdir, project):

@@ -499,3 +499,100 @@ def test_a_configured_source_language_is_not_asked_of_the_server(loko, workdir, 
     fake_server.export({})
     assert loko("pull").exit_code == 0
     assert [r.url.path for r in fake_server.requests] == [f"/api/projects/{PROJECT_ID}/translations"]
+
+
+# --- push as a job on the server ---------------------------------------------------------------
+
+
+JOB_ID = "0190d2a4-5c3e-7b51-9c0f-000000000001"
+
+
+def job(state, done=0, total=None, result=None, error=None) -> dict:
+    return {
+        "id": JOB_ID,
+        "kind": "import",
+        "state": state,
+        "progress": {"done": done, "total": total},
+        "result": result,
+        "error": error,
+    }
+
+
+@pytest.fixture
+def job_server(fake_server, monkeypatch):
+    """The fake server answering the import with a queued job, then each look at the job
+    with the next of ``fake_server.job_states``; no waiting between looks."""
+    monkeypatch.setattr("loko.client.remote.time.sleep", lambda _seconds: None)
+    fake_server.imports(lambda request: httpx.Response(202, json={"job": job("queued")}))
+    fake_server.job_states = []
+
+    def look(_request):
+        return httpx.Response(200, json={"job": fake_server.job_states.pop(0)})
+
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}/jobs/{JOB_ID}")] = look
+    return fake_server
+
+
+def test_push_of_an_upload_over_the_threshold_is_a_job_waited_for(loko, repo, job_server, monkeypatch):
+    monkeypatch.setattr("loko.client.commands.ASYNC_THRESHOLD", 100)
+    answer = import_result(dry_run=False, created=[CREATED])
+    job_server.job_states = [job("running", 0, 1), job("succeeded", 0, 1, result=answer)]
+    result = loko("push", "--json")
+    assert result.exit_code == 0, result.output
+    assert job_server.requests[0].url.params["async"] == "true"
+    assert json.loads(result.stdout) == answer
+
+
+def test_push_of_a_small_upload_is_imported_at_once(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result(dry_run=False)))
+    assert loko("push").exit_code == 0
+    assert "async" not in fake_server.requests[0].url.params
+
+
+def test_push_dry_run_is_never_a_job(loko, repo, fake_server):
+    fake_server.imports(httpx.Response(200, json=import_result()))
+    assert loko("push", "--dry-run", "--async", "always").exit_code == 0
+    assert "async" not in fake_server.requests[0].url.params
+
+
+def test_push_as_a_job_prints_a_line_per_change_when_not_on_a_terminal(loko, repo, job_server):
+    answer = import_result(dry_run=False, created=[CREATED])
+    job_server.job_states = [
+        job("queued"),
+        job("running", 0, 4),
+        job("running", 2, 4),
+        job("running", 2, 4),
+        job("succeeded", 4, 4, result=answer),
+    ]
+    result = loko("push", "--async", "always")
+    assert result.exit_code == 0, result.output
+    label = "Importing locales/{language}/{fileName}.json: job " + JOB_ID
+    assert result.stdout.splitlines() == [
+        f"{label} queued",
+        f"{label} running, 0 of 4",
+        f"{label} running, 2 of 4",
+        f"{label} succeeded, 4 of 4",
+        "locales/{language}/{fileName}.json (json): 2 file(s) sent",
+        "  1 created, 0 updated, 0 unchanged, 0 trashed, 0 conflicts",
+        '  + common: hello [de] "Hallo"',
+    ]
+
+
+def test_push_as_a_job_draws_a_progress_bar_on_a_terminal(loko, repo, job_server, monkeypatch):
+    monkeypatch.setattr("loko.client.commands.stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("loko.client.commands.Output.show_progress", True)
+    answer = import_result(dry_run=False)
+    job_server.job_states = [job("running", 1, 2), job("succeeded", 2, 2, result=answer)]
+    result = loko("push", "--async", "always")
+    assert result.exit_code == 0, result.output
+    assert "[###############---------------] 1 of 2 running" in result.stderr
+    assert "[##############################] 2 of 2 succeeded" in result.stderr
+    assert "Importing" not in result.stdout
+
+
+@pytest.mark.parametrize("state", ["failed", "cancelled"])
+def test_push_as_a_job_that_did_not_succeed_exits_1_with_its_error(loko, repo, job_server, state):
+    job_server.job_states = [job(state, error="the file does not parse")]
+    result = loko("push", "--async", "always")
+    assert result.exit_code == 1
+    assert f"the import job {JOB_ID} {state}: the file does not parse" in result.stderr

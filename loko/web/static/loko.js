@@ -102,9 +102,40 @@
     });
   }
 
+  // The Jobs page: each queued or running job is looked at every few seconds; its progress
+  // bar follows, and when its state changes the page is loaded again (with its result).
+  const JOB_POLL_MS = 2000;
+  function followJobs(root) {
+    const rows = Array.from(root.querySelectorAll("[data-job-url]"));
+    if (!rows.length) return;
+    async function look() {
+      for (const row of rows) {
+        const answer = await api("GET", row.dataset.jobUrl);
+        if (!answer.ok || !answer.data || !answer.data.job) continue;
+        const job = answer.data.job;
+        const total = job.progress.total === null ? "" : String(job.progress.total);
+        if (job.state !== row.dataset.jobState || total !== row.dataset.jobTotal) {
+          window.location.reload();
+          return;
+        }
+        const bar = row.querySelector("progress[max]");
+        const text = row.querySelector(".job-progress-text");
+        if (bar && total) {
+          bar.max = job.progress.total;
+          bar.value = job.progress.done;
+          bar.textContent = `${job.progress.done} of ${total}`;
+        }
+        if (text && total) text.textContent = `${job.progress.done} of ${total} done`;
+      }
+      setTimeout(look, JOB_POLL_MS);
+    }
+    setTimeout(look, JOB_POLL_MS);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     localDates(document);
     inFormWords(document);
+    followJobs(document);
   });
 
   window.Loko = { api, csrfToken, localDates, announce };
