@@ -10,7 +10,8 @@ What the run leaves out, and why:
 
 - The link rules of ``PUT /api/projects/{project_id}`` that depend on stored data (the
   linked project exists in the organization and is not this project, the languages are
-  the projects' own, no cycle) answer 400 to a request no schema can rule out; the
+  the projects' own, no cycle), and its source language being one of the project's
+  languages, answer 400 to a request no schema can rule out; the
   operation's description states them. Any other 400 there still fails.
 - ``POST /api/mcp`` is checked for server errors only: whether a JSON-RPC message is
   accepted depends on the messages before it (``initialize`` opens the session whose
@@ -66,6 +67,8 @@ STORED_DATA_LINK_RULES = (
     "linked_language_code: ",
     "linked_language_target_code: ",
     "linked_project_id: this link would create a cycle of linked projects.",
+    # The source language must be one of the project's languages (stored data too).
+    "source_language: ",
 )
 
 
