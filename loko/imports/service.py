@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 import orjson
 from sqlalchemy import bindparam, select
 
+from loko import events
 from loko.auth import policy
 from loko.auth.actors import actor_record
 from loko.database import (
@@ -174,6 +175,12 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
             _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
+        if details["operation_id"]:
+            events.emit_one(
+                project_id,
+                events.IMPORT_FINISHED,
+                {"operationId": details["operation_id"], "files": sorted(plan.files), **_summary(plan)},
+            )
     refresh_statistics(
         {
             "translations": len(plan.new_keys),
