@@ -56,7 +56,9 @@ def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSI
 
 # The events the history tells its listeners (the webhooks), in the writing transaction: a
 # key's own entries (no language) by action, and every value's entry as ``values.changed``.
-KEY_EVENTS = {"created": events.KEY_CREATED, "deleted": events.KEY_TRASHED, "restored": events.KEY_RESTORED}
+# A new key's entries are its values' ``created`` ones (or one without a language when it has
+# none), so the write paths name the keys they insert with ``keys_created``.
+KEY_EVENTS = {"deleted": events.KEY_TRASHED, "restored": events.KEY_RESTORED}
 EVENT_ITEMS = 100  # items listed per event and transaction; the count says how many in all
 
 
@@ -84,6 +86,13 @@ def _emit_rows(project_id: str, rows: list[tuple]) -> None:
             )
     for kind, items in by_kind.items():
         events.emit(project_id, kind, items[:EVENT_ITEMS], len(items))
+
+
+def keys_created(project_id: str, keys) -> None:
+    """Tell the listeners of the keys a write inserts: ``(translation_id, key, file_name)``."""
+    if events.LISTENERS and keys and events.wanted(project_id, events.KEY_CREATED):
+        items = [_key_item(row) for row in keys[:EVENT_ITEMS]]
+        events.emit(project_id, events.KEY_CREATED, items, len(keys))
 
 
 def _emit_selected(project_id: str, action: str, entries, count: int, values: bool) -> None:
