@@ -29,6 +29,7 @@ def page_blueprints() -> list:
     from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
     from loko.translations.views import translations_ui
+    from loko.webhooks.views import webhooks_ui
 
     return [
         auth_ui,
@@ -40,6 +41,7 @@ def page_blueprints() -> list:
         imports_ui,
         apikeys_ui,
         repohost_ui,
+        webhooks_ui,
     ]
 
 
