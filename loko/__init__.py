@@ -30,6 +30,7 @@ def page_blueprints() -> list:
     from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
     from loko.translations.views import translations_ui
+    from loko.webhooks.views import webhooks_ui
 
     return [
         auth_ui,
@@ -42,6 +43,7 @@ def page_blueprints() -> list:
         jobs_ui,
         apikeys_ui,
         repohost_ui,
+        webhooks_ui,
     ]
 
 
@@ -50,7 +52,8 @@ def register_job_handlers() -> None:
     import loko.imports.jobs
     import loko.jobs.maintenance
     import loko.repohost.jobs
-    import loko.translations.jobs  # noqa: F401
+    import loko.translations.jobs
+    import loko.webhooks.jobs  # noqa: F401
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -82,6 +85,8 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
     from loko.web.pages import error_page
+    from loko.webhooks.api import webhooks_api
+    from loko.webhooks.service import start_listening
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     # Every path answers with and without a trailing slash (the spec writes some with one),
@@ -112,6 +117,7 @@ def create_app(config: dict | None = None) -> "Flask":
         imports_api,
         repohost_api,
         jobs_api,
+        webhooks_api,
         files_api,
         languages_api,
         mcp_api,
@@ -123,6 +129,8 @@ def create_app(config: dict | None = None) -> "Flask":
         app.register_blueprint(blueprint)
 
     register_job_handlers()
+    # The webhooks listen to the domain events the write paths raise (loko.events).
+    start_listening()
 
     from loko.cli import register_commands
 

@@ -19,6 +19,9 @@ DELETE_PROJECT = "canDelete"
 # may edit them.
 VIEW_JOBS = VIEW_TRANSLATIONS
 CANCEL_JOBS = EDIT_TRANSLATIONS
+# A project's webhooks (their URLs and secrets, their deliveries): a project setting, so by
+# session only, like the other settings.
+MANAGE_WEBHOOKS = EDIT_PROJECTS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
 PROJECT_NOT_FOUND = "Project not found."

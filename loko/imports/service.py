@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 import orjson
 from sqlalchemy import bindparam, select
 
+from loko import events
 from loko.auth import policy
 from loko.auth.actors import actor_record
 from loko.database import (
@@ -174,6 +175,12 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
             _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
+        if details["operation_id"]:
+            events.emit_one(
+                project_id,
+                events.IMPORT_FINISHED,
+                {"operationId": details["operation_id"], "files": sorted(plan.files), **_summary(plan)},
+            )
     refresh_statistics(
         {
             "translations": len(plan.new_keys),
@@ -395,6 +402,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )
     history.record_rows(actor, project_id, plan.history, now)
+    history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")
         execute_rows(

@@ -8,8 +8,10 @@ other such writes arriving meanwhile may share (``GroupCommit``). It answers as 
 does. Anything else goes to Flask unchanged, with the body it sent, so every other status,
 header and message stays the handler's: another path, method or database, a body the schema
 refuses or larger than ``DIRECT_BODY_BYTES``, an unknown, revoked or foreign key, a key whose
-use is due to be noted again (once a minute), a conditional write whose expected value no
-longer holds, a language or file record the project does not have yet, a database error.
+use is due to be noted again (once a minute), a project with webhooks listening to its
+values or keys (their events go with the full path's transaction), a conditional write
+whose expected value no longer holds, a language or file record the project does not have
+yet, a database error.
 The full path then writes (or refuses) the same way, in a transaction of its own; the direct
 attempt has written nothing.
 """
@@ -22,6 +24,7 @@ import sqlite3
 import orjson
 from marshmallow import ValidationError
 
+from loko import events
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
 from loko.auth.tokens import bearer_key, token_hash
@@ -118,6 +121,9 @@ class DirectPatch:
         if not noted or not policy.api_key_may(
             actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
         ):
+            return None
+        if events.wanted(project_id, events.VALUES_CHANGED) or events.wanted(project_id, events.KEY_CREATED):
+            # Its events go out with the full path's transaction (loko.events listens there).
             return None
         updates, expected = patch_changes(data["updates"])
 

@@ -3,6 +3,7 @@ Entries keep key and file name so they outlive a purged translation."""
 
 from sqlalchemy import func, insert, literal, null, select
 
+from loko import events
 from loko.auth import policy
 from loko.auth.actors import actor_summary
 from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
@@ -49,6 +50,64 @@ def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSI
         driver_timestamp(now),
     )
     statements.insert(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
+    if statements is SESSION_STATEMENTS:
+        _emit_rows(project_id, rows)
+
+
+# The events the history tells its listeners (the webhooks), in the writing transaction: a
+# key's own entries (no language) by action, and every value's entry as ``values.changed``.
+# A new key's entries are its values' ``created`` ones (or one without a language when it has
+# none), so the write paths name the keys they insert with ``keys_created``.
+KEY_EVENTS = {"deleted": events.KEY_TRASHED, "restored": events.KEY_RESTORED}
+EVENT_ITEMS = 100  # items listed per event and transaction; the count says how many in all
+
+
+def _key_item(row) -> dict:
+    return {"translationId": row[0], "key": row[1], "fileName": row[2]}
+
+
+def _value_item(row, action: str) -> dict:
+    return {**_key_item(row), "language": row[3], "action": action, "oldValue": row[4], "newValue": row[5]}
+
+
+def _emit_rows(project_id: str, rows: list[tuple]) -> None:
+    if not events.LISTENERS or not rows:
+        return
+    by_kind: dict[str, list] = {}
+    for row in rows:
+        translation_id, key, file_name, language, action, old_value, new_value = row
+        if language is None:
+            kind = KEY_EVENTS.get(action)
+            if kind is not None:
+                by_kind.setdefault(kind, []).append(_key_item(row))
+        else:
+            by_kind.setdefault(events.VALUES_CHANGED, []).append(
+                _value_item((translation_id, key, file_name, language, old_value, new_value), action)
+            )
+    for kind, items in by_kind.items():
+        events.emit(project_id, kind, items[:EVENT_ITEMS], len(items))
+
+
+def keys_created(project_id: str, keys) -> None:
+    """Tell the listeners of the keys a write inserts: ``(translation_id, key, file_name)``."""
+    if events.LISTENERS and keys and events.wanted(project_id, events.KEY_CREATED):
+        items = [_key_item(row) for row in keys[:EVENT_ITEMS]]
+        events.emit(project_id, events.KEY_CREATED, items, len(keys))
+
+
+def _emit_selected(project_id: str, action: str, entries, count: int, values: bool) -> None:
+    """The events of an INSERT ... SELECT: its first rows read again (only when listened to)."""
+    if not events.LISTENERS or not count:
+        return
+    kind = events.VALUES_CHANGED if values else KEY_EVENTS.get(action)
+    if kind is None or not events.wanted(project_id, kind):
+        return
+    rows = db.session.execute(entries.limit(EVENT_ITEMS)).all()
+    if kind == events.VALUES_CHANGED:
+        items = [_value_item((*row, None), action) for row in rows]
+    else:
+        items = [_key_item(row) for row in rows]
+    events.emit(project_id, kind, items, count)
 
 
 SELECT_COLUMNS = (
@@ -67,7 +126,7 @@ SELECT_COLUMNS = (
 )
 
 
-def _record_selected(actor, project_id: str, action: str, entries) -> int:
+def _record_selected(actor, project_id: str, action: str, entries, values: bool) -> int:
     """INSERT ... SELECT: one entry per row of ``entries``, a select of ``(translation_id,
     key, file_name, language, old_value)``."""
     summary = actor_summary(actor)
@@ -83,7 +142,9 @@ def _record_selected(actor, project_id: str, action: str, entries) -> int:
     rows = entries.with_only_columns(*constants, *entries.selected_columns, maintain_column_froms=True)
     # An INSERT's row count is kept only when asked for (psycopg's is otherwise -1).
     statement = insert(HistoryEntry).from_select(SELECT_COLUMNS, rows)
-    return db.session.execute(statement.execution_options(preserve_rowcount=True)).rowcount
+    count = db.session.execute(statement.execution_options(preserve_rowcount=True)).rowcount
+    _emit_selected(project_id, action, entries, count, values)
+    return count
 
 
 def record_translation_event(actor, project_id: str, translation_ids, action: str) -> int:
@@ -92,7 +153,7 @@ def record_translation_event(actor, project_id: str, translation_ids, action: st
     entries = select(Translation.id, Translation.key, Translation.file_name, null(), null()).where(
         Translation.id.in_(translation_ids)
     )
-    return _record_selected(actor, project_id, action, entries)
+    return _record_selected(actor, project_id, action, entries, values=False)
 
 
 def record_value_removals(
@@ -112,7 +173,7 @@ def record_value_removals(
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(Translation.id.in_(translation_ids), TranslationValue.language_code == language_code)
     )
-    return _record_selected(actor, project_id, action, entries)
+    return _record_selected(actor, project_id, action, entries, values=True)
 
 
 FILTER_COLUMNS = {

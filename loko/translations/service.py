@@ -148,6 +148,7 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
             project_id,
             [{**entry, "language": c, "new_value": v} for c, v in values.items()] or [entry],
         )
+        history.keys_created(project_id, [(translation.id, key, file_name)])
         return describe([translation])[0]
 
 
@@ -242,6 +243,8 @@ def write_patch(
     if entries and not created:
         _touch([translation_id], now, statements)
     history.record_rows(actor, project_id, entries, now, statements)
+    if created and statements is SESSION_STATEMENTS:
+        history.keys_created(project_id, [(translation_id, key, file_name)])
     return results
 
 
@@ -319,6 +322,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             created_ids = {row[0] for row in new_translations}
             _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
             history.record_rows(actor, project_id, entries, now)
+            history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations])
             details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
     refresh_statistics(
         {

@@ -52,6 +52,7 @@ PROJECT_TABS = (
     ("API keys", "apikeys_ui.keys", "can_edit_projects"),
     ("Settings", "projects_ui.settings", "can_edit_projects"),
     ("Repository", "repohost_ui.repository", "can_edit_projects"),
+    ("Webhooks", "webhooks_ui.webhooks", "can_edit_projects"),
 )
 
 

@@ -25,6 +25,8 @@ PLUMBING = (
     "loko.config",
     "loko.database",
     "loko.errors",
+    # Domain events: the write paths raise them, the webhooks register to listen.
+    "loko.events",
     "loko.extensions",
     "loko.fields",
     "loko.formats",

@@ -1,0 +1,10 @@
+"""The webhooks' background job: one message delivered to one endpoint. A failed attempt
+(no answer, or not a 2xx) raises, and the queue tries again after its backoff."""
+
+from loko.jobs.registry import handler
+from loko.webhooks import service
+
+
+@handler(service.DELIVERY_JOB)
+def deliver(context, payload: dict) -> dict:
+    return service.deliver(payload, context.attempt)

@@ -1,0 +1,101 @@
+"""Pages: a project's webhooks. Its endpoints with their last deliveries; adding one (its
+secret is shown in full in the answer to that form and never again); enabling, disabling,
+deleting one; delivering a message again. Every other form redirects after it succeeds."""
+
+from flask import Blueprint, request, url_for
+
+from loko.errors import BadRequest
+from loko.events import KINDS
+from loko.http import schema_instance
+from loko.web.pages import REFUSED, attempt, page_user, project_page, redirect_with_notice, render_page
+from loko.webhooks import service
+from loko.webhooks.schemas import WebhookIn
+
+webhooks_ui = Blueprint("webhooks_ui", __name__)
+PATH = "/projects/<uuid:project_id>/webhooks"
+EVENT_LABELS = {
+    "values.changed": "Values changed",
+    "import.finished": "Import finished",
+    "key.created": "Key created",
+    "key.trashed": "Key moved to the trash",
+    "key.restored": "Key restored",
+}
+
+
+@webhooks_ui.route(PATH, methods=["GET", "POST"])
+def webhooks(project_id):
+    actor, project_id = page_user(), str(project_id)
+    if request.method == "GET":
+        return _page(actor, project_id)
+    forms = {"create": create, "enable": enable, "disable": disable, "delete": delete, "redeliver": redeliver}
+    name = request.form.get("form", "")
+    if name not in forms:
+        raise BadRequest(f"form: unknown webhooks form {name!r}.")
+    return forms[name](actor, project_id)
+
+
+def create(actor, project_id: str):
+    def work():
+        data = {
+            "url": request.form.get("url", ""),
+            "description": request.form.get("description", ""),
+            "events": request.form.getlist("events"),
+        }
+        return service.create_webhook(actor, project_id, schema_instance(WebhookIn).load(data))
+
+    created = attempt(work)
+    if created is REFUSED:
+        return _page(actor, project_id, form=request.form)
+    hook, secret = created
+    return _page(actor, project_id, created={"webhook": hook, "secret": secret}, status=201)
+
+
+def _switch(actor, project_id: str, enabled: bool):
+    hook_id = request.form.get("webhook", "")
+    if attempt(lambda: service.update_webhook(actor, project_id, hook_id, {"enabled": enabled})) is REFUSED:
+        return _page(actor, project_id)
+    notice = "Webhook enabled." if enabled else "Webhook disabled: it is sent nothing until enabled again."
+    return redirect_with_notice(_here(project_id), notice)
+
+
+def enable(actor, project_id: str):
+    return _switch(actor, project_id, True)
+
+
+def disable(actor, project_id: str):
+    return _switch(actor, project_id, False)
+
+
+def delete(actor, project_id: str):
+    hook_id = request.form.get("webhook", "")
+    if attempt(lambda: service.delete_webhook(actor, project_id, hook_id)) is REFUSED:
+        return _page(actor, project_id)
+    return redirect_with_notice(_here(project_id), "Webhook deleted, with its deliveries.")
+
+
+def redeliver(actor, project_id: str):
+    hook_id, delivery_id = request.form.get("webhook", ""), request.form.get("delivery", "")
+    if attempt(lambda: service.redeliver(actor, project_id, hook_id, delivery_id)) is REFUSED:
+        return _page(actor, project_id)
+    return redirect_with_notice(_here(project_id), "The message is queued to be delivered again.")
+
+
+def _here(project_id: str) -> str:
+    return url_for("webhooks_ui.webhooks", project_id=project_id)
+
+
+def _page(actor, project_id: str, form=None, status: int | None = None, **context):
+    return render_page(
+        "webhooks/webhooks.html",
+        status,
+        view=project_page(project_id),
+        hooks=service.list_webhooks_with_deliveries(actor, project_id),
+        kinds=[(kind, EVENT_LABELS[kind]) for kind in KINDS],
+        event_labels=EVENT_LABELS,
+        values={
+            "url": (form or {}).get("url", ""),
+            "description": (form or {}).get("description", ""),
+            "events": (form.getlist("events") if form else ["values.changed"]),
+        },
+        **context,
+    )
