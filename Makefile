@@ -74,12 +74,15 @@ bench-deps:
 bench: install bench-deps
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.undo
+	$(BIN)/python -m bench.jobs
+	$(BIN)/python -m bench.webhooks
 	$(BIN)/python -m bench.dist
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
 	$(BIN)/python -m bench.run --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.undo --postgres "$$LOKO_TEST_DATABASE_URL"
+	$(BIN)/python -m bench.webhooks --postgres "$$LOKO_TEST_DATABASE_URL"
 
 lint: install
 	$(BIN)/ruff check .
