@@ -32,11 +32,12 @@ import contextlib
 import contextvars
 import ipaddress
 import logging
+import os
 import socket
 import ssl
 import threading
 import time
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
 import httpcore
@@ -166,7 +167,13 @@ def _check_parts(scheme: str, host: str | None, userinfo: bool, allow_private: b
 
 def _ssl_context() -> ssl.SSLContext:
     """The one trust store of every outbound call, API or git: certifi's, or the one named by
-    ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` (a private certificate authority)."""
+    ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` (a private certificate authority). Loading it costs
+    about 20 ms, so it is built once per store and shared (a context is safe to share)."""
+    return _ssl_context_for(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@lru_cache(maxsize=8)
+def _ssl_context_for(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
