@@ -289,15 +289,7 @@ def _render_operations(result: dict) -> str:
 
 
 def _undo_changes(actor, args):
-    selection = undo.Selection(
-        operation_id=args.get("operationId"),
-        actor_type=args.get("actorType"),
-        actor_id=args.get("actorId"),
-        since=args.get("since"),
-        until=args.get("until"),
-        file_name=args.get("fileName"),
-        language=args.get("language"),
-    )
+    selection = undo.Selection.from_fields(args)
     return undo.undo_changes(actor, actor.project_id, selection, args["dryRun"], args["skipChanged"])
 
 

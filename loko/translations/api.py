@@ -343,15 +343,7 @@ def get_operation(project_id, operation_id):
 )
 def revert_history(project_id):
     data = load_body(UndoRequest)
-    selection = undo.Selection(
-        operation_id=data.get("operationId"),
-        actor_type=data.get("actorType"),
-        actor_id=data.get("actorId"),
-        since=data.get("since"),
-        until=data.get("until"),
-        file_name=data.get("fileName"),
-        language=data.get("language"),
-    )
+    selection = undo.Selection.from_fields(data)
     result = undo.undo_changes(
         current_actor(), str(project_id), selection, data["dryRun"], data["skipChanged"]
     )

@@ -66,6 +66,19 @@ class Selection:
     file_name: str | None = None
     language: str | None = None
 
+    @classmethod
+    def from_fields(cls, data: dict) -> "Selection":
+        """From an undo request's fields (REST or MCP: ``operationId``, ``actorType`` ...)."""
+        return cls(
+            operation_id=data.get("operationId"),
+            actor_type=data.get("actorType"),
+            actor_id=data.get("actorId"),
+            since=data.get("since"),
+            until=data.get("until"),
+            file_name=data.get("fileName"),
+            language=data.get("language"),
+        )
+
     def conditions(self, project_id: str) -> list:
         if self.operation_id is not None:
             return [HistoryEntry.project_id == project_id, HistoryEntry.operation_id == self.operation_id]
