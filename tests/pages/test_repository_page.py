@@ -18,6 +18,7 @@ from loko.repohost.models import RepoHost, RepoHostRun
 from tests.pages.conftest import SIGNED_OUT, alert_of, notice_of
 from tests.repohost.conftest import REPOSITORY, TOKEN, settings, stand_in
 from tests.repohost.loopback import refuse_beyond_loopback
+from tests.repohost.test_api import run_jobs
 from tests.translation_factories import ProjectApi
 
 MANAGERS = ("project_admin", "org_admin", "org_owner")
@@ -151,7 +152,7 @@ def test_a_post_by_an_outsider_is_not_found(page_as, world, form):
 def test_the_repository_tab_follows_settings_for_project_managers(page_as, world):
     text = source_of(page_as("org_owner").get(page_path(world)))
     tab_bar = text.split('class="tabs"', 1)[1].split("</nav>", 1)[0]
-    assert re.findall(r">([^<]+)</a>", tab_bar)[-2:] == ["Settings", "Repository"]
+    assert re.findall(r">([^<]+)</a>", tab_bar)[-3:] == ["Settings", "Repository", "Webhooks"]
     assert f'<a href="{page_path(world)}" aria-current="page">Repository</a>' in text
 
 
@@ -210,11 +211,12 @@ def test_the_first_save_shows_the_webhook_url_and_secret_once(app, page_as, worl
     assert secret not in source_of(owner.get(page_path(world)))
 
 
-def test_the_secret_shown_signs_the_webhook(client, page_as, world, host, api):
+def test_the_secret_shown_signs_the_webhook(app, client, page_as, world, host, api):
     secret = shown_secret(page_as("org_owner").submit(page_path(world), configure_form(host)))
     body, headers = signed_push(secret)
     response = client.post(f"/api/projects/{world.project_id}/repohost/webhook", data=body, headers=headers)
-    assert response.status_code == 200 and response.json["synced"] is True
+    assert response.status_code == 202 and response.json["queued"] is True
+    assert run_jobs(app) == 1
     assert api.export()["de"] == {"common": {"title": "Titel"}}
 
 
