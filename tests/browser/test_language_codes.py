@@ -42,6 +42,6 @@ def test_an_unknown_code_is_refused_on_the_form(page):
     project_id = create_project(page, "Storefront")
     page.goto(f"/projects/{project_id}/languages")
     add_language(page, "xx-bogus")
-    expect(page.get_by_role("alert")).to_contain_text("code: 'xx-bogus' is not a known language code")
+    expect(page.get_by_role("alert")).to_contain_text("Code: 'xx-bogus' is not a known language code")
     expect(page.get_by_label("Code")).to_have_value("xx-bogus")
     expect(page.get_by_text("No languages yet")).to_be_visible()
