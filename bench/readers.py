@@ -12,30 +12,11 @@ may; without it, each read is at least as new as every write acknowledged before
 import argparse
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from bench.run import READ_FILE, Database, Server, reader_load, request, seed
-
-
-def readers_under_writes(port: int, base: str, auth: dict, rounds: int, seconds: float, query: str) -> dict:
-    """bench.run's ``readers_under_writes``, with ``query`` added to the readers' path."""
-    path = base + f"/translations?fileName={READ_FILE}{query}"
-    request(port, "GET", path, headers=auth)
-    quiet, busy, errors = [], [], 0
-    for _ in range(rounds):
-        for rates, writes_per_s in ((quiet, 0), (busy, 20)):
-            figures = reader_load(port, path, auth, seconds, writes_per_s)
-            rates.append(figures["requests_per_s"])
-            errors += figures["errors"]
-    return {
-        "quiet_rps": statistics.median(quiet),
-        "busy_rps": statistics.median(busy),
-        "share": statistics.median(b / q for q, b in zip(quiet, busy, strict=True)),
-        "errors": errors,
-    }
+from bench.run import Database, Server, readers_under_writes, seed
 
 
 def main(argv=None) -> int:

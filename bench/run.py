@@ -739,10 +739,12 @@ def reader_load(port: int, path: str, auth: dict, seconds: float, writes_per_s: 
     return {"requests_per_s": counts[0] / (time.perf_counter() - started), "errors": errors[0]}
 
 
-def readers_under_writes(port: int, base: str, auth: dict, rounds: int, seconds: float) -> dict:
+def readers_under_writes(
+    port: int, base: str, auth: dict, rounds: int, seconds: float, query: str = ""
+) -> dict:
     """READ_FILE's JSON export read by 8 clients, with and without 20 writes a second,
-    taking turns."""
-    path = base + f"/translations?fileName={READ_FILE}"
+    taking turns; ``query`` is added to the readers' path (``&stale=ok``)."""
+    path = base + f"/translations?fileName={READ_FILE}{query}"
     request(port, "GET", path, headers=auth)
     quiet, busy, errors = [], [], 0
     for _ in range(rounds):
