@@ -110,7 +110,6 @@ class Plan:
     conflicts: list = field(default_factory=list)
     languages: list = field(default_factory=list)  # language rows to bring back
     records: dict = field(default_factory=lambda: defaultdict(set))  # file -> languages
-    entries: int = 0
 
     def change_count(self) -> int:
         return len(self.history)
@@ -209,7 +208,7 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
     operations = _involved_operations(project_id, chosen, {row[8] for row in rows})
     if any(item.kind == "language-delete" for item in operations):
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
-    plan = Plan(entries=len(rows))
+    plan = Plan()
     _plan_structure(project_id, operations, plan)
     _plan_entries(project_id, conditions, rows, plan)
     return plan, chosen
