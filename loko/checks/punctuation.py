@@ -1,0 +1,154 @@
+# ruff: noqa: RUF001, RUF002 (the marks of other scripts are this module's subject)
+"""Ending punctuation as the source's, in the value's language's own marks.
+
+The last character (trailing whitespace aside) is read as one of: full stop, question mark,
+exclamation mark, colon, semicolon, ellipsis, or none. The value must end with the same kind
+as the source, in any script's form of it: ``?`` = Arabic ``؟`` = CJK ``？`` = Greek ``;``,
+``.`` = CJK ``。`` = Devanagari ``।`` = Urdu ``۔`` = Armenian ``։``, ``!`` = ``！``, ``:`` =
+``：``, ``...`` = ``…``. A space before the mark (French ``Nom :``, a non-breaking space
+before ``?``) and an opening ``¿``/``¡`` (Spanish) change nothing.
+
+Never flagged: a full stop when the source is 4 characters or less (abbreviations); Thai and
+Lojban full stops (Thai has none); Japanese may end a ``:`` or ``;`` source with ``。``/``.``;
+Armenian accepts ``:``/``։`` for a stop, its ``՞`` or ``։`` for a question, anything for an
+exclamation; Greek ``;`` ends a question; Hindi, Bengali and Odia accept ``|`` for ``।``.
+
+The fix, when the language has no such latitude: the value with its final mark replaced by
+(or given, or stripped of) the language's mark of the source's kind (``؟`` in Arabic, ``。``
+in Chinese, `` :`` with a non-breaking space in French).
+"""
+
+from functools import lru_cache
+
+from loko.checks import Issue, Target
+from loko.checks.text import base_language
+
+CODE = "punctuation"
+TITLE = "Ending punctuation differs from the source"
+
+STOP, QUESTION, EXCLAMATION, COLON, SEMICOLON, ELLIPSIS = (
+    "full stop",
+    "question mark",
+    "exclamation mark",
+    "colon",
+    "semicolon",
+    "ellipsis",
+)
+_KINDS = {
+    **dict.fromkeys(".。।۔։෴។።။．｡", STOP),
+    **dict.fromkeys("?՞؟⸮？፧꘏⳺\u037e", QUESTION),  # U+037E: the Greek question mark
+    **dict.fromkeys("!！՜᥄႟߹", EXCLAMATION),
+    **dict.fromkeys(":：៖", COLON),
+    **dict.fromkeys(";；؛", SEMICOLON),
+    "…": ELLIPSIS,
+}
+_ALL_MARKS = frozenset(_KINDS) | {"|", "\u0387", "\u00b7"}
+# Per language: the kinds its own characters stand for where they differ from the table.
+_LANGUAGE_KINDS = {
+    "el": {";": QUESTION, "\u0387": SEMICOLON, "\u00b7": SEMICOLON},
+    "hi": {"|": STOP},
+    "bn": {"|": STOP},
+    "or": {"|": STOP},
+}
+# Per language: for a source ending with a kind, every final character that is fine.
+_LATITUDE = {
+    "hy": {
+        STOP: frozenset(".։:。"),
+        QUESTION: frozenset("?՞։:"),
+        COLON: frozenset(":՝`"),
+    },
+    "el": {SEMICOLON: frozenset(";\u0387\u00b7")},
+    "ja": {COLON: frozenset(";:：.。;；"), SEMICOLON: frozenset(";:：.。;；")},
+}
+_NO_STOP = frozenset({"th", "jbo", "lo"})
+_NOTHING_CHECKED = frozenset({"jbo"})
+_ANY_EXCLAMATION = frozenset({"hy"})
+_NO_FIX = frozenset({"hy", "ja", "th", "lo", "jbo", "el"})
+# The mark a fix writes, per language and kind (the first of the default for the others).
+_DEFAULT_MARKS = {STOP: ".", QUESTION: "?", EXCLAMATION: "!", COLON: ":", SEMICOLON: ";", ELLIPSIS: "…"}
+_MARKS = {
+    "zh": {STOP: "。", QUESTION: "？", EXCLAMATION: "！", COLON: "：", SEMICOLON: "；"},
+    "yue": {STOP: "。", QUESTION: "？", EXCLAMATION: "！", COLON: "：", SEMICOLON: "；"},
+    "ar": {QUESTION: "؟", SEMICOLON: "؛"},
+    "fa": {QUESTION: "؟", SEMICOLON: "؛"},
+    "ur": {STOP: "۔", QUESTION: "؟", SEMICOLON: "؛"},
+    "ps": {QUESTION: "؟", SEMICOLON: "؛"},
+    "hi": {STOP: "।"},
+    "bn": {STOP: "।"},
+    "or": {STOP: "।"},
+    "ne": {STOP: "।"},
+    "pa": {STOP: "।"},
+    "my": {STOP: "။"},
+    "am": {STOP: "።"},
+    "km": {STOP: "។", COLON: "៖"},
+    "fr": {COLON: "\u00a0:", QUESTION: "\u00a0?", EXCLAMATION: "\u00a0!", SEMICOLON: "\u00a0;"},
+}
+_TRAILING = " \t\r\n\u00a0\u202f\u2009"
+
+
+def _ending(text: str, language: str) -> tuple[str | None, int]:
+    """The kind of ``text``'s final mark (None when it ends with none) and the mark's length."""
+    stripped = text.rstrip(_TRAILING)
+    if not stripped:
+        return None, 0
+    last = stripped[-1]
+    if stripped.endswith("..."):
+        return ELLIPSIS, 3
+    kind = _LANGUAGE_KINDS.get(language, {}).get(last) or _KINDS.get(last)
+    return kind, 1 if kind is not None else 0
+
+
+@lru_cache(maxsize=8192)
+def _source_ending(source: str, language: str) -> str | None:
+    return _ending(source, language)[0]
+
+
+def _fix(value: str, language: str, length: int, source_kind: str | None, source_mark: str) -> str:
+    body = value.rstrip(_TRAILING)
+    trailing = value[len(body) :]
+    body = body[: len(body) - length].rstrip(_TRAILING) if length else body
+    if source_kind is None:
+        return body + trailing
+    mark = _MARKS.get(language, {}).get(source_kind, _DEFAULT_MARKS[source_kind])
+    if source_kind == ELLIPSIS and source_mark == "...":
+        mark = "..."
+    return body + mark + trailing
+
+
+def _accepted(language: str, source: str, source_kind: str | None, value: str, kind: str | None) -> bool:
+    if source_kind == kind or language in _NOTHING_CHECKED:
+        return True
+    latitude = _LATITUDE.get(language, {}).get(source_kind)
+    if latitude is not None and value.rstrip(_TRAILING)[-1:] in latitude:
+        return True
+    if source_kind == EXCLAMATION and language in _ANY_EXCLAMATION:
+        return True
+    if source_kind == STOP and kind is None and (len(source.strip()) <= 4 or language in _NO_STOP):
+        return True
+    return kind == STOP and source_kind is None and language in _NO_STOP
+
+
+def _name(kind: str | None) -> str:
+    return (
+        f"a {kind}"
+        if kind is not None and kind != ELLIPSIS
+        else ("an ellipsis" if kind else "no punctuation")
+    )
+
+
+def check(target: Target) -> list[Issue]:
+    source, value = target.source, target.value
+    if not source or not value:
+        return []
+    if source.rstrip(_TRAILING)[-1:] not in _ALL_MARKS and value.rstrip(_TRAILING)[-1:] not in _ALL_MARKS:
+        return []
+    language = base_language(target.language)
+    source_kind = _source_ending(source, base_language(target.source_language))
+    kind, length = _ending(value, language)
+    if _accepted(language, source, source_kind, value, kind):
+        return []
+    fix = None
+    if language not in _NO_FIX:
+        fix = _fix(value, language, length, source_kind, source.rstrip(_TRAILING)[-3:])
+    message = f"The value ends with {_name(kind)}; the source with {_name(source_kind)}."
+    return [Issue(CODE, message, fix)]
