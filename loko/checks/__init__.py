@@ -57,6 +57,19 @@ def run(target: Target, codes: Iterable[str] | None = None) -> list[Issue]:
 
 
 def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> list[list[Issue]]:
-    """``run`` over many values in one pass, in order."""
-    codes = None if codes is None else tuple(codes)
-    return [run(target, codes) for target in targets]
+    """``run`` over many values in one pass, in order. The checks keep what they read of a
+    source, so a source checked in many languages is read once."""
+    from loko.checks.registry import CHECKS
+
+    checks = [
+        module.check for module in (CHECKS.values() if codes is None else [CHECKS[code] for code in codes])
+    ]
+    results: list[list[Issue]] = []
+    for target in targets:
+        issues: list[Issue] = []
+        for check in checks:
+            found = check(target)
+            if found:
+                issues.extend(found)
+        results.append(issues)
+    return results

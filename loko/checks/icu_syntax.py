@@ -20,7 +20,8 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 
 from loko.checks import Issue, Target
-from loko.checks.text import looks_like_icu, parse_icu, plural_word
+from loko.checks.icu import parse as parse_icu
+from loko.checks.text import looks_like_icu, plural_word
 from loko.formats.plurals import CATEGORY_ORDER, categories
 
 CODE = "icu-syntax"
@@ -45,12 +46,13 @@ def _ordinal_categories(language: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=2048)
 def _integers(language: str, kind: str, category: str) -> frozenset[int] | None:
-    """The integers 0-999 in ``category`` of the language, or None when more than five are
-    (then no set of exact selectors stands for the category)."""
+    """The integers 0-999 in ``category`` of the language, or None when none or more than five
+    are (then no set of exact selectors stands for the category: French ``many`` holds
+    1,000,000, not a small number)."""
     locale = _locale(language) or Locale.parse("en")
     rule = locale.plural_form if kind == "plural" else locale.ordinal_form
     found = {number for number in range(1000) if rule(number) == category}
-    return frozenset(found) if len(found) <= 5 else None
+    return frozenset(found) if 0 < len(found) <= 5 else None
 
 
 def _choices(nodes: list, out: list) -> None:

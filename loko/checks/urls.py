@@ -29,7 +29,7 @@ def addresses(text: str) -> tuple[str, ...]:
 
 def check(target: Target) -> list[Issue]:
     source, value = target.source, target.value
-    if not source or not value:
+    if not source or not value or ("://" not in source and "@" not in source and "mailto:" not in source):
         return []
     wanted = addresses(source)
     if not wanted:
