@@ -12,6 +12,7 @@ Each check module defines:
 in one pass. The translations service calls them on each write path and stores the issues.
 """
 
+import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -58,18 +59,26 @@ def run(target: Target, codes: Iterable[str] | None = None) -> list[Issue]:
 
 def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> list[list[Issue]]:
     """``run`` over many values in one pass, in order. The checks keep what they read of a
-    source, so a source checked in many languages is read once."""
+    source, so a source checked in many languages is read once.
+
+    The cyclic garbage collector is paused meanwhile: the checks make no reference cycles, and
+    its passes over the many short-lived objects of a bulk write cost a third of the time."""
     from loko.checks.registry import CHECKS
 
-    checks = [
-        module.check for module in (CHECKS.values() if codes is None else [CHECKS[code] for code in codes])
-    ]
+    modules = CHECKS.values() if codes is None else [CHECKS[code] for code in codes]
+    checks = [module.check for module in modules]
     results: list[list[Issue]] = []
-    for target in targets:
-        issues: list[Issue] = []
-        for check in checks:
-            found = check(target)
-            if found:
-                issues.extend(found)
-        results.append(issues)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for target in targets:
+            issues: list[Issue] = []
+            for check in checks:
+                found = check(target)
+                if found:
+                    issues.extend(found)
+            results.append(issues)
+    finally:
+        if collecting:
+            gc.enable()
     return results

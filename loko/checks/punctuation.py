@@ -129,11 +129,9 @@ def _accepted(language: str, source: str, source_kind: str | None, value: str, k
 
 
 def _name(kind: str | None) -> str:
-    return (
-        f"a {kind}"
-        if kind is not None and kind != ELLIPSIS
-        else ("an ellipsis" if kind else "no punctuation")
-    )
+    if kind is None:
+        return "no punctuation"
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
 def check(target: Target) -> list[Issue]:
