@@ -50,7 +50,12 @@ def _normal(token: str) -> str:
 
 
 def _regex_tokens(text: str, pattern: re.Pattern) -> list[str]:
-    return [_normal(token) for token in pattern.findall(text) if token != _ESCAPED_PERCENT]
+    tokens = pattern.findall(text)
+    if "%%" in text:
+        tokens = [token for token in tokens if token != _ESCAPED_PERCENT]
+    if "{{" in text:
+        tokens = [_normal(token) for token in tokens]
+    return tokens
 
 
 def _icu_tokens(nodes: list, out: list) -> None:
@@ -71,7 +76,7 @@ def read(text: str) -> tuple[tuple[str, ...] | None, bool]:
     the icu-syntax check says so), and whether it was read as ICU."""
     if "%" not in text and "{" not in text and "$t(" not in text:
         return (), False
-    if looks_like_icu(text):
+    if "," in text and looks_like_icu(text):
         tree, _error = parse_icu(text)
         if tree is None:
             return None, True

@@ -138,7 +138,8 @@ def check(target: Target) -> list[Issue]:
     source, value = target.source, target.value
     if not source or not value:
         return []
-    if source.rstrip(_TRAILING)[-1:] not in _ALL_MARKS and value.rstrip(_TRAILING)[-1:] not in _ALL_MARKS:
+    last, source_last = value.rstrip(_TRAILING)[-1:], source.rstrip(_TRAILING)[-1:]
+    if (last == source_last and last != ".") or (last not in _ALL_MARKS and source_last not in _ALL_MARKS):
         return []
     language = base_language(target.language)
     source_kind = _source_ending(source, base_language(target.source_language))

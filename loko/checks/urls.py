@@ -12,11 +12,10 @@ from loko.checks.text import plural_word
 CODE = "urls"
 TITLE = "URL or e-mail address changed"
 
-ADDRESS = re.compile(
-    r"(?:https?|ftp)://[^\s<>\"'`{}|\\^]+"
-    r"|mailto:[^\s<>\"']+"
-    r"|[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
-)
+_URL = re.compile(r"(?=[hfm])(?:(?:https?|ftp)://|mailto:)[^\s<>\"'`{}|\\^]+")
+# An e-mail address, tried only where a word starts (not again inside each word).
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+ADDRESS = re.compile(f"{_URL.pattern}|{_EMAIL.pattern}")
 _TAIL = ".,;:!?)]'\""
 
 
@@ -24,7 +23,10 @@ _TAIL = ".,;:!?)]'\""
 def addresses(text: str) -> tuple[str, ...]:
     if "://" not in text and "@" not in text and "mailto:" not in text:
         return ()
-    return tuple(dict.fromkeys(match.rstrip(_TAIL) for match in ADDRESS.findall(text)))
+    found = _URL.findall(text) if "://" in text or "mailto:" in text else []
+    if "@" in text:
+        found += [address for address in _EMAIL.findall(text) if not any(address in url for url in found)]
+    return tuple(dict.fromkeys(match.rstrip(_TAIL) for match in found))
 
 
 def check(target: Target) -> list[Issue]:
