@@ -120,7 +120,9 @@ def _node_issues(node: dict, language: str, source_selects: dict) -> list[str]:
 
 def check(target: Target) -> list[Issue]:
     value, source = target.value, target.source
-    if not value or not (looks_like_icu(value) or looks_like_icu(source)):
+    if not value or ("{" not in value and (not source or "{" not in source)):
+        return []
+    if not (looks_like_icu(value) or looks_like_icu(source)):
         return []
     tree, error = parse_icu(value)
     if tree is None:

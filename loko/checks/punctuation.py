@@ -138,8 +138,13 @@ def check(target: Target) -> list[Issue]:
     source, value = target.source, target.value
     if not source or not value:
         return []
-    last, source_last = value.rstrip(_TRAILING)[-1:], source.rstrip(_TRAILING)[-1:]
-    if (last == source_last and last != ".") or (last not in _ALL_MARKS and source_last not in _ALL_MARKS):
+    stripped, source_stripped = value.rstrip(_TRAILING), source.rstrip(_TRAILING)
+    last, source_last = stripped[-1:], source_stripped[-1:]
+    if last == source_last:
+        # The same final character: the same kind, but for "..." against a lone ".".
+        if last != "." or stripped.endswith("...") == source_stripped.endswith("..."):
+            return []
+    elif last not in _ALL_MARKS and source_last not in _ALL_MARKS:
         return []
     language = base_language(target.language)
     source_kind = _source_ending(source, base_language(target.source_language))

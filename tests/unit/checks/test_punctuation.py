@@ -105,3 +105,9 @@ def test_a_lost_colon_is_flagged():
 
 def test_trailing_whitespace_does_not_hide_the_mark():
     assert messages(punctuation, "Datei gespeichert. \n", "File saved.\n") == []
+
+
+def test_a_lone_full_stop_does_not_answer_three_dots():
+    assert messages(punctuation, "Wird geladen.", "Loading...") == [
+        "The value ends with a full stop; the source with an ellipsis."
+    ]
