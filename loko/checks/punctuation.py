@@ -84,29 +84,29 @@ _MARKS = {
     "fr": {COLON: "\u00a0:", QUESTION: "\u00a0?", EXCLAMATION: "\u00a0!", SEMICOLON: "\u00a0;"},
 }
 _TRAILING = " \t\r\n\u00a0\u202f\u2009"
+_STRIPPED = "".join(_ALL_MARKS) + _TRAILING
 
 
-def _ending(text: str, language: str) -> tuple[str | None, int]:
-    """The kind of ``text``'s final mark (None when it ends with none) and the mark's length."""
+def _ending(text: str, language: str) -> str | None:
+    """The kind of ``text``'s final mark, None when it ends with none."""
     stripped = text.rstrip(_TRAILING)
     if not stripped:
-        return None, 0
-    last = stripped[-1]
+        return None
     if stripped.endswith("..."):
-        return ELLIPSIS, 3
-    kind = _LANGUAGE_KINDS.get(language, {}).get(last) or _KINDS.get(last)
-    return kind, 1 if kind is not None else 0
+        return ELLIPSIS
+    last = stripped[-1]
+    return _LANGUAGE_KINDS.get(language, {}).get(last) or _KINDS.get(last)
 
 
-@lru_cache(maxsize=8192)
-def _source_ending(source: str, language: str) -> str | None:
-    return _ending(source, language)[0]
+_source_ending = lru_cache(maxsize=8192)(_ending)
 
 
-def _fix(value: str, language: str, length: int, source_kind: str | None, source_mark: str) -> str:
+def _fix(value: str, language: str, source_kind: str | None, source_mark: str) -> str:
+    """The value with its final marks (all of them: ``?!``) replaced by the language's mark of
+    the source's kind, or none; its trailing whitespace kept."""
     body = value.rstrip(_TRAILING)
     trailing = value[len(body) :]
-    body = body[: len(body) - length].rstrip(_TRAILING) if length else body
+    body = body.rstrip(_STRIPPED)
     if source_kind is None:
         return body + trailing
     mark = _MARKS.get(language, {}).get(source_kind, _DEFAULT_MARKS[source_kind])
@@ -148,11 +148,11 @@ def check(target: Target) -> list[Issue]:
         return []
     language = base_language(target.language)
     source_kind = _source_ending(source, base_language(target.source_language))
-    kind, length = _ending(value, language)
+    kind = _ending(value, language)
     if _accepted(language, source, source_kind, value, kind):
         return []
     fix = None
     if language not in _NO_FIX:
-        fix = _fix(value, language, length, source_kind, source.rstrip(_TRAILING)[-3:])
+        fix = _fix(value, language, source_kind, source_stripped[-3:])
     message = f"The value ends with {_name(kind)}; the source with {_name(source_kind)}."
     return [Issue(CODE, message, fix)]

@@ -111,3 +111,7 @@ def test_a_lone_full_stop_does_not_answer_three_dots():
     assert messages(punctuation, "Wird geladen.", "Loading...") == [
         "The value ends with a full stop; the source with an ellipsis."
     ]
+
+
+def test_a_fix_replaces_every_final_mark():
+    assert fixes(punctuation, "Wirklich?!", "Really?") == ["Wirklich?"]
