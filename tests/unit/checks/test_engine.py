@@ -77,3 +77,19 @@ def test_run_many_gives_each_values_issues_in_order():
 def test_run_many_leaves_the_garbage_collector_as_it_found_it():
     run_many([Target(value="Hallo", language="de", source="Hello", source_language="en")])
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(
+    ("value", "source", "language"),
+    [
+        pytest.param("Bonjour {nom}", "Hello {name}", "fr", id="placeholders"),
+        pytest.param("Wert:", "Value: ", "de", id="whitespace"),
+        pytest.param("Datei  speichern", "Save file", "de", id="double-space"),
+        pytest.param("حذف الملف.", "Delete file?", "ar", id="punctuation"),
+        pytest.param("Nom", "Name:", "fr", id="french punctuation"),
+    ],
+)
+def test_a_fixed_value_passes_the_check_that_fixed_it(value, source, language):
+    target = Target(value=value, language=language, source=source, source_language="en")
+    (issue,) = run(target)
+    assert CHECKS[issue.check].check(Target(issue.fix, language, source, "en")) == []
