@@ -1,15 +1,16 @@
 """The value's placeholders are the source's: the same ones, as many times each, in any order.
 
 Every syntax Loko's formats carry is read: printf and its iOS/Android kin (``%s``, ``%d``,
-``%1$s``, ``%@``, ``%lld``, ``%.2f``), Python's ``%(name)s``, braces (``{name}``, ``{0}``,
-``{0:N2}``), i18next's ``{{name}}`` and ``$t(key)``, and ICU arguments (``{count, number}``,
-a plural's or a select's argument). ``%%`` is an escaped percent sign, and ``100%`` or
-``100%ige`` are text (a ``%`` right after a digit starts no placeholder).
+``%1$s``, ``%@``, ``%lld``, ``%.2f``), Python's ``%(name)s``, Ruby's ``%{name}`` (Rails),
+braces (``{name}``, ``{0}``, ``{0:N2}``), i18next's ``{{name}}`` and ``$t(key)``, and ICU
+arguments (``{count, number}``, a plural's or a select's argument). ``%%`` is an escaped
+percent sign, and ``100%`` or ``100%ige`` are text (a ``%`` right after a digit starts no
+placeholder).
 
 A message that looks like ICU (``{x, plural, ...}``) is read with the ICU parser (one that
-does not parse is left to the icu-syntax check), so its
-quoted text (``'{'``) and ``#`` are not placeholders, and it is compared as a set: a language
-with more plural forms repeats a placeholder in each. Elsewhere the comparison counts.
+does not parse is left to the icu-syntax check), so its quoted text (``'{'``) and ``#`` are
+not placeholders, and it is compared as a set: a language with more plural forms repeats a
+placeholder in each. Elsewhere the comparison counts.
 
 The fix: only when exactly one placeholder is missing and exactly one other is extra, outside
 ICU (a renamed ``{nom}`` back to ``{name}``, say); else none.
@@ -36,7 +37,8 @@ _NESTING = r"\$t\([^()]*\)"
 _BRACE = r"\{[\w.-]+(?:[,:!][^{}]*)?\}"
 # ``%%`` first so that its second ``%`` starts nothing.
 # The lookahead first: a character that starts no placeholder is passed over at once.
-_ANY = re.compile(f"(?=[%{{$])(?:%%|{_PYTHON}|{_PRINTF}|{_I18NEXT}|{_NESTING}|{_BRACE})")
+_RUBY = r"%\{[^{}\s]+\}"
+_ANY = re.compile(f"(?=[%{{$])(?:%%|{_PYTHON}|{_RUBY}|{_PRINTF}|{_I18NEXT}|{_NESTING}|{_BRACE})")
 # In ICU text (braces are ICU's own, quoted ones are text): printf, Python and $t() only.
 _IN_ICU_TEXT = re.compile(f"(?=[%$])(?:%%|{_PYTHON}|{_PRINTF}|{_NESTING})")
 _ESCAPED_PERCENT = "%%"

@@ -2,7 +2,8 @@
 put ``<b>`` around another word) and, when the source's tags are balanced, so are its own.
 
 A tag is ``<name ...>``, ``</name>`` or ``<name .../>`` with a name starting with a letter
-(``<b>``, ``<a href="...">``, ``<br/>``, Android's ``<xliff:g id="n">``); attributes are not
+(``<b>``, ``<a href="...">``, ``<br/>``, Android's ``<xliff:g id="n">``, react-i18next's
+``<1>``); attributes are not
 compared (a link may point to a translated page). ``a < b``, ``<3`` and ``&lt;b&gt;`` are text.
 HTML's void elements (``<br>``, ``<img>`` ...) need no closing tag. No fix.
 """
@@ -17,7 +18,8 @@ from loko.checks.text import plural_word
 CODE = "tags"
 TITLE = "Tags differ from the source"
 
-TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*?)?\s*(/?)>")
+# A name starts with a letter, or is a number (react-i18next's ``<1>...</1>``).
+TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*|[0-9]+)(?:\s[^<>]*?)?\s*(/?)>")
 _VOID = frozenset(
     (
         "area",

@@ -113,3 +113,9 @@ def test_a_value_that_is_not_valid_icu_is_left_to_the_icu_check():
 
 def test_no_source_means_nothing_to_compare():
     assert messages(placeholders, "Hallo {name}", None) == []
+
+
+def test_rails_interpolation_keeps_its_percent_sign():
+    assert messages(placeholders, "Hallo {name}", "Hello %{name}") == [
+        "Missing placeholder %{name}; extra placeholder {name}."
+    ]

@@ -68,3 +68,11 @@ def test_an_escaped_tag_is_text():
 
 def test_an_unbalanced_source_fragment_only_compares_the_tags():
     assert messages(tags, "Klicken Sie <a>", "Click <a>") == []
+
+
+def test_react_i18next_numbered_tags_are_tags():
+    assert messages(tags, "Gehe zu <1>Einstellungen</1>", "Go to <1>settings</1> now") == []
+
+
+def test_a_lost_react_i18next_numbered_tag_is_named():
+    assert messages(tags, "Gehe zu Einstellungen", "Go to <1>settings</1>") == ["Missing tags </1>, <1>."]
