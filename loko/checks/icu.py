@@ -7,7 +7,7 @@ The tree is a list of nodes: a string is text (ICU quoting already undone: ``''`
 {"one": [...], "other": [...]}}`` (``plural``, ``selectordinal``, ``select``), or a plural's
 ``#`` as ``{"name": "count", "hash": True}``.
 
-It reads runs of plain text with one regular expression step each, so a message costs a few
+It finds where each run of plain text stops with one regular expression step, so a message costs a few
 microseconds: every value written is checked, so a general-purpose parser written character
 by character (hundreds of microseconds per plural) would not do.
 """
@@ -18,8 +18,9 @@ from functools import lru_cache
 CHOICE_TYPES = frozenset({"plural", "selectordinal", "select"})
 MAXIMUM_DEPTH = 50
 
-_TEXT = re.compile(r"[^{}']+")
-_TEXT_IN_PLURAL = re.compile(r"[^{}'#]+")
+# Where plain text stops: the characters that matter (``#`` only in a plural's forms).
+_STOP = re.compile(r"[{}']")
+_STOP_IN_PLURAL = re.compile(r"[{}'#]")
 _SPACE = re.compile(r"\s*")
 _NAME = re.compile(r"[^\s{}'#,=|]+")
 _TYPE = re.compile(r"[A-Za-z]+")
@@ -40,7 +41,9 @@ class _Reader:
         return SyntaxError(f'Expected {what} at position {position} but found "{self._found(position)}"')
 
     def skip(self, position: int) -> int:
-        return _SPACE.match(self.text, position).end()
+        if position < self.length and self.text[position].isspace():
+            return _SPACE.match(self.text, position).end()
+        return position
 
     def _quoted(self, position: int) -> tuple[str, int]:
         """Quoted text from just after its opening apostrophe; to the end when unclosed."""
@@ -60,15 +63,18 @@ class _Reader:
     def message(self, position: int, depth: int, plural: str | None) -> tuple[list, int]:
         """The nodes from ``position`` to the ``}`` closing this message (or the end)."""
         text, length = self.text, self.length
-        run = _TEXT_IN_PLURAL if plural is not None else _TEXT
+        stops = _STOP_IN_PLURAL if plural is not None else _STOP
         nodes: list = []
         buffer: list[str] = []
         while position < length:
-            match = run.match(text, position)
-            if match is not None:
-                buffer.append(match.group())
-                position = match.end()
-                continue
+            match = stops.search(text, position)
+            if match is None:
+                buffer.append(text[position:])
+                position = length
+                break
+            if match.start() > position:
+                buffer.append(text[position : match.start()])
+                position = match.start()
             character = text[position]
             if character == "'":
                 following = text[position + 1 : position + 2]
