@@ -93,3 +93,18 @@ def test_a_fixed_value_passes_the_check_that_fixed_it(value, source, language):
     target = Target(value=value, language=language, source=source, source_language="en")
     (issue,) = run(target)
     assert CHECKS[issue.check].check(Target(issue.fix, language, source, "en")) == []
+
+
+def test_run_many_keeps_the_order_of_values_of_interleaved_sources():
+    targets = [
+        Target(value="Speichern?", language="de", source="Save", source_language="en"),
+        Target(value="Löschen", language="de", source="Delete?", source_language="en"),
+        Target(value="Enregistrer", language="fr", source="Save", source_language="en"),
+        Target(value="Supprimer.", language="fr", source="Delete?", source_language="en"),
+    ]
+    assert [[issue.fix for issue in issues] for issues in run_many(iter(targets))] == [
+        ["Speichern"],
+        ["Löschen?"],
+        [],
+        ["Supprimer\u00a0?"],
+    ]
