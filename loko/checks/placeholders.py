@@ -104,6 +104,14 @@ def check(target: Target) -> list[Issue]:
         if "%" not in source and "{" not in source and "$t(" not in source:
             return []
         found, value_icu = (), False
+    elif (
+        "," not in value
+        and "," not in source
+        and "{{" not in value
+        and _ANY.findall(value) == _ANY.findall(source)
+    ):
+        # Neither can be ICU, and both have the same tokens in the same order: the usual case.
+        return []
     else:
         found, value_icu = read(value)
     wanted, source_icu = placeholders(source)
