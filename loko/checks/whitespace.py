@@ -6,7 +6,6 @@ whitespace, non-breaking spaces (a French value may end with one before nothing)
 is the value with the source's leading and trailing whitespace.
 """
 
-import re
 from functools import lru_cache
 
 from loko.checks import Issue, Target
@@ -14,15 +13,18 @@ from loko.checks import Issue, Target
 CODE = "whitespace"
 TITLE = "Leading or trailing whitespace differs from the source"
 
-_EDGES = re.compile(r"^([ \t\r\n]*)(.*?)([ \t\r\n]*)$", re.DOTALL)
 _EDGE_CHARACTERS = " \t\r\n"
 _NAMES = {" ": "space", "\t": "tab", "\n": "newline", "\r": "carriage return"}
 
 
 @lru_cache(maxsize=8192)
 def _edges(text: str) -> tuple[str, str, str]:
-    match = _EDGES.match(text)
-    return match.group(1), match.group(2), match.group(3)
+    """The leading whitespace, the rest, and the trailing whitespace of ``text``."""
+    body = text.strip(_EDGE_CHARACTERS)
+    if not body:
+        return text, "", ""
+    start = text.index(body[0])
+    return text[:start], body, text[start + len(body) :]
 
 
 def _describe(run: str) -> str:
