@@ -12,6 +12,7 @@ Each check module defines:
 in one pass. The translations service calls them on each write path and stores the issues.
 """
 
+import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -57,6 +58,33 @@ def run(target: Target, codes: Iterable[str] | None = None) -> list[Issue]:
 
 
 def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> list[list[Issue]]:
-    """``run`` over many values in one pass, in order."""
-    codes = None if codes is None else tuple(codes)
-    return [run(target, codes) for target in targets]
+    """``run`` over many values in one pass, in order.
+
+    The checks keep what they read of a source (a few thousand sources), so the values are
+    checked grouped by source: a source checked in many languages is read once, however the
+    values come (a language's file after another's). The cyclic garbage collector is paused
+    meanwhile: the checks make no reference cycles, and its passes over the many short-lived
+    objects of a bulk write cost a third of the time."""
+    from loko.checks.registry import CHECKS
+
+    modules = CHECKS.values() if codes is None else [CHECKS[code] for code in codes]
+    checks = [module.check for module in modules]
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        targets = targets if isinstance(targets, list) else list(targets)
+        by_source: dict[str | None, list[int]] = {}
+        for index, target in enumerate(targets):
+            by_source.setdefault(target.source, []).append(index)
+        results: list[list[Issue]] = [[] for _ in targets]
+        for indexes in by_source.values():
+            for index in indexes:
+                target, issues = targets[index], results[index]
+                for check in checks:
+                    found = check(target)
+                    if found:
+                        issues.extend(found)
+    finally:
+        if collecting:
+            gc.enable()
+    return results
