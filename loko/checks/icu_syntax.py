@@ -7,7 +7,10 @@ type: ``{x, plural|select|selectordinal|number|date|time ...}``). Then:
 - the value must parse (quoting with ``'`` is understood: ``'{'`` is a literal brace);
 - every ``plural`` and ``selectordinal`` needs ``other`` and each CLDR category of the value's
   language (cardinal or ordinal); a category whose whole integer range is covered by exact
-  selectors counts as present (``=1`` covers English ``one``); extra categories are not flagged;
+  selectors counts as present (``=1`` covers English ``one``), and a category that holds no
+  whole number below 1,000 is not required (French, Spanish, Italian and Portuguese ``many``
+  holds 1,000,000 and its multiples; Lithuanian ``many`` holds fractions only); extra
+  categories are not flagged;
 - every ``select`` needs ``other``, and when the source has a select on the same argument,
   the value's offers the same keys;
 - a plural, selectordinal or select of the source is present in the value.
@@ -46,13 +49,13 @@ def _ordinal_categories(language: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=2048)
 def _integers(language: str, kind: str, category: str) -> frozenset[int] | None:
-    """The integers 0-999 in ``category`` of the language, or None when none or more than five
-    are (then no set of exact selectors stands for the category: French ``many`` holds
-    1,000,000, not a small number)."""
+    """The integers 0-999 in ``category`` of the language (empty when none is: the category
+    is then optional, as French ``many`` holding 1,000,000), or None when more than five are
+    (then no set of exact selectors stands for the category)."""
     locale = _locale(language) or Locale.parse("en")
     rule = locale.plural_form if kind == "plural" else locale.ordinal_form
     found = {number for number in range(1000) if rule(number) == category}
-    return frozenset(found) if 0 < len(found) <= 5 else None
+    return frozenset(found) if len(found) <= 5 else None
 
 
 def _choices(nodes: list, out: list) -> None:

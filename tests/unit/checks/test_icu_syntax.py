@@ -42,15 +42,18 @@ def test_an_exact_one_does_not_stand_for_french_one_which_also_holds_zero():
     source = "{n, plural, =1 {One file} other {# files}}"
     value = "{n, plural, =1 {Un fichier} other {# fichiers}}"
     assert messages(icu_syntax, value, source, "fr") == [
-        "The plural on {n} lacks the forms one, many that fr needs."
+        "The plural on {n} lacks the form one that fr needs."
     ]
 
 
-def test_french_many_is_needed_for_millions():
+def test_french_many_which_holds_only_millions_is_not_required():
     value = "{count, plural, one {# fichier} other {# fichiers}}"
-    assert messages(icu_syntax, value, FILES, "fr") == [
-        "The plural on {count} lacks the form many that fr needs."
-    ]
+    assert messages(icu_syntax, value, FILES, "fr") == []
+
+
+def test_lithuanian_many_which_holds_only_fractions_is_not_required():
+    value = "{count, plural, one {# failas} few {# failai} other {# failų}}"
+    assert messages(icu_syntax, value, FILES, "lt") == []
 
 
 PLACE = "{place, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}"
