@@ -64,6 +64,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.auth.api import auth_api
     from loko.auth.identity import NoFlaskSession, resolve_identity
     from loko.auth.signin import init_sign_in_limit
+    from loko.comments.api import comments_api
     from loko.config import load_config
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
@@ -118,6 +119,7 @@ def create_app(config: dict | None = None) -> "Flask":
         repohost_api,
         jobs_api,
         webhooks_api,
+        comments_api,
         files_api,
         languages_api,
         mcp_api,
