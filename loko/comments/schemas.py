@@ -10,7 +10,7 @@ STATUSES = ("open", "resolved", "all")
 NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
 
 
-def _body(description="The comment's text: 1 to 5,000 characters, not only spaces.", **kwargs):
+def comment_body(description="The comment's text: 1 to 5,000 characters, not only spaces.", **kwargs):
     return fields.String(
         validate=[
             validate.Length(min=1, max=MAX_BODY, error="must be 1 to 5,000 characters."),
@@ -22,7 +22,7 @@ def _body(description="The comment's text: 1 to 5,000 characters, not only space
 
 
 class CommentCreate(ApiSchema):
-    body = _body(required=True)
+    body = comment_body(required=True)
     language = LanguageCode(
         allow_none=True,
         load_default=None,
@@ -37,7 +37,7 @@ class CommentPatch(ApiSchema):
     """Resolve or reopen a comment, or change its text (its author only)."""
 
     resolved = fields.Boolean(metadata={"description": "true resolves the comment, false reopens it."})
-    body = _body("The new text, 1 to 5,000 characters (the comment's author only).")
+    body = comment_body("The new text, 1 to 5,000 characters (the comment's author only).")
 
     class Meta(ApiSchema.Meta):
         json_schema = {"anyOf": [{"required": ["resolved"]}, {"required": ["body"]}]}
