@@ -22,6 +22,7 @@ def page_blueprints() -> list:
     """Each feature's pages (its ``views.py``)."""
     from loko.apikeys.views import apikeys_ui
     from loko.auth.views import auth_ui
+    from loko.comments.views import comments_ui
     from loko.files.views import files_ui
     from loko.imports.views import imports_ui
     from loko.jobs.views import jobs_ui
@@ -37,6 +38,7 @@ def page_blueprints() -> list:
         organizations_ui,
         projects_ui,
         translations_ui,
+        comments_ui,
         languages_ui,
         files_ui,
         imports_ui,
