@@ -36,6 +36,8 @@ class CommentCreate(ApiSchema):
 class CommentPatch(ApiSchema):
     """Resolve or reopen a comment, or change its text (its author only)."""
 
+    BODY_REQUIRED = True  # one of the fields, so never an empty body
+
     resolved = fields.Boolean(metadata={"description": "true resolves the comment, false reopens it."})
     body = comment_body("The new text, 1 to 5,000 characters (the comment's author only).")
 
