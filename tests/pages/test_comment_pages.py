@@ -98,7 +98,7 @@ def test_an_editor_gets_the_form_with_labelled_controls_and_the_buttons(page_as,
     text = page_as("editor").get(details_url(world, key_id)).text
     assert f'action="{thread_url(world, key_id)}"' in text
     assert '<label for="comment-body">New comment</label>' in text
-    assert '<label for="comment-language">About</label>' in text
+    assert '<label for="comment-language">Comment about</label>' in text
     assert '<option value="">The whole key</option>' in text
     assert 'aria-label="Resolve comment: Formal?">Resolve</button>' in text
 
