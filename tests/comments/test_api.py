@@ -200,3 +200,21 @@ def test_purging_the_key_deletes_its_comments(app, world, thread, comment, as_ca
     assert response.status_code == 200
     with app.app_context():
         assert db.session.query(Comment).count() == 0
+
+
+def test_a_renamed_language_carries_its_comments(world, thread, comment, as_caller):
+    comment(language="de")
+    languages = f"/api/projects/{world.project_id}/languages"
+    renamed = as_caller("org_owner").patch(languages, json={"currentCode": "de", "code": "de-AT"})
+    assert renamed.status_code == 200, renamed.json
+    assert [item["language"] for item in as_caller("viewer").get(thread.url).json["comments"]] == ["de-AT"]
+
+
+def test_deleting_a_language_deletes_its_comments_only(world, thread, comment, as_caller):
+    comment(body="About the key")
+    comment(body="About German", language="de")
+    languages = f"/api/projects/{world.project_id}/languages"
+    assert as_caller("org_owner").delete(languages, json={"code": "de"}).status_code == 200
+    assert [item["body"] for item in as_caller("viewer").get(thread.url).json["comments"]] == [
+        "About the key"
+    ]
