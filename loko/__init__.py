@@ -22,6 +22,7 @@ def page_blueprints() -> list:
     """Each feature's pages (its ``views.py``)."""
     from loko.apikeys.views import apikeys_ui
     from loko.auth.views import auth_ui
+    from loko.comments.views import comments_ui
     from loko.files.views import files_ui
     from loko.imports.views import imports_ui
     from loko.jobs.views import jobs_ui
@@ -37,6 +38,7 @@ def page_blueprints() -> list:
         organizations_ui,
         projects_ui,
         translations_ui,
+        comments_ui,
         languages_ui,
         files_ui,
         imports_ui,
@@ -64,6 +66,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.auth.api import auth_api
     from loko.auth.identity import NoFlaskSession, resolve_identity
     from loko.auth.signin import init_sign_in_limit
+    from loko.comments.api import comments_api
     from loko.config import load_config
     from loko.database import configure_sqlite
     from loko.errors import register_error_handlers
@@ -118,6 +121,7 @@ def create_app(config: dict | None = None) -> "Flask":
         repohost_api,
         jobs_api,
         webhooks_api,
+        comments_api,
         files_api,
         languages_api,
         mcp_api,

@@ -22,6 +22,11 @@ CANCEL_JOBS = EDIT_TRANSLATIONS
 # A project's webhooks (their URLs and secrets, their deliveries): a project setting, so by
 # session only, like the other settings.
 MANAGE_WEBHOOKS = EDIT_PROJECTS
+# Comments on keys: read by whoever sees the translations; added, resolved and reopened by
+# whoever may edit them. See ``require_comment_edit`` and ``require_comment_removal`` for
+# changing a comment's text and deleting it.
+VIEW_COMMENTS = VIEW_TRANSLATIONS
+WRITE_COMMENTS = EDIT_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
 PROJECT_NOT_FOUND = "Project not found."
@@ -182,6 +187,33 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
             raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
         raise Forbidden(f"You do not have the {permission} permission on this project.")
     return permissions
+
+
+def is_author(actor: Actor | None, author_type: str, author_id: str | None) -> bool:
+    """Whether ``actor`` is who wrote something recorded as ``(author_type, author_id)``: the
+    same user, or the same API key."""
+    return actor is not None and author_id is not None and (actor.kind, actor.id) == (author_type, author_id)
+
+
+def require_comment_edit(
+    actor: Actor, permissions: Permissions, author_type: str, author_id: str | None
+) -> None:
+    """Forbidden unless the caller may write comments and wrote this one: a comment's text
+    is its author's words, so nobody else changes it."""
+    if not (permissions.can_edit_translations and is_author(actor, author_type, author_id)):
+        raise Forbidden("body: only the comment's author can change its text.")
+
+
+def require_comment_removal(
+    actor: Actor, permissions: Permissions, author_type: str, author_id: str | None
+) -> None:
+    """Forbidden unless the caller wrote the comment (and may still write comments) or may
+    change the project's settings (project admins, organization owners and admins)."""
+    if permissions.can_edit_projects:
+        return
+    if permissions.can_edit_translations and is_author(actor, author_type, author_id):
+        return
+    raise Forbidden("Only the comment's author or a project admin can delete a comment.")
 
 
 @dataclass(frozen=True)

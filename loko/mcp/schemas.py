@@ -8,6 +8,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import OpenAPIConverter
 from marshmallow import fields, validate
 
+from loko.comments.schemas import STATUSES, comment_body
 from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import ImportResult
@@ -72,6 +73,22 @@ class MissingArguments(ApiSchema):
 class TranslationRef(ApiSchema):
     key = TranslationKey(required=True)
     fileName = FileName(required=True)
+
+
+class ListCommentsArguments(TranslationRef):
+    language = _described(LanguageCode(), "Only the comments about this language.")
+    status = fields.String(
+        load_default="open",
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "open (the default), resolved or all."},
+    )
+
+
+class AddCommentArguments(TranslationRef):
+    body = comment_body(required=True)
+    language = _described(
+        LanguageCode(), "The language the comment is about (one of the project's); omit for the whole key."
+    )
 
 
 class UpsertArguments(BulkUpsert):

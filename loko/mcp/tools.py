@@ -11,6 +11,8 @@ from marshmallow import ValidationError
 from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
 
 from loko.auth.actors import ApiKeyActor
+from loko.comments import service as comments
+from loko.comments.schemas import CommentEnvelope, CommentList
 from loko.errors import LokoError, describe_validation
 from loko.exports import service as exports
 from loko.http import nul_field
@@ -310,6 +312,40 @@ def _delete_translation(actor, args):
     return {"id": args["id"], "trashed": True}
 
 
+def _list_comments(actor, args):
+    translation_id = comments.active_key_id(actor, actor.project_id, args["key"], args["fileName"])
+    return {
+        "comments": comments.list_comments(
+            actor, actor.project_id, translation_id, args.get("language"), args["status"]
+        )
+    }
+
+
+def _render_comments(result: dict) -> str:
+    if not result["comments"]:
+        return "No comments."
+    return "\n".join(
+        f"- [{item['id']}] {item['createdAt']} {item['author']['name']}"
+        f"{' on ' + item['language'] if item['language'] else ''}"
+        f"{' (resolved)' if item['resolved'] else ''}: {_quote(item['body'], 500)}"
+        for item in result["comments"]
+    )
+
+
+def _add_comment(actor, args):
+    translation_id = comments.active_key_id(actor, actor.project_id, args["key"], args["fileName"])
+    comment = comments.add_comment(
+        actor, actor.project_id, translation_id, args["body"], args.get("language")
+    )
+    return {"comment": comment}
+
+
+def _render_comment(result: dict) -> str:
+    comment = result["comment"]
+    about = f"its {comment['language']} value" if comment["language"] else "the whole key"
+    return f"Added comment {comment['id']} about {about}; it is open until someone resolves it."
+
+
 TOOLS = {
     tool.name: tool
     for tool in (
@@ -460,6 +496,29 @@ TOOLS = {
             _render_trashed,
             writes=True,
             destructive=True,
+        ),
+        ToolSpec(
+            "list_comments",
+            "List comments",
+            "The comments on a key (`key`, `fileName`), oldest first: questions and notes of "
+            "translators and reviewers, each about the whole key or one `language`. Open ones by "
+            "default; `status` resolved or all for the others.",
+            schemas.ListCommentsArguments,
+            CommentList,
+            _list_comments,
+            _render_comments,
+        ),
+        ToolSpec(
+            "add_comment",
+            "Add a comment",
+            "Comment on a key (`key`, `fileName`), about the whole key or one `language`: a question "
+            "for the team, or why a translation is as it is. At most 5,000 characters; it stays "
+            "open until someone resolves it in the editor or over the REST API.",
+            schemas.AddCommentArguments,
+            CommentEnvelope,
+            _add_comment,
+            _render_comment,
+            writes=True,
         ),
     )
 }

@@ -19,6 +19,7 @@ from sqlalchemy import and_, exists, literal, null, or_, select, true, tuple_, u
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
+from loko.comments.service import open_counts
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.service import file_names, language_rows
@@ -61,6 +62,7 @@ class EditorRow:
     key: str
     values: dict[str, str]
     inherited: dict[str, str]
+    open_comments: int = 0
 
 
 @dataclass(frozen=True)
@@ -308,8 +310,9 @@ def _cursor_of(row) -> str:
 
 
 def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
-    """The rows with their values in the shown languages (one statement for the page) and
-    the linked project's values where the inheriting language has none of its own."""
+    """The rows with their values in the shown languages (one statement for the page), the
+    linked project's values where the inheriting language has none of its own, and their
+    open comments (one statement)."""
     ids = [row.id for row in rows if row.id]
     values: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
     if ids and shown:
@@ -324,6 +327,7 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
         lacking = [row_id for row_id in ids if link.target not in values[row_id]]
         if lacking:
             inherited = inherited_values(link, lacking)
+    comments = open_counts(ids)
     return [
         EditorRow(
             row.id,
@@ -331,6 +335,7 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
             row.key,
             values.get(row.id, {}),
             _lent_to(row, inherited, link, shown),
+            comments.get(row.id, 0),
         )
         for row in rows
     ]

@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, request, url_for
 from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
 
+from loko.comments.service import list_comments
 from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
 from loko.http import load_query
 from loko.languages.service import file_names, project_languages
@@ -151,9 +152,12 @@ def editor_rows(project_id):
 
 @translations_ui.get("/projects/<uuid:project_id>/editor/keys/<translation_id>")
 def editor_key(project_id, translation_id):
-    """One key's values in every language, for the editor's details dialog."""
-    details = key_details(page_user(), str(project_id), translation_id)
-    return render_page("translations/_editor_details.html", details=details)
+    """One key's values in every language, its details and its comments, for the editor's
+    details dialog."""
+    actor, project_id = page_user(), str(project_id)
+    details = key_details(actor, project_id, translation_id)
+    comments = list_comments(actor, project_id, translation_id)
+    return render_page("translations/_editor_details.html", details=details, comments=comments)
 
 
 @translations_ui.post("/projects/<uuid:project_id>/editor/keys/<translation_id>")
@@ -168,6 +172,11 @@ def save_key_details(project_id, translation_id):
     )
     if done is not None:
         return done
+    return editor_of_key(project_id, translation_id)
+
+
+def editor_of_key(project_id: str, translation_id: str):
+    """The editor showing one key, with the refusal of the form just posted about it."""
     return _render_editor(project_id, {"filters": EditorFilters(translation_id=translation_id)})
 
 

@@ -32,6 +32,8 @@ TOOL_NAMES = {
     "export_file",
     "list_operations",
     "undo_changes",
+    "list_comments",
+    "add_comment",
 }
 SEED = [
     (

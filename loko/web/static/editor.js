@@ -755,6 +755,7 @@
     }
     if (historyQuery !== query) return;
     detailsBody.replaceChildren(...values);
+    Loko.localDates(detailsBody);
     loadHistory();
   }
 
