@@ -227,9 +227,9 @@ def test_invalid_branch_name_is_refused(server, url):
 
 
 def test_loopback_is_refused_without_the_setting(server, url):
-    with pytest.raises(net.AddressRefused):
+    with pytest.raises(outbound.AddressRefused):
         git.read_files(url, CREDENTIALS, "main", _locales, allow_private=False)
-    with pytest.raises(net.AddressRefused):
+    with pytest.raises(outbound.AddressRefused):
         git.commit_files(url, CREDENTIALS, "main", "loko/x", {"a": b""}, "m", AUTHOR, allow_private=False)
     assert server.requests == []
 
