@@ -76,6 +76,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.jobs.api import jobs_api
     from loko.languages.api import languages_api
     from loko.logging import configure_logging
+    from loko.machine.api import machine_api
     from loko.mcp.api import mcp_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
@@ -118,6 +119,7 @@ def create_app(config: dict | None = None) -> "Flask":
         repohost_api,
         jobs_api,
         webhooks_api,
+        machine_api,
         files_api,
         languages_api,
         mcp_api,

@@ -32,6 +32,7 @@ TOOL_NAMES = {
     "export_file",
     "list_operations",
     "undo_changes",
+    "suggest_translations",
 }
 SEED = [
     (
