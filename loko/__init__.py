@@ -26,6 +26,7 @@ def page_blueprints() -> list:
     from loko.imports.views import imports_ui
     from loko.jobs.views import jobs_ui
     from loko.languages.views import languages_ui
+    from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
@@ -44,6 +45,7 @@ def page_blueprints() -> list:
         apikeys_ui,
         repohost_ui,
         webhooks_ui,
+        machine_ui,
     ]
 
 
