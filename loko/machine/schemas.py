@@ -2,11 +2,17 @@
 
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema, FileName, LanguageCode, LanguageMap, TranslationKey, no_control_characters
+from loko.fields import (
+    HTTP_URL_PATTERN,
+    ApiSchema,
+    FileName,
+    LanguageCode,
+    LanguageMap,
+    TranslationKey,
+    no_control_characters,
+)
 from loko.machine.models import PROVIDER_KINDS
 
-# http or https, a host name or IPv4 address, an optional port, then printable ASCII.
-URL_PATTERN = r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$"
 MAX_INSTRUCTION = 4000
 NAME = [validate.Length(min=1, max=100), no_control_characters]
 MODEL = [validate.Length(min=1, max=200), no_control_characters]
@@ -27,7 +33,7 @@ def _kind(**kwargs):
 def _base_url(**kwargs):
     return fields.String(
         allow_none=True,
-        validate=[validate.Length(max=2048), validate.Regexp(URL_PATTERN)],
+        validate=[validate.Length(max=2048), validate.Regexp(HTTP_URL_PATTERN)],
         metadata={
             "description": "The service's address; null for the public service (DeepL: "
             "api-free.deepl.com for keys ending in `:fx`, else api.deepl.com; LibreTranslate: "
