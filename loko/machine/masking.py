@@ -49,6 +49,8 @@ _PRINTF = (
 _TAG = r"<!--.*?-->|</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*/?>"
 _URL = r"https?://[^\s<>\"'⟦⟧]+(?<![.,;:!?)\]])"
 _FLAT = re.compile(f"{_URL}|{_TAG}|{_PRINTF}", re.DOTALL)
+# Where a placeholder may start: the scan jumps from one of these to the next.
+_CANDIDATE = re.compile(r"[{<%]|https?://")
 _ICU_KIND = re.compile(r"^\s*[^\s,{}]+\s*,\s*(plural|select|selectordinal)\s*,", re.IGNORECASE)
 
 _XML_TOKEN = re.compile(r'<x\s+id\s*=\s*"(\d+)"\s*(?:/>|>\s*</x>)')
@@ -84,7 +86,11 @@ def placeholders(text: str) -> list[str]:
 def _scan(text: str) -> list[tuple[str, int, int]]:
     found = []
     position = 0
-    while position < len(text):
+    while True:
+        candidate = _CANDIDATE.search(text, position)
+        if candidate is None:
+            return found
+        position = candidate.start()
         if text.startswith("{{", position):
             end = text.find("}}", position + 2)
             if end != -1:
@@ -110,7 +116,6 @@ def _scan(text: str) -> list[tuple[str, int, int]]:
             position = match.end()
             continue
         position += 1
-    return found
 
 
 def _closing_brace(text: str, start: int) -> int:
