@@ -49,7 +49,7 @@ def add(browser, world, service, **fields):
 def test_owners_and_admins_see_the_section_with_labelled_fields(page_as, world, caller):  # noqa: F811
     text = page_as(caller).get(settings_path(world)).get_data(as_text=True)
     assert '<h2 id="machine-heading">Machine translation</h2>' in text
-    for label in ('for="f-kind"', 'for="f-base_url"', 'for="f-api_key"', 'for="f-instruction"'):
+    for label in ('for="m-kind"', 'for="m-base_url"', 'for="m-api_key"', 'for="m-instruction"'):
         assert label in text
     assert 'name="csrf_token"' in text
 
