@@ -27,6 +27,7 @@ def page_blueprints() -> list:
     from loko.imports.views import imports_ui
     from loko.jobs.views import jobs_ui
     from loko.languages.views import languages_ui
+    from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
@@ -46,6 +47,7 @@ def page_blueprints() -> list:
         apikeys_ui,
         repohost_ui,
         webhooks_ui,
+        machine_ui,
     ]
 
 
@@ -79,6 +81,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.jobs.api import jobs_api
     from loko.languages.api import languages_api
     from loko.logging import configure_logging
+    from loko.machine.api import machine_api
     from loko.mcp.api import mcp_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
@@ -122,6 +125,7 @@ def create_app(config: dict | None = None) -> "Flask":
         jobs_api,
         webhooks_api,
         comments_api,
+        machine_api,
         files_api,
         languages_api,
         mcp_api,

@@ -41,6 +41,9 @@ DEFAULTS = {
     "LOKO_LOG_FORMAT": "text",
     "LOKO_EXPORT_CACHE_MB": 64,
     "LOKO_MAX_IMPORT_MB": 32,
+    # Outbound calls (repository hosts, webhooks, machine translation) may reach private,
+    # loopback and link-local addresses; the older name still works for all of them.
+    "LOKO_OUTBOUND_ALLOW_PRIVATE": False,
     "LOKO_REPOHOST_ALLOW_PRIVATE": False,
     "LOKO_TRUSTED_PROXY": None,
     "LOKO_WORKER_THREADS": 1,
@@ -59,6 +62,7 @@ _CONVERTERS = {
     "LOKO_JOB_STALE_SECONDS": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
+    "LOKO_OUTBOUND_ALLOW_PRIVATE": "bool",
     "LOKO_REPOHOST_ALLOW_PRIVATE": "bool",
 }
 

@@ -12,6 +12,11 @@ MAX_KEY = 256
 MAX_FILE_NAME = 256
 MAX_VALUE = 8192
 MAX_LANGUAGE_CODE = MAX_CODE
+# An address Loko calls out to: http or https, a host name or IPv4 address, an optional port,
+# then printable ASCII.
+HTTP_URL_PATTERN = (
+    r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$"
+)
 
 
 class ApiSchema(Schema):

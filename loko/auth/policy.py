@@ -27,6 +27,9 @@ MANAGE_WEBHOOKS = EDIT_PROJECTS
 # changing a comment's text and deleting it.
 VIEW_COMMENTS = VIEW_TRANSLATIONS
 WRITE_COMMENTS = EDIT_TRANSLATIONS
+# Machine translation suggestions for a project's keys: whoever may edit its translations
+# (a write key too), as a suggestion is only a help to write one.
+SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
 PROJECT_NOT_FOUND = "Project not found."
@@ -224,20 +227,31 @@ class OrganizationPermissions:
     can_invite: bool = False
     can_rename: bool = False
     can_delete: bool = False
+    can_manage_machine: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
-    "owner": OrganizationPermissions(True, True, True, can_invite=True, can_rename=True, can_delete=True),
-    "admin": OrganizationPermissions(True, True, False, can_invite=True, can_rename=True),
+    "owner": OrganizationPermissions(
+        True, True, True, can_invite=True, can_rename=True, can_delete=True, can_manage_machine=True
+    ),
+    "admin": OrganizationPermissions(
+        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True
+    ),
     "member": OrganizationPermissions(),
 }
 RENAME_ORGANIZATION = "can_rename"
 DELETE_ORGANIZATION = "can_delete"
 INVITE_MEMBERS = "can_invite"
+# The organization's machine translation providers (their addresses, keys and instructions):
+# seen and changed by its owners and admins, by session only.
+MANAGE_MACHINE = "can_manage_machine"
 ORGANIZATION_REFUSALS = {
     RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
     DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
     INVITE_MEMBERS: "Only an owner or admin of the organization can invite people or manage invitations.",
+    MANAGE_MACHINE: (
+        "Only an owner or admin of the organization can manage its machine translation providers."
+    ),
 }
 
 
@@ -250,7 +264,7 @@ def organization_permissions(role: str | None) -> OrganizationPermissions:
 
 def require_organization_permission(actor: Actor | None, organization_id: str, permission: str) -> str:
     """The caller's role in the organization, when it grants ``permission`` (one of
-    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``).
+    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``).
 
     Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
     (not a member: existence is not revealed).

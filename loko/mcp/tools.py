@@ -18,6 +18,8 @@ from loko.exports import service as exports
 from loko.http import nul_field
 from loko.imports.service import ImportOptions, import_files
 from loko.languages.service import list_languages
+from loko.machine import service as machine
+from loko.machine.schemas import SuggestionsOut, SuggestionsQuery
 from loko.mcp import schemas
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
@@ -45,6 +47,8 @@ class ToolSpec:
     writes: bool = False
     destructive: bool = False
     idempotent: bool = False
+    # The tool reaches services beyond Loko (machine translation providers).
+    open_world: bool = False
 
     def listing(self) -> Tool:
         return Tool(
@@ -58,7 +62,7 @@ class ToolSpec:
                 read_only_hint=not self.writes,
                 destructive_hint=self.destructive if self.writes else None,
                 idempotent_hint=self.idempotent if self.writes else None,
-                open_world_hint=False,
+                open_world_hint=self.open_world,
             ),
         )
 
@@ -307,6 +311,16 @@ def _render_undo(result: dict) -> str:
     return text
 
 
+def _suggest_translations(actor, args):
+    return machine.suggest(actor, actor.project_id, args["fileName"], args["key"], args["language"])
+
+
+def _render_suggestions(result: dict) -> str:
+    lines = [f"- {item['provider']}: {_quote(item['text'], 500)}" for item in result["suggestions"]]
+    lines += [f"- {item['provider']} failed: {item['error']}" for item in result["errors"]]
+    return "\n".join(lines) if lines else "No machine translation provider is enabled for this organization."
+
+
 def _delete_translation(actor, args):
     service.delete_translation(actor, actor.project_id, args["id"], permanent=False)
     return {"id": args["id"], "trashed": True}
@@ -484,6 +498,20 @@ TOOLS = {
             _render_undo,
             writes=True,
             destructive=True,
+        ),
+        ToolSpec(
+            "suggest_translations",
+            "Suggest translations",
+            "Machine translations of one key (`fileName`, `key`) into `language` from each enabled "
+            "provider of the organization (DeepL, LibreTranslate, a language model), from the "
+            "key's source-language text. Placeholders are kept: a result that lost or invented "
+            "one is refused and listed under `errors`. Review a suggestion before writing it with "
+            "upsert_translations. Needs a write key.",
+            SuggestionsQuery,
+            SuggestionsOut,
+            _suggest_translations,
+            _render_suggestions,
+            open_world=True,
         ),
         ToolSpec(
             "delete_translation",

@@ -1,5 +1,6 @@
 """Pages: the start page, an organization's projects (and a new one), its members and
-invitation links, its settings (rename, delete), and the page an invitation link opens."""
+invitation links, its settings (rename, delete, and the machine translation providers, whose
+forms ``machine/views.py`` answers), and the page an invitation link opens."""
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
@@ -9,6 +10,7 @@ from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.auth.service import organizations_of, signup_open
 from loko.auth.signin import with_session_cookie
 from loko.errors import LokoError
+from loko.machine import service as machine
 from loko.organizations import service
 from loko.organizations.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, ORGANIZATION_ROLES
 from loko.organizations.schemas import (
@@ -267,6 +269,14 @@ def delete(organization_id):
 
 
 def settings_page(organization: dict, form_for: str | None):
+    providers = None
+    if organization["permissions"].can_manage_machine:
+        providers = machine.list_providers(page_user(), organization["id"])
     return render_page(
-        "organizations/settings.html", organization=organization, form=request.form, form_for=form_for
+        "organizations/settings.html",
+        organization=organization,
+        form=request.form,
+        form_for=form_for,
+        machine_providers=providers,
+        machine_kinds=machine.KIND_LABELS,
     )

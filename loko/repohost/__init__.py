@@ -6,9 +6,10 @@ project, and come back from its base branch.
   page (``views.py``) and the CLI call it.
 - ``jobs.py``: the webhook's sync as a background job, waiting while another run holds the
   project.
-- ``net.py``: every outbound call: the address check (no private, loopback or link-local
-  address unless ``LOKO_REPOHOST_ALLOW_PRIVATE``), an HTTP client with timeouts whose every
-  connection is checked, ``ProviderError`` for a provider's refusal.
+- ``net.py``: git's outbound client (urllib3 for dulwich) on the shared outbound room
+  (``loko/outbound.py``: the address check, no private, loopback or link-local address
+  unless ``LOKO_OUTBOUND_ALLOW_PRIVATE``, and the API client with timeouts whose every
+  connection is checked); ``ProviderError`` for a provider's refusal.
 - ``git.py``: git over HTTPS through dulwich (no ``git`` binary): a shallow fetch of the base
   branch's files, and a commit of changed files pushed to the project's branch.
 - ``providers/``: GitHub, GitLab and Gitea behind one small interface (``providers/base.py``):

@@ -34,7 +34,7 @@ def get_repohost(project_id):
         "unless `provider`, `api_url` or `repository` changes (400 naming `token`), so that a "
         "stored token never goes to another host or repository. The first configuration answers "
         "the webhook's URL and secret, once. `api_url` and the repository's host must not be private, "
-        "loopback or link-local addresses unless LOKO_REPOHOST_ALLOW_PRIVATE is set."
+        "loopback or link-local addresses unless LOKO_OUTBOUND_ALLOW_PRIVATE is set."
     ),
 )
 def configure_repohost(project_id):

@@ -1,6 +1,6 @@
 """Git over HTTP(S) through dulwich: no ``git`` binary, no clone kept between runs.
 
-Each call checks the URL (``net.check_url``), then talks smart HTTP through
+Each call checks the URL (``outbound.check_url``), then talks smart HTTP through
 ``net.git_pool_manager``: every connection to a checked address, connect 10 s and each read
 30 s, the whole call at most ``net.GIT_DEADLINE`` (5 minutes), no redirects, no proxy.
 Objects land in a temporary bare repository that is deleted when the call returns.
@@ -34,6 +34,7 @@ from dulwich.objects import Blob, Commit, Tree
 from dulwich.refs import check_ref_format
 from dulwich.repo import Repo
 
+from loko import outbound
 from loko.repohost import net
 from loko.repohost.providers.base import ProviderError
 
@@ -170,7 +171,7 @@ class _GitClient(HttpGitClient):
 def _remote(
     url: str, credentials: tuple[str, str], allow_private: bool, pushing: bool = False
 ) -> Iterator[tuple[HttpGitClient, Repo]]:
-    net.check_url(url, allow_private)
+    outbound.check_url(url, allow_private)
     username, password = credentials
     pool_manager = net.git_pool_manager(allow_private)
     client = _GitClient(

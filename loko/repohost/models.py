@@ -6,7 +6,7 @@ from loko.extensions import db
 
 class RepoHost(db.Model):
     """A project's repository: where its files go and come from. The token and the webhook
-    secret are stored encrypted (``loko.repohost.secrets``), never in clear. ``running``
+    secret are stored encrypted (``loko.secrets``), never in clear. ``running``
     names the push or sync under way (one at a time per project, across processes), since
     ``run_started_at``."""
 

@@ -73,26 +73,26 @@ def _git():
     return git
 
 
-def _net():
-    from loko.repohost import net
+def _outbound():
+    from loko import outbound
 
-    return net
+    return outbound
 
 
 def encrypt(secret_key: str, plain: str) -> str:
-    from loko.repohost.secrets import encrypt as encrypted
+    from loko.secrets import encrypt as encrypted
 
     return encrypted(secret_key, plain)
 
 
 def decrypt(secret_key: str, token: str) -> str:
-    from loko.repohost.secrets import decrypt as decrypted
+    from loko.secrets import decrypt as decrypted
 
     return decrypted(secret_key, token)
 
 
 def _allow_private() -> bool:
-    return bool(current_app.config["LOKO_REPOHOST_ALLOW_PRIVATE"])
+    return _outbound().allow_private(current_app.config)
 
 
 def _secret_key() -> str:
@@ -148,7 +148,7 @@ def _provider(settings) -> Iterator[Provider]:
     when its API or git address is refused."""
     if settings.api_url:
         _checked_url("api_url", settings.api_url)
-    with _net().http_client(_allow_private()) as http:
+    with _outbound().http_client(_allow_private()) as http:
         provider = provider_for(
             settings.provider, settings.repository, settings.token, settings.api_url, http
         )
@@ -158,8 +158,8 @@ def _provider(settings) -> Iterator[Provider]:
 
 def _checked_url(field: str, url: str) -> None:
     try:
-        _net().check_url(url, _allow_private())
-    except _net().AddressRefused as error:
+        _outbound().check_url(url, _allow_private())
+    except _outbound().AddressRefused as error:
         raise BadRequest(f"{field}: {error}") from None
     except ProviderError as error:  # the name does not resolve
         raise BadGateway(f"{field}: {error.message}") from None

@@ -6,7 +6,7 @@ from loko.extensions import db
 
 class Webhook(db.Model):
     """One endpoint of a project: where events go, which ones (``events``, a JSON list), and
-    the secret that signs them, stored encrypted (``loko.repohost.secrets``)."""
+    the secret that signs them, stored encrypted (``loko.secrets``)."""
 
     __tablename__ = "webhooks"
 

@@ -3,18 +3,15 @@
 from marshmallow import fields, validate
 
 from loko.events import KINDS
-from loko.fields import ApiSchema, no_control_characters
-
-# http or https, a host name or IPv4 address, an optional port, then printable ASCII.
-URL_PATTERN = r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$"
+from loko.fields import HTTP_URL_PATTERN, ApiSchema, no_control_characters
 
 
 def _url(**kwargs):
     return fields.String(
-        validate=[validate.Length(max=2048), validate.Regexp(URL_PATTERN)],
+        validate=[validate.Length(max=2048), validate.Regexp(HTTP_URL_PATTERN)],
         metadata={
             "description": "Where the events are POSTed. Must be https and resolve to public "
-            "addresses only, unless LOKO_REPOHOST_ALLOW_PRIVATE is set (then http and private "
+            "addresses only, unless LOKO_OUTBOUND_ALLOW_PRIVATE is set (then http and private "
             "addresses are allowed too); a refused address is a failed delivery."
         },
         **kwargs,

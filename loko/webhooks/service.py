@@ -50,11 +50,13 @@ class DeliveryRefused(BadRequest):
 
 
 def _allow_private() -> bool:
-    return bool(current_app.config["LOKO_REPOHOST_ALLOW_PRIVATE"])
+    from loko import outbound
+
+    return outbound.allow_private(current_app.config)
 
 
 def _secrets():
-    from loko.repohost import secrets as stored
+    from loko import secrets as stored
 
     return stored
 
@@ -303,9 +305,9 @@ def start_listening() -> None:
 
 
 def _http_client():
-    from loko.repohost import net
+    from loko import outbound
 
-    return net.http_client(_allow_private())
+    return outbound.http_client(_allow_private())
 
 
 def deliver(payload: dict, attempt: int) -> dict:

@@ -34,6 +34,7 @@ TOOL_NAMES = {
     "undo_changes",
     "list_comments",
     "add_comment",
+    "suggest_translations",
 }
 SEED = [
     (

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from loko import outbound
 from loko.repohost import git, net
 from loko.repohost.providers.base import ProviderError
 from tests.repohost.conftest import TLS_NAME
@@ -226,9 +227,9 @@ def test_invalid_branch_name_is_refused(server, url):
 
 
 def test_loopback_is_refused_without_the_setting(server, url):
-    with pytest.raises(net.AddressRefused):
+    with pytest.raises(outbound.AddressRefused):
         git.read_files(url, CREDENTIALS, "main", _locales, allow_private=False)
-    with pytest.raises(net.AddressRefused):
+    with pytest.raises(outbound.AddressRefused):
         git.commit_files(url, CREDENTIALS, "main", "loko/x", {"a": b""}, "m", AUTHOR, allow_private=False)
     assert server.requests == []
 
@@ -297,7 +298,7 @@ def test_a_git_operation_that_outlasts_its_deadline_is_stopped(monkeypatch, reso
         cert_file, key_file, pem = certificate
         tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         tls.load_cert_chain(cert_file, key_file)
-        monkeypatch.setattr(net, "_ssl_context", lambda: ssl.create_default_context(cadata=pem))
+        monkeypatch.setattr(outbound, "ssl_context", lambda: ssl.create_default_context(cadata=pem))
         resolver[TLS_NAME] = ["127.0.0.1"]
     server = DrippingServer(tls)
     host = TLS_NAME if tls else "127.0.0.1"
@@ -315,4 +316,4 @@ def test_a_git_operation_that_outlasts_its_deadline_is_stopped(monkeypatch, reso
         server.close()
     assert raised.value.problem == "unavailable"
     assert "was stopped after 0.5 s" in raised.value.message
-    assert time.monotonic() - started < net.READ_TIMEOUT
+    assert time.monotonic() - started < outbound.READ_TIMEOUT

@@ -12,6 +12,7 @@ import httpx
 import pytest
 import urllib3
 
+from loko import outbound
 from loko.repohost import net
 from loko.repohost.providers.base import ProviderError
 from tests.repohost.conftest import TLS_NAME
@@ -133,7 +134,7 @@ def tls_server(certificate, monkeypatch):
     server.hosts, server.stopping, server.sni = [], threading.Event(), []
     context.sni_callback = lambda connection, name, context: server.sni.append(name)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    monkeypatch.setattr(net, "_ssl_context", lambda: ssl.create_default_context(cadata=pem))
+    monkeypatch.setattr(outbound, "ssl_context", lambda: ssl.create_default_context(cadata=pem))
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server
@@ -148,12 +149,12 @@ def tls_server(certificate, monkeypatch):
 
 @pytest.mark.parametrize("address", REFUSED)
 def test_non_public_address_is_not_allowed(address):
-    assert net.address_allowed(address) is False
+    assert outbound.address_allowed(address) is False
 
 
 @pytest.mark.parametrize("address", ALLOWED)
 def test_public_address_is_allowed(address):
-    assert net.address_allowed(address) is True
+    assert outbound.address_allowed(address) is True
 
 
 # check_url / check_host
@@ -175,37 +176,37 @@ def test_public_address_is_allowed(address):
     ],
 )
 def test_check_url_refuses_private_addresses_without_connecting(no_connections, url):
-    with pytest.raises(net.AddressRefused) as raised:
-        net.check_url(url, allow_private=False)
+    with pytest.raises(outbound.AddressRefused) as raised:
+        outbound.check_url(url, allow_private=False)
     assert raised.value.problem == "refused"
-    assert "LOKO_REPOHOST_ALLOW_PRIVATE" in raised.value.message
+    assert "LOKO_OUTBOUND_ALLOW_PRIVATE" in raised.value.message
 
 
 def test_check_url_refuses_a_name_when_any_address_is_private(no_connections, resolver):
     resolver["git.example.org"] = ["93.184.216.34", "10.1.2.3"]
-    with pytest.raises(net.AddressRefused):
-        net.check_url("https://git.example.org/owner/name.git", allow_private=False)
+    with pytest.raises(outbound.AddressRefused):
+        outbound.check_url("https://git.example.org/owner/name.git", allow_private=False)
 
 
 def test_check_url_accepts_a_public_name(no_connections, resolver):
     resolver["git.example.org"] = ["93.184.216.34", "2606:2800:220:1::1"]
-    net.check_url("https://git.example.org/owner/name.git", allow_private=False)
+    outbound.check_url("https://git.example.org/owner/name.git", allow_private=False)
 
 
 @pytest.mark.parametrize("url", ["http://93.184.216.34/owner/name.git", "ftp://93.184.216.34/x", "//x/y"])
 def test_check_url_requires_https(no_connections, url):
-    with pytest.raises(net.AddressRefused, match="https"):
-        net.check_url(url, allow_private=False)
+    with pytest.raises(outbound.AddressRefused, match="https"):
+        outbound.check_url(url, allow_private=False)
 
 
 def test_check_url_allows_http_on_the_loopback_when_private_is_allowed(no_connections):
-    net.check_url("http://127.0.0.1:8080/owner/name.git", allow_private=True)
+    outbound.check_url("http://127.0.0.1:8080/owner/name.git", allow_private=True)
 
 
 def test_check_url_refuses_credentials_in_the_url(no_connections, caplog):
     caplog.set_level(logging.DEBUG)
-    with pytest.raises(net.AddressRefused) as raised:
-        net.check_url("https://x-access-token:s3cret@github.com/owner/name.git", allow_private=False)
+    with pytest.raises(outbound.AddressRefused) as raised:
+        outbound.check_url("https://x-access-token:s3cret@github.com/owner/name.git", allow_private=False)
     assert "s3cret" not in raised.value.message
     assert "s3cret" not in caplog.text
 
@@ -216,14 +217,14 @@ def test_check_host_reports_an_unresolvable_name_as_unavailable(no_connections, 
 
     monkeypatch.setattr(socket, "getaddrinfo", fail)
     with pytest.raises(ProviderError) as raised:
-        net.check_host("git.invalid", 443, allow_private=False)
+        outbound.check_host("git.invalid", 443, allow_private=False)
     assert raised.value.problem == "unavailable"
 
 
 def test_refusal_log_names_the_host_and_addresses(no_connections, resolver, caplog):
     resolver["internal.example.org"] = ["10.9.8.7"]
-    with pytest.raises(net.AddressRefused) as raised:
-        net.check_host("internal.example.org", 443, allow_private=False)
+    with pytest.raises(outbound.AddressRefused) as raised:
+        outbound.check_host("internal.example.org", 443, allow_private=False)
     assert "10.9.8.7" in caplog.text
     assert "10.9.8.7" not in raised.value.message
 
@@ -232,33 +233,33 @@ def test_refusal_log_names_the_host_and_addresses(no_connections, resolver, capl
 
 
 def test_http_client_has_timeouts_and_follows_no_redirects():
-    with net.http_client(allow_private=False) as client:
+    with outbound.http_client(allow_private=False) as client:
         assert client.timeout.connect == 10
         assert client.timeout.read == 30
         assert client.follow_redirects is False
 
 
 def test_http_client_refuses_http_without_the_setting(no_connections):
-    with net.http_client(allow_private=False) as client, pytest.raises(net.AddressRefused):
+    with outbound.http_client(allow_private=False) as client, pytest.raises(outbound.AddressRefused):
         client.get("http://127.0.0.1:9/")
 
 
 def test_http_client_refuses_the_loopback_without_the_setting(no_connections):
     with (
-        net.http_client(allow_private=False) as client,
-        pytest.raises(net.AddressRefused, match="resolves to a private"),
+        outbound.http_client(allow_private=False) as client,
+        pytest.raises(outbound.AddressRefused, match="resolves to a private"),
     ):
         client.get("https://127.0.0.1:9/")
 
 
 def test_http_client_refuses_credentials_in_the_url(no_connections):
-    with net.http_client(allow_private=True) as client, pytest.raises(net.AddressRefused):
+    with outbound.http_client(allow_private=True) as client, pytest.raises(outbound.AddressRefused):
         client.get("http://user:secret@127.0.0.1:9/")
 
 
 def test_http_client_reaches_the_loopback_with_the_setting(web_server):
     port = web_server.server_address[1]
-    with net.http_client(allow_private=True) as client:
+    with outbound.http_client(allow_private=True) as client:
         response = client.get(f"http://127.0.0.1:{port}/")
     assert (response.status_code, response.text) == (200, "ok")
 
@@ -267,16 +268,16 @@ def test_http_client_checks_the_address_it_connects_to(no_connections, resolver)
     # The URL check saw a public address; by the time of the connection the name answers a
     # private one (DNS rebinding): the connection is refused.
     resolver["rebind.example.org"] = ["93.184.216.34"]
-    net.check_url("https://rebind.example.org/", allow_private=False)
+    outbound.check_url("https://rebind.example.org/", allow_private=False)
     resolver["rebind.example.org"] = ["127.0.0.1"]
-    with net.http_client(allow_private=False) as client, pytest.raises(net.AddressRefused):
+    with outbound.http_client(allow_private=False) as client, pytest.raises(outbound.AddressRefused):
         client.get("https://rebind.example.org/")
 
 
 def test_http_client_connects_to_the_resolved_address_keeping_the_host_name(web_server, resolver):
     port = web_server.server_address[1]
     resolver["repo.example.test"] = ["127.0.0.1"]
-    with net.http_client(allow_private=True) as client:
+    with outbound.http_client(allow_private=True) as client:
         response = client.get(f"http://repo.example.test:{port}/")
     assert response.status_code == 200
     assert web_server.hosts == [f"repo.example.test:{port}"]
@@ -285,7 +286,7 @@ def test_http_client_connects_to_the_resolved_address_keeping_the_host_name(web_
 def test_http_client_verifies_tls_for_the_host_name_at_the_checked_address(tls_server, resolver):
     port = tls_server.server_address[1]
     resolver[TLS_NAME] = ["127.0.0.1"]
-    with net.http_client(allow_private=True) as client:
+    with outbound.http_client(allow_private=True) as client:
         response = client.get(f"https://{TLS_NAME}:{port}/")
     assert (response.status_code, response.text) == (200, "ok")
     assert tls_server.sni == [TLS_NAME]
@@ -296,7 +297,7 @@ def test_http_client_rejects_a_certificate_for_another_name(tls_server, resolver
     port = tls_server.server_address[1]
     resolver["other.example.test"] = ["127.0.0.1"]
     with (
-        net.http_client(allow_private=True) as client,
+        outbound.http_client(allow_private=True) as client,
         pytest.raises(httpx.ConnectError, match="certificate"),
     ):
         client.get(f"https://other.example.test:{port}/")
@@ -305,17 +306,17 @@ def test_http_client_rejects_a_certificate_for_another_name(tls_server, resolver
 
 def test_http_client_does_not_follow_redirects(web_server):
     port = web_server.server_address[1]
-    with net.http_client(allow_private=True) as client:
+    with outbound.http_client(allow_private=True) as client:
         response = client.get(f"http://127.0.0.1:{port}/redirect")
     assert response.status_code == 302
     assert web_server.hosts == [f"127.0.0.1:{port}"]
 
 
 def test_http_client_ends_a_request_at_its_deadline(web_server, monkeypatch):
-    monkeypatch.setattr(net, "REQUEST_DEADLINE", 0.5)
+    monkeypatch.setattr(outbound, "REQUEST_DEADLINE", 0.5)
     port = web_server.server_address[1]
     started = time.monotonic()
-    with net.http_client(allow_private=True) as client, pytest.raises(httpx.TimeoutException):
+    with outbound.http_client(allow_private=True) as client, pytest.raises(httpx.TimeoutException):
         client.get(f"http://127.0.0.1:{port}/slow")
     assert time.monotonic() - started < 5
 
@@ -325,14 +326,14 @@ def test_http_client_ends_a_request_at_its_deadline(web_server, monkeypatch):
 
 def test_git_pool_manager_refuses_the_loopback_without_the_setting(no_connections):
     manager = net.git_pool_manager(allow_private=False)
-    with pytest.raises(net.AddressRefused, match="resolves to a private"):
+    with pytest.raises(outbound.AddressRefused, match="resolves to a private"):
         manager.request("GET", "https://127.0.0.1:9/owner/name.git/info/refs")
     manager.close()
 
 
 def test_git_pool_manager_refuses_http_without_the_setting(no_connections):
     manager = net.git_pool_manager(allow_private=False)
-    with pytest.raises(net.AddressRefused, match="https"):
+    with pytest.raises(outbound.AddressRefused, match="https"):
         manager.request("GET", "http://93.184.216.34/owner/name.git/info/refs")
     manager.close()
 

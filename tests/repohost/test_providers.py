@@ -9,7 +9,7 @@ import socket
 import httpx
 import pytest
 
-from loko.repohost import net
+from loko import outbound
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import ProviderError, PullRequest
 from tests.repohost.standins import STAND_INS, ApiDescription, Pull
@@ -35,7 +35,7 @@ def host(request):
 
 @pytest.fixture
 def http():
-    with net.http_client(allow_private=True) as client:
+    with outbound.http_client(allow_private=True) as client:
         yield client
 
 
@@ -185,7 +185,7 @@ def test_check_reports_a_token_whose_user_is_not_a_member_as_without_write_acces
 
 
 def test_a_loopback_host_is_refused_unless_private_addresses_are_allowed(host):
-    with net.http_client(allow_private=False) as checked:
+    with outbound.http_client(allow_private=False) as checked:
         error = refusal(lambda: provider_with(host, checked).check("main"))
     assert error.problem == "refused"
     assert TOKEN not in error.message

@@ -38,6 +38,10 @@ PLUMBING = (
     "loko.jobs.service",
     "loko.jobs.worker",
     "loko.logging",
+    # The guarded outbound HTTP client and the secrets' encryption: repohost, webhooks and
+    # machine translation all call out and keep secrets through them.
+    "loko.outbound",
+    "loko.secrets",
     # The pipeline client imports nothing of the server, so the table of formats both use
     # (extensions and the detection of a file's format) is the client's; it imports nothing.
     "loko.client.formats",

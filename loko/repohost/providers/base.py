@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from loko.outbound import OutboundError
+
 
 @dataclass(frozen=True)
 class PullRequest:
@@ -13,22 +15,17 @@ class PullRequest:
     branch: str  # the head branch
 
 
-class ProviderError(Exception):
-    """A provider refused or failed; ``message`` says what it answered, for a 502 or a 400.
-
-    ``status`` is the provider's HTTP status (None for a network failure); ``problem`` is
-    one of "not_found" (repository), "no_write_access", "branch_missing", "unauthorized",
-    "unavailable", "refused" so that callers can word the connection check precisely.
-    """
-
-    def __init__(self, message: str, status: int | None = None, problem: str = "refused"):
-        super().__init__(message)
-        self.message, self.status, self.problem = message, status, problem
+# A provider refused or failed; ``message`` says what it answered, for a 502 or a 400.
+# ``status`` is the provider's HTTP status (None for a network failure); ``problem`` is one of
+# "not_found" (repository), "no_write_access", "branch_missing", "unauthorized", "unavailable",
+# "refused" so that callers can word the connection check precisely. It is the outbound
+# room's error, so that a refused address (``outbound.AddressRefused``) is one too.
+ProviderError = OutboundError
 
 
 class Provider(ABC):
     """One repository on one host, reached with one token through ``http`` (an
-    ``httpx.Client`` made by ``net.http_client``: timeouts and the address check included).
+    ``httpx.Client`` made by ``outbound.http_client``: timeouts and the address check included).
 
     ``repository`` is ``owner/name`` (GitLab: the project's full path, groups included);
     ``api_url`` overrides the public host's API root (GitHub Enterprise, self-hosted GitLab

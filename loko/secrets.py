@@ -10,6 +10,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from loko.errors import LokoError
 
+# The derivation's label; kept as the repository integration first wrote it, so the secrets
+# stored before this module was shared still decrypt.
 INFO = b"loko repohost secrets v1"
 
 
@@ -23,13 +25,15 @@ def _fernet(secret_key: str) -> Fernet:
 
 
 def encrypt(secret_key: str, plain: str) -> str:
+    """``plain`` encrypted under a key derived from ``secret_key``."""
     return _fernet(secret_key).encrypt(plain.encode()).decode()
 
 
-def decrypt(secret_key: str, token: str) -> str:
+def decrypt(secret_key: str, token: str, what: str = "repohost: the stored token") -> str:
+    """The plain secret; UnreadableSecret (409) naming ``what`` when it cannot be decrypted."""
     try:
         return _fernet(secret_key).decrypt(token.encode()).decode()
     except InvalidToken:
         raise UnreadableSecret(
-            "repohost: the stored token cannot be decrypted (LOKO_SECRET_KEY changed); configure it again."
+            f"{what} cannot be decrypted (LOKO_SECRET_KEY changed); configure it again."
         ) from None

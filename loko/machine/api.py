@@ -1,0 +1,115 @@
+"""/api/organizations/{id}/machine-providers and /api/projects/{id}/suggestions."""
+
+from flask import Blueprint
+
+from loko.auth.identity import current_actor
+from loko.auth.schemas import SuccessOut
+from loko.http import load_body, load_query
+from loko.machine import service
+from loko.machine.schemas import (
+    MachineProviderEnvelope,
+    MachineProviderIn,
+    MachineProviderList,
+    MachineProviderPatch,
+    ProviderTestOut,
+    SuggestionsOut,
+    SuggestionsQuery,
+)
+from loko.openapi import documented
+
+machine_api = Blueprint("machine_api", __name__)
+BASE = "/organizations/<uuid:organization_id>/machine-providers"
+ONE = BASE + "/<uuid:provider_id>"
+TAGS = ("machine translation",)
+SESSION = ("session",)
+
+
+@machine_api.get(BASE)
+@documented(
+    "The organization's machine translation providers (owner or admin)",
+    tags=TAGS,
+    auth=SESSION,
+    responses={200: MachineProviderList},
+)
+def list_providers(organization_id):
+    providers = service.list_providers(current_actor(), str(organization_id))
+    return MachineProviderList().dump({"providers": providers})
+
+
+@machine_api.post(BASE)
+@documented(
+    "Add a machine translation provider (owner or admin)",
+    tags=TAGS,
+    auth=SESSION,
+    body=MachineProviderIn,
+    responses={201: MachineProviderEnvelope},
+    description="The API key is stored encrypted and never answered: `hasKey` and `keyLast4` say "
+    "which one is set.",
+)
+def create_provider(organization_id):
+    provider = service.create_provider(current_actor(), str(organization_id), load_body(MachineProviderIn))
+    return MachineProviderEnvelope().dump({"provider": provider}), 201
+
+
+@machine_api.patch(ONE)
+@documented(
+    "Change a machine translation provider (owner or admin)",
+    tags=TAGS,
+    auth=SESSION,
+    body=MachineProviderPatch,
+    responses={200: MachineProviderEnvelope},
+)
+def update_provider(organization_id, provider_id):
+    data = load_body(MachineProviderPatch)
+    provider = service.update_provider(current_actor(), str(organization_id), str(provider_id), data)
+    return MachineProviderEnvelope().dump({"provider": provider})
+
+
+@machine_api.delete(ONE)
+@documented(
+    "Remove a machine translation provider (owner or admin)",
+    tags=TAGS,
+    auth=SESSION,
+    responses={200: SuccessOut},
+)
+def delete_provider(organization_id, provider_id):
+    service.delete_provider(current_actor(), str(organization_id), str(provider_id))
+    return SuccessOut().dump({"success": True})
+
+
+@machine_api.post(ONE + "/test")
+@documented(
+    "Check a provider's setup by translating `Hello {name}` into German",
+    tags=TAGS,
+    auth=SESSION,
+    responses={200: ProviderTestOut},
+    errors=(401, 403, 404, 409),
+    description="Answers 200 whether or not the provider worked: `ok`, the translation, or the "
+    "provider's failure in `error` (a refused address, a rejected key, a lost placeholder).",
+)
+def check_provider(organization_id, provider_id):
+    return ProviderTestOut().dump(
+        service.check_provider(current_actor(), str(organization_id), str(provider_id))
+    )
+
+
+@machine_api.get("/projects/<uuid:project_id>/suggestions")
+@documented(
+    "Machine translation suggestions for one key",
+    tags=TAGS,
+    query=SuggestionsQuery,
+    responses={200: SuggestionsOut},
+    errors=(400, 401, 403, 404, 409),
+    description="Asks each enabled provider of the project's organization to translate the key's "
+    "source-language text into `language` (whoever may edit translations, a write key too). "
+    "Placeholders are masked before sending and verified after: a result that lost, repeated or "
+    "invented one is refused and listed in `errors`, never suggested. Answers 409 when the "
+    "stored data leave nothing to translate: the project has no source language, `language` is "
+    "the source language, or the key has no source text.",
+)
+def suggestions(project_id):
+    query = load_query(SuggestionsQuery)
+    answer = service.suggest(
+        current_actor(), str(project_id), query["fileName"], query["key"], query["language"]
+    )
+    return SuggestionsOut().dump(answer)

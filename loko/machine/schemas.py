@@ -1,0 +1,161 @@
+"""An organization's machine translation providers, and the suggestions they make."""
+
+from marshmallow import fields, validate
+
+from loko.fields import (
+    HTTP_URL_PATTERN,
+    ApiSchema,
+    FileName,
+    LanguageCode,
+    LanguageMap,
+    TranslationKey,
+    no_control_characters,
+)
+from loko.machine.models import PROVIDER_KINDS
+
+MAX_INSTRUCTION = 4000
+NAME = [validate.Length(min=1, max=100), no_control_characters]
+MODEL = [validate.Length(min=1, max=200), no_control_characters]
+INSTRUCTION = validate.Length(max=MAX_INSTRUCTION)
+
+
+def _kind(**kwargs):
+    return fields.String(
+        validate=validate.OneOf(PROVIDER_KINDS),
+        metadata={
+            "description": "`deepl` (DeepL API v2), `libretranslate`, or `openai` (any "
+            "OpenAI-compatible chat API: OpenAI, Ollama, vLLM, LiteLLM)."
+        },
+        **kwargs,
+    )
+
+
+def _base_url(**kwargs):
+    return fields.String(
+        allow_none=True,
+        validate=[validate.Length(max=2048), validate.Regexp(HTTP_URL_PATTERN)],
+        metadata={
+            "description": "The service's address; null for the public service (DeepL: "
+            "api-free.deepl.com for keys ending in `:fx`, else api.deepl.com; LibreTranslate: "
+            "libretranslate.com; openai: api.openai.com/v1). Must be https and resolve to public "
+            "addresses only, unless LOKO_OUTBOUND_ALLOW_PRIVATE is set."
+        },
+        **kwargs,
+    )
+
+
+def _api_key(**kwargs):
+    return fields.String(
+        allow_none=True,
+        load_only=True,
+        validate=[validate.Length(max=500), no_control_characters],
+        metadata={
+            "description": "The API key, stored encrypted and never answered (only `hasKey` "
+            "and `keyLast4`); null or empty for none."
+        },
+        **kwargs,
+    )
+
+
+def _language_instructions(**kwargs):
+    return LanguageMap(
+        values=fields.String(validate=INSTRUCTION),
+        metadata={"description": "Instructions for language models, per target language."},
+        **kwargs,
+    )
+
+
+class MachineProviderIn(ApiSchema):
+    kind = _kind(required=True)
+    name = fields.String(validate=NAME)
+    baseUrl = _base_url(load_default=None)
+    model = fields.String(
+        allow_none=True,
+        validate=MODEL,
+        load_default=None,
+        metadata={"description": "The model (required for `openai`), e.g. `gpt-4o-mini` or `llama3.1`."},
+    )
+    apiKey = _api_key(load_default=None)
+    instruction = fields.String(
+        load_default="",
+        validate=INSTRUCTION,
+        metadata={"description": "Instructions for language models, for every language."},
+    )
+    languageInstructions = _language_instructions(load_default=dict)
+    enabled = fields.Boolean(load_default=True)
+
+
+class MachineProviderPatch(ApiSchema):
+    name = fields.String(validate=NAME)
+    baseUrl = _base_url()
+    model = fields.String(allow_none=True, validate=MODEL)
+    apiKey = _api_key()
+    instruction = fields.String(validate=INSTRUCTION)
+    languageInstructions = _language_instructions()
+    enabled = fields.Boolean()
+
+
+class MachineProviderOut(ApiSchema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": list(PROVIDER_KINDS)})
+    name = fields.String(required=True)
+    baseUrl = fields.String(required=True, allow_none=True)
+    model = fields.String(required=True, allow_none=True)
+    hasKey = fields.Boolean(required=True)
+    keyLast4 = fields.String(
+        required=True, allow_none=True, metadata={"description": "The key's last four characters."}
+    )
+    instruction = fields.String(required=True)
+    languageInstructions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    enabled = fields.Boolean(required=True)
+    createdAt = fields.DateTime(required=True)
+    updatedAt = fields.DateTime(required=True)
+
+
+class MachineProviderEnvelope(ApiSchema):
+    provider = fields.Nested(MachineProviderOut, required=True)
+
+
+class MachineProviderList(ApiSchema):
+    providers = fields.List(fields.Nested(MachineProviderOut), required=True)
+
+
+class ProviderTestOut(ApiSchema):
+    ok = fields.Boolean(required=True)
+    source = fields.String(required=True, metadata={"description": "The text sent: `Hello {name}`."})
+    text = fields.String(
+        required=True, allow_none=True, metadata={"description": "The translation, when it worked."}
+    )
+    error = fields.String(required=True, allow_none=True, metadata={"description": "What went wrong."})
+
+
+class SuggestionsQuery(ApiSchema):
+    fileName = FileName(required=True)
+    key = TranslationKey(required=True)
+    language = LanguageCode(required=True, metadata={"description": "The target language."})
+
+
+class SuggestionOut(ApiSchema):
+    source = fields.String(required=True, metadata={"enum": ["machine"]})
+    provider = fields.String(required=True, metadata={"description": "The provider's name."})
+    providerId = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": list(PROVIDER_KINDS)})
+    text = fields.String(required=True)
+
+
+class SuggestionErrorOut(ApiSchema):
+    provider = fields.String(required=True)
+    providerId = fields.String(required=True)
+    error = fields.String(required=True)
+
+
+class SuggestionsOut(ApiSchema):
+    suggestions = fields.List(fields.Nested(SuggestionOut), required=True)
+    errors = fields.List(
+        fields.Nested(SuggestionErrorOut),
+        required=True,
+        metadata={
+            "description": "Providers that failed, or whose answer was refused because it lost, "
+            "repeated or invented a placeholder."
+        },
+    )

@@ -1,0 +1,280 @@
+"""Machine translation: an organization's providers (configured by its owners and admins) and
+the suggestions they make for a project's keys.
+
+Every provider call goes out through the guarded client of ``loko.outbound`` (timeouts, the
+private-address check unless the administrator allows it) and never inside a database
+transaction: what the call needs is read first, the read transaction is ended, then the
+provider is called. The API key is kept encrypted (``loko.secrets``); it is decrypted only
+for the call, never answered (``hasKey`` and its last four characters are) and never logged.
+"""
+
+import logging
+from dataclasses import dataclass
+
+import orjson
+from flask import current_app
+from sqlalchemy import select
+
+from loko.auth import policy
+from loko.database import unit_of_work, utcnow
+from loko.errors import Conflict, NotFound
+from loko.extensions import db
+from loko.machine.models import MachineProvider
+from loko.secrets import UnreadableSecret
+from loko.translations.models import Translation, TranslationValue
+
+log = logging.getLogger(__name__)
+
+PROVIDER_NOT_FOUND = "Machine translation provider not found."
+TEST_TEXT = "Hello {name}"
+KIND_LABELS = {"deepl": "DeepL", "libretranslate": "LibreTranslate", "openai": "OpenAI-compatible"}
+
+
+@dataclass(frozen=True)
+class ProviderCall:
+    """What one call to one provider needs, read before the call: no ORM object crosses it."""
+
+    id: str
+    name: str
+    kind: str
+    base_url: str | None
+    model: str | None
+    api_key: str | None
+    instruction: str
+
+
+# The outbound client and cryptography load on the first call or configuration.
+
+
+def _outbound():
+    from loko import outbound
+
+    return outbound
+
+
+def _secrets():
+    from loko import secrets
+
+    return secrets
+
+
+def _secret_key() -> str:
+    return current_app.config["LOKO_SECRET_KEY"]
+
+
+def describe(row: MachineProvider) -> dict:
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "name": row.name,
+        "baseUrl": row.base_url,
+        "model": row.model,
+        "hasKey": row.api_key_encrypted is not None,
+        "keyLast4": row.api_key_last4,
+        "instruction": row.instruction,
+        "languageInstructions": orjson.loads(row.language_instructions),
+        "enabled": row.enabled,
+        "createdAt": row.created_at,
+        "updatedAt": row.updated_at,
+    }
+
+
+def _provider(organization_id: str, provider_id: str) -> MachineProvider:
+    row = db.session.get(MachineProvider, provider_id)
+    if row is None or row.organization_id != organization_id:
+        raise NotFound(PROVIDER_NOT_FOUND)
+    return row
+
+
+def _set_key(row: MachineProvider, api_key: str | None) -> None:
+    if api_key:
+        row.api_key_encrypted = _secrets().encrypt(_secret_key(), api_key)
+        row.api_key_last4 = api_key[-4:] if len(api_key) >= 8 else None
+    else:
+        row.api_key_encrypted, row.api_key_last4 = None, None
+
+
+def list_providers(actor, organization_id: str) -> list[dict]:
+    """The organization's providers; NotFound for non-members, Forbidden below admin."""
+    policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
+    rows = db.session.scalars(
+        select(MachineProvider)
+        .where(MachineProvider.organization_id == organization_id)
+        .order_by(MachineProvider.created_at, MachineProvider.id)
+    )
+    return [describe(row) for row in rows]
+
+
+def create_provider(actor, organization_id: str, data: dict) -> dict:
+    """A new provider. What a kind needs (DeepL a key, an OpenAI-compatible API a model) is
+    not refused here: the setup check and every call say what is missing."""
+    with unit_of_work():
+        policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
+        now = utcnow()
+        row = MachineProvider(
+            organization_id=organization_id,
+            kind=data["kind"],
+            name=data.get("name") or KIND_LABELS[data["kind"]],
+            base_url=data.get("baseUrl"),
+            model=data.get("model"),
+            instruction=data.get("instruction") or "",
+            language_instructions=orjson.dumps(data.get("languageInstructions") or {}).decode(),
+            enabled=data.get("enabled", True),
+            created_at=now,
+            updated_at=now,
+        )
+        _set_key(row, data.get("apiKey"))
+        db.session.add(row)
+        db.session.flush()
+        return describe(row)
+
+
+def update_provider(actor, organization_id: str, provider_id: str, data: dict) -> dict:
+    """Change a provider's fields (``apiKey``: a new key, or null or empty to remove it)."""
+    with unit_of_work():
+        policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
+        row = _provider(organization_id, provider_id)
+        for field, column in (("name", "name"), ("baseUrl", "base_url"), ("model", "model")):
+            if field in data:
+                setattr(row, column, data[field])
+        if "instruction" in data:
+            row.instruction = data["instruction"] or ""
+        if "languageInstructions" in data:
+            row.language_instructions = orjson.dumps(data["languageInstructions"] or {}).decode()
+        if "enabled" in data:
+            row.enabled = data["enabled"]
+        if "apiKey" in data:
+            _set_key(row, data["apiKey"])
+        row.updated_at = utcnow()
+        return describe(row)
+
+
+def delete_provider(actor, organization_id: str, provider_id: str) -> None:
+    with unit_of_work():
+        policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
+        db.session.delete(_provider(organization_id, provider_id))
+
+
+def _call_of(row: MachineProvider, language: str | None) -> ProviderCall:
+    instructions = orjson.loads(row.language_instructions)
+    parts = [row.instruction.strip(), (instructions.get(language) or "").strip() if language else ""]
+    api_key = None
+    if row.api_key_encrypted is not None:
+        api_key = _secrets().decrypt(
+            _secret_key(), row.api_key_encrypted, what=f"the API key of the provider {row.name}"
+        )
+    return ProviderCall(
+        id=row.id,
+        name=row.name,
+        kind=row.kind,
+        base_url=row.base_url,
+        model=row.model,
+        api_key=api_key,
+        instruction="\n\n".join(part for part in parts if part),
+    )
+
+
+def translate(call: ProviderCall, texts: list[str], source: str, target: str, context: str | None):
+    """``texts`` translated by the provider of ``call``, placeholders kept (outside any
+    transaction); ProviderError, MaskingError."""
+    from loko.machine.providers import provider_for
+    from loko.machine.providers.base import Settings
+
+    outbound = _outbound()
+    settings = Settings(
+        base_url=call.base_url, api_key=call.api_key, model=call.model, instruction=call.instruction
+    )
+    with outbound.http_client(outbound.allow_private(current_app.config)) as http:
+        return provider_for(call.kind, settings, http).translate(texts, source, target, context)
+
+
+def _attempt(call: ProviderCall, texts, source, target, context) -> tuple[list[str] | None, str | None]:
+    """``(translations, None)`` or ``(None, what went wrong)``; the failure is logged."""
+    from loko.machine.masking import MaskingError
+    from loko.machine.providers.base import ProviderError
+
+    try:
+        return translate(call, texts, source, target, context), None
+    except ProviderError as error:
+        log.warning("machine translation by %s (%s) failed: %s", call.name, call.kind, error.message)
+        return None, error.message
+    except MaskingError as error:
+        log.warning("machine translation by %s (%s) refused: %s", call.name, call.kind, error.message)
+        return None, f"refused: {error.message}"
+
+
+def check_provider(actor, organization_id: str, provider_id: str) -> dict:
+    """Translate ``Hello {name}`` from English to German with the provider, to check its
+    setup: ``{ok, source, text, error}``."""
+    policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
+    call = _call_of(_provider(organization_id, provider_id), "de")
+    db.session.rollback()  # no transaction stays open while the provider is called
+    texts, error = _attempt(call, [TEST_TEXT], "en", "de", "A greeting shown after signing in.")
+    return {"ok": error is None, "source": TEST_TEXT, "text": texts[0] if texts else None, "error": error}
+
+
+def _context(row: Translation, source_language: str) -> str:
+    lines = [f"Key: {row.key}", f"File: {row.file_name}", f"Source language: {source_language}"]
+    if row.comment:
+        lines.append(f"Comment: {row.comment}")
+    if row.context:
+        lines.append(f"Context: {row.context}")
+    return "\n".join(lines)
+
+
+def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> dict:
+    """Machine suggestions for one key in ``language`` from each enabled provider of the
+    project's organization: ``{suggestions, errors}``. NotFound for a missing key, Conflict
+    when the stored data leave nothing to translate (no source language or text, or
+    ``language`` is the source language)."""
+    project, _ = policy.authorize(actor, project_id, policy.SUGGEST_TRANSLATIONS)
+    source_language = project.source_language
+    if source_language is None:
+        raise Conflict("language: the project has no source language to translate from.")
+    if language == source_language:
+        raise Conflict(f"language: {language} is the project's source language.")
+    row = db.session.execute(
+        select(Translation).where(
+            Translation.project_id == project_id,
+            Translation.file_name == file_name,
+            Translation.key == key,
+            Translation.deleted_at.is_(None),
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        raise NotFound("Translation not found.")
+    source = db.session.execute(
+        select(TranslationValue.value).where(
+            TranslationValue.translation_id == row.id, TranslationValue.language_code == source_language
+        )
+    ).scalar_one_or_none()
+    if not source:
+        raise Conflict(f"key: {key} has no text in the source language {source_language} to translate.")
+    context = _context(row, source_language)
+    providers = db.session.scalars(
+        select(MachineProvider)
+        .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
+        .order_by(MachineProvider.created_at, MachineProvider.id)
+    ).all()
+    suggestions, errors, calls = [], [], []
+    for provider in providers:
+        try:
+            calls.append(_call_of(provider, language))
+        except UnreadableSecret as error:
+            errors.append({"provider": provider.name, "providerId": provider.id, "error": error.message})
+    db.session.rollback()  # no transaction stays open while the providers are called
+    for call in calls:
+        texts, error = _attempt(call, [source], source_language, language, context)
+        if error is None:
+            suggestions.append(
+                {
+                    "source": "machine",
+                    "provider": call.name,
+                    "providerId": call.id,
+                    "kind": call.kind,
+                    "text": texts[0],
+                }
+            )
+        else:
+            errors.append({"provider": call.name, "providerId": call.id, "error": error})
+    return {"suggestions": suggestions, "errors": errors}
