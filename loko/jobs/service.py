@@ -342,7 +342,8 @@ def ensure_scheduled(schedule: Schedule) -> None:
 
 
 def prune_finished(kept: timedelta) -> int:
-    """Delete the jobs that finished more than ``kept`` ago; how many."""
+    """Delete the jobs that finished (succeeded, failed, cancelled) more than ``kept`` ago, in
+    one statement; never a queued or running one. How many."""
     with unit_of_work():
         return db.session.execute(
             Job.__table__.delete().where(Job.state.in_(FINISHED), Job.finished_at < utcnow() - kept)
