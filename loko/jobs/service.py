@@ -246,7 +246,7 @@ def _announce(job, result=None) -> None:
             "startedAt": _timestamp(started),
             "finishedAt": _timestamp(finished),
             "durationMs": None if started is None else int((finished - started).total_seconds() * 1000),
-            "result": summary_of(result),
+            "result": _result_summary(result),
             "error": None if job.error is None else job.error[:EVENT_ERROR_LIMIT],
         },
     )
@@ -268,7 +268,7 @@ def _summarized(value) -> bool:
     return _scalar(value)
 
 
-def summary_of(result):
+def _result_summary(result):
     """A result's numbers, booleans and short texts, at its top level and in its objects of
     scalars (an import's ``summary`` of counts); its lists are left out. None for a result
     that is not an object."""
