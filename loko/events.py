@@ -6,7 +6,8 @@ their own transaction without knowing who listens: a listener registers itself f
   that cost a query.
 - ``emit(project_id, kind, items, count)``: ``count`` things of ``kind`` happened (``items``
   describes some or all of them); a listener batches them per transaction.
-- ``emit_one(project_id, kind, data)``: one event with its own data (an import finished).
+- ``emit_one(project_id, kind, data)``: one event with its own data (an import finished, a
+  job finished).
 """
 
 from collections.abc import Callable
@@ -17,7 +18,8 @@ KEY_CREATED = "key.created"
 KEY_TRASHED = "key.trashed"
 KEY_RESTORED = "key.restored"
 IMPORT_FINISHED = "import.finished"
-KINDS = (VALUES_CHANGED, IMPORT_FINISHED, KEY_CREATED, KEY_TRASHED, KEY_RESTORED)
+JOB_FINISHED = "job.finished"
+KINDS = (VALUES_CHANGED, IMPORT_FINISHED, KEY_CREATED, KEY_TRASHED, KEY_RESTORED, JOB_FINISHED)
 
 
 class Listener(Protocol):

@@ -5,7 +5,8 @@
   ``imports/jobs.py``, ``translations/jobs.py``) and schedules, so the queue imports no feature.
 - ``service.py``: enqueue (in the caller's transaction), claim, complete, retry, cancel,
   progress, and the reads behind the endpoints.
-- ``maintenance.py``: the queue's own daily job, deleting jobs finished 30 days ago.
+- ``maintenance.py``: the queue's own daily job, deleting jobs finished
+  ``LOKO_JOB_RETENTION_DAYS`` ago.
 - ``worker.py``: the loop that claims and runs jobs, in threads of ``loko serve`` or in
   ``loko worker`` processes.
 - ``api.py``: a project's jobs over REST.

@@ -11,6 +11,9 @@ from datetime import timedelta
 
 HANDLERS: dict[str, Callable] = {}
 SCHEDULES: dict[str, "Schedule"] = {}
+# Kinds whose jobs raise no ``job.finished`` event when they end (a webhook delivery: telling
+# the endpoints that a delivery ended would be a delivery more, without end).
+UNANNOUNCED: set[str] = set()
 
 # Set when a job is enqueued in this process, so an idle worker starts it at once rather than
 # at its next poll.
@@ -40,14 +43,17 @@ class Schedule:
         return f"schedule:{self.kind}"
 
 
-def handler(name: str, *, every: timedelta | None = None):
+def handler(name: str, *, every: timedelta | None = None, announced: bool = True):
     """Register the decorated function as the handler of jobs of kind ``name``; with
-    ``every``, the workers also enqueue one that often."""
+    ``every``, the workers also enqueue one that often. Unless ``announced`` is False, a job
+    of a project that ends raises the ``job.finished`` event."""
 
     def register(function: Callable) -> Callable:
         HANDLERS[name] = function
         if every is not None:
             SCHEDULES[name] = Schedule(name, every)
+        if not announced:
+            UNANNOUNCED.add(name)
         return function
 
     return register

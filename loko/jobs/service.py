@@ -5,20 +5,25 @@ A claim is one short write transaction: on PostgreSQL the oldest runnable row is
 ``FOR UPDATE SKIP LOCKED`` (concurrent workers each take another row); on SQLite the write
 lock (BEGIN IMMEDIATE, through the write gate) makes the pick-and-mark atomic. A running job
 whose worker has not beaten its heart for ``stale_after`` is runnable again: its worker died.
+
+A job of a project that reaches a final state (succeeded, failed, cancelled) raises the
+``job.finished`` domain event (``loko.events``) in the transaction that records that state,
+unless its kind is registered as not announced (a webhook delivery).
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import orjson
 from sqlalchemy import and_, event, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from loko import events
 from loko.database import unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.jobs.models import CANCELLED, FAILED, FINISHED, QUEUED, RUNNING, SUCCEEDED, Job
-from loko.jobs.registry import Schedule, wake_up
+from loko.jobs.registry import UNANNOUNCED, Schedule, wake_up
 
 DEFAULT_MAX_ATTEMPTS = 5
 BACKOFF_BASE = timedelta(seconds=2)
@@ -27,6 +32,8 @@ DEFAULT_STALE_AFTER = timedelta(seconds=60)
 JOBS_LISTED = 50
 TEXT_LIMIT = 4000
 DONE_PAYLOAD = "{}"
+EVENT_ERROR_LIMIT = 500
+EVENT_TEXT_LIMIT = 200
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,7 @@ def claim(worker_id: str, kinds, stale_after: timedelta = DEFAULT_STALE_AFTER) -
                 job.state, job.finished_at = FAILED, now
                 job.error = "the worker running its last attempt stopped responding."
                 job.claimed_by = None
+                _announce(job)
                 continue
             job.state = RUNNING
             job.attempts += 1
@@ -181,19 +189,92 @@ def complete(job_id: str, worker_id: str, result) -> bool:
     """The job succeeded with ``result``; False when it was cancelled or taken over meanwhile.
     Its payload (an import's whole upload) is dropped; a failed job keeps it to be looked at."""
     with unit_of_work():
-        return bool(
-            db.session.execute(
-                update(Job)
-                .where(_owned(job_id, worker_id))
-                .values(
-                    state=SUCCEEDED,
-                    result=None if result is None else orjson.dumps(result).decode(),
-                    finished_at=utcnow(),
-                    claimed_by=None,
-                    payload=DONE_PAYLOAD,
-                )
-            ).rowcount
-        )
+        done = db.session.execute(
+            update(Job)
+            .where(_owned(job_id, worker_id))
+            .values(
+                state=SUCCEEDED,
+                result=None if result is None else orjson.dumps(result).decode(),
+                finished_at=utcnow(),
+                claimed_by=None,
+                payload=DONE_PAYLOAD,
+            )
+            .returning(*_ANNOUNCED_COLUMNS)
+        ).first()
+        if done is None:
+            return False
+        _announce(done, result)
+        return True
+
+
+# The job.finished event
+
+_ANNOUNCED_COLUMNS = (
+    Job.id,
+    Job.kind,
+    Job.project_id,
+    Job.state,
+    Job.attempts,
+    Job.max_attempts,
+    Job.error,
+    Job.created_at,
+    Job.started_at,
+    Job.finished_at,
+)
+
+
+def _announce(job, result=None) -> None:
+    """Raise ``job.finished`` for ``job`` (a Job, or a row of its ``_ANNOUNCED_COLUMNS``), which
+    has just reached its final state, in the transaction recording it. Only what a project
+    reader sees of a job goes out, and only its summary: never the payload (an upload, a
+    user's id), nor the lists of a result (the values an import changed)."""
+    if job.project_id is None or job.kind in UNANNOUNCED:
+        return
+    if not events.wanted(job.project_id, events.JOB_FINISHED):
+        return
+    started, finished = job.started_at, job.finished_at
+    events.emit_one(
+        job.project_id,
+        events.JOB_FINISHED,
+        {
+            "jobId": job.id,
+            "kind": job.kind,
+            "state": job.state,
+            "attempts": job.attempts,
+            "maxAttempts": job.max_attempts,
+            "createdAt": _timestamp(job.created_at),
+            "startedAt": _timestamp(started),
+            "finishedAt": _timestamp(finished),
+            "durationMs": None if started is None else int((finished - started).total_seconds() * 1000),
+            "result": _result_summary(result),
+            "error": None if job.error is None else job.error[:EVENT_ERROR_LIMIT],
+        },
+    )
+
+
+def _timestamp(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _scalar(value) -> bool:
+    if isinstance(value, str):
+        return len(value) <= EVENT_TEXT_LIMIT
+    return value is None or isinstance(value, bool | int | float)
+
+
+def _summarized(value) -> bool:
+    if isinstance(value, dict):
+        return bool(value) and all(_scalar(item) for item in value.values())
+    return _scalar(value)
+
+
+def _result_summary(result):
+    """A result's numbers, booleans and short texts, at its top level and in its objects of
+    scalars (an import's ``summary`` of counts); its lists are left out. None for a result
+    that is not an object."""
+    if not isinstance(result, dict):
+        return None
+    return {name: value for name, value in result.items() if _summarized(value)}
 
 
 def backoff(attempts: int) -> timedelta:
@@ -227,12 +308,14 @@ def retry_or_fail(
             job.attempts -= 1
         if final or job.attempts >= job.max_attempts:
             job.state, job.finished_at = FAILED, now
+            _announce(job)
             return FAILED
         newer = job.coalesce_key is not None and _queued_with_key(job.coalesce_key)
         if newer:
             # A newer job of the same key is queued already; it does this one's work too.
             job.state, job.finished_at = CANCELLED, now
             job.error = f"replaced by job {newer.id}, queued meanwhile."
+            _announce(job)
             return CANCELLED
         job.state = QUEUED
         job.run_after = now + (delay if delay is not None else backoff(job.attempts))
@@ -259,7 +342,8 @@ def ensure_scheduled(schedule: Schedule) -> None:
 
 
 def prune_finished(kept: timedelta) -> int:
-    """Delete the jobs that finished more than ``kept`` ago; how many."""
+    """Delete the jobs that finished (succeeded, failed, cancelled) more than ``kept`` ago, in
+    one statement; never a queued or running one. How many."""
     with unit_of_work():
         return db.session.execute(
             Job.__table__.delete().where(Job.state.in_(FINISHED), Job.finished_at < utcnow() - kept)
@@ -316,4 +400,5 @@ def cancel(project_id: str, job_id: str) -> dict:
             raise Conflict(f"job: it has already finished ({job.state}).")
         job.state, job.finished_at, job.claimed_by = CANCELLED, utcnow(), None
         job.payload = DONE_PAYLOAD
+        _announce(job)
         return describe(job)

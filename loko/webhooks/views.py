@@ -19,6 +19,7 @@ EVENT_LABELS = {
     "key.created": "Key created",
     "key.trashed": "Key moved to the trash",
     "key.restored": "Key restored",
+    "job.finished": "Job finished",
 }
 
 

@@ -99,3 +99,12 @@ def test_an_unknown_delivery_is_not_found(page_as, world, as_caller):
         page_path(world), {"form": "redeliver", "webhook": hook["id"], "delivery": missing}
     )
     assert response.status_code == 404
+
+
+def test_job_finished_is_offered_and_kept(page_as, world, as_caller):
+    page = page_as("project_admin")
+    form = page.get(page_path(world)).get_data(as_text=True)
+    assert 'value="job.finished"' in form and "Job finished" in form
+    response = add(page, world, events=["job.finished", "values.changed"])
+    assert response.status_code == 201
+    assert hooks(as_caller, world)[0]["events"] == ["values.changed", "job.finished"]
