@@ -136,7 +136,7 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
 
 def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS) -> None:
     """Note that a change, after its ``bump_data_version``, touches the files named
-    ``files``: their version becomes the project's data version (one statement for all)."""
+    ``files``: their version becomes the project's data version (one executemany)."""
     statements.execute(STAMP_FILE, [(file_name, project_id) for file_name in sorted(set(files))])
 
 
