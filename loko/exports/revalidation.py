@@ -3,7 +3,8 @@ a project's export changed is answered 304 from one query, before Flask builds a
 
 ``GET /api/projects/<id>/translations`` with If-None-Match and an API key of that project
 costs one query by the driver: the key (by its SHA-256, not revoked), its project and the
-data versions the export's ETag names; on SQLite, while nothing at all has been written to
+data versions the export's ETag names (with those of the files it names, up to
+``MOST_FILES``); on SQLite, while nothing at all has been written to
 the database since that query (its WAL index says so), not even that, for up to a second.
 The ETag is the export's own (``export_etag``, over the query string loaded by the
 handler's schema), and the permission is the policy's (``api_key_may``). Anything else goes
@@ -18,7 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from marshmallow import ValidationError
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, null, select
 from werkzeug.http import parse_etags
 from werkzeug.wrappers import Request
 
@@ -28,7 +29,7 @@ from loko.auth.service import last_use_noted_since, live_key, recently_used
 from loko.auth.tokens import bearer_key, token_hash
 from loko.database import DriverQuery, KeptRows, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
-from loko.exports.service import LINKED, ExportQuery, export_etag, export_query
+from loko.exports.service import LINKED, ExportQuery, export_etag, export_query, files_version
 from loko.http import load_args
 from loko.projects.models import Project
 from loko.translations.schemas import ExportQuerySchema
@@ -38,20 +39,37 @@ EXPORT_PATH = re.compile(
 )
 NOT_MODIFIED = "304 NOT MODIFIED"  # as werkzeug words it
 
+KEY_COLUMNS = (
+    ApiKey.project_id,
+    ApiKey.scope,
+    recently_used(bindparam("fresh_since")),
+    Project.id,
+    Project.name,
+    Project.data_version,
+    LINKED.data_version,
+    Project.shared_version,
+    Project.scoped_version,
+)
 KEY_AND_VERSIONS = DriverQuery(
-    select(
-        ApiKey.project_id,
-        ApiKey.scope,
-        recently_used(bindparam("fresh_since")),
-        Project.id,
-        Project.name,
-        Project.data_version,
-        LINKED.data_version,
-    )
+    select(*KEY_COLUMNS, null())
     .join(Project, Project.id == ApiKey.project_id)
     .outerjoin(LINKED, LINKED.id == Project.linked_project_id)
     .where(live_key(bindparam("key_hash")))
 )
+# An export of named files also reads their versions; up to this many names are answered
+# here (a query for each count of names, with a parameter per name), more go to Flask.
+MOST_FILES = 8
+
+
+@lru_cache(maxsize=MOST_FILES)
+def key_and_file_versions(count: int) -> DriverQuery:
+    """``KEY_AND_VERSIONS`` with the versions of ``count`` files named ``file_0``..."""
+    names = [bindparam(f"file_{n}") for n in range(count)]
+    return DriverQuery(
+        KEY_AND_VERSIONS.statement.with_only_columns(
+            *KEY_COLUMNS, files_version(names), maintain_column_froms=True
+        )
+    )
 
 
 class ProjectVersion(NamedTuple):
@@ -59,6 +77,9 @@ class ProjectVersion(NamedTuple):
     name: str
     data_version: int
     linked_data_version: int | None
+    shared_version: int
+    scoped_version: int
+    files_version: int | None
 
 
 @lru_cache(maxsize=256)
@@ -99,9 +120,9 @@ class ExportRevalidation:
         if path is None or key is None:
             return None
         query = query_of(environ.get("QUERY_STRING", ""))
-        if query is None:
+        if query is None or len(query.file_names or ()) > MOST_FILES:
             return None
-        row = self._key_and_versions(key)
+        row = self._key_and_versions(key, query.file_names)
         if row is None:
             return None
         key_project_id, scope, noted, *project = row
@@ -112,19 +133,27 @@ class ExportRevalidation:
             return etag
         return None
 
-    def _key_and_versions(self, key: str):
-        """The key's row (``KEY_AND_VERSIONS``), or None. On SQLite a row read while the
-        database stood as it stands now (``WalIndex``) is kept for a moment and answers
-        again without a query, until any write to the database."""
+    def _key_and_versions(self, key: str, file_names: tuple[str, ...] | None):
+        """The key's row (``KEY_AND_VERSIONS``, with the versions of ``file_names`` when
+        given), or None. On SQLite a row read while the database stood as it stands now
+        (``WalIndex``) is kept for a moment and answers again without a query, until any
+        write to the database."""
         key_hash = token_hash(key)
         state = self.wal_index.state() if self.wal_index is not None else None
-        return self.kept.read(key_hash, state, lambda: self._read_key_and_versions(key_hash))
+        return self.kept.read(
+            (key_hash, file_names), state, lambda: self._read_key_and_versions(key_hash, file_names)
+        )
 
-    def _read_key_and_versions(self, key_hash: str) -> tuple | None:
+    def _read_key_and_versions(self, key_hash: str, file_names: tuple[str, ...] | None) -> tuple | None:
         dialect = self.engine.dialect
         fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
+        parameters = {"key_hash": key_hash, "fresh_since": fresh_since}
+        statement = KEY_AND_VERSIONS
+        if file_names is not None:
+            statement = key_and_file_versions(len(file_names))
+            parameters.update((f"file_{n}", name) for n, name in enumerate(file_names))
         try:
-            row = KEY_AND_VERSIONS.first(self.engine, {"key_hash": key_hash, "fresh_since": fresh_since})
+            row = statement.first(self.engine, parameters)
         except dialect.loaded_dbapi.Error:
             return None
         return tuple(row) if row is not None else None

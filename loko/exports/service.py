@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import orjson
-from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
+from sqlalchemy import Row, ScalarSelect, Text, bindparam, cast, func, null, or_, select
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
@@ -25,7 +25,7 @@ from loko.errors import BadRequest, NotFound
 from loko.exports import writers
 from loko.exports.cache import ExportCache, at_least
 from loko.extensions import db
-from loko.files.models import FileRecord
+from loko.files.models import FileRecord, FileVersion
 from loko.formats import Entry, Target
 from loko.formats.registry import format_module
 from loko.languages.models import ProjectLanguage
@@ -73,8 +73,22 @@ class Export:
 
 
 LINKED = aliased(Project)
+
+
+def files_version(file_name_parameters) -> ScalarSelect:
+    """The highest ``file_versions`` version of the project's files named by
+    ``file_name_parameters`` (bound parameters, or one expanding one), NULL when none has
+    one."""
+    return (
+        select(func.max(FileVersion.version))
+        .where(FileVersion.project_id == Project.id, FileVersion.file_name.in_(file_name_parameters))
+        .scalar_subquery()
+    )
+
+
 # What an export needs of its project, with the linked project's data version: one
-# small query, as the 304 path runs it on every request.
+# small query, as the 304 path runs it on every request. An export of named files reads
+# their versions too (``EXPORTED_FILES``).
 EXPORTED_PROJECT = (
     select(
         Project.id,
@@ -85,10 +99,27 @@ EXPORTED_PROJECT = (
         Project.linked_language_code,
         Project.linked_language_target_code,
         LINKED.data_version.label("linked_data_version"),
+        Project.shared_version,
+        Project.scoped_version,
+        null().label("files_version"),
     )
     .outerjoin(LINKED, LINKED.id == Project.linked_project_id)
     .where(Project.id == bindparam("project_id"))
 )
+EXPORTED_FILES = EXPORTED_PROJECT.with_only_columns(
+    *list(EXPORTED_PROJECT.selected_columns)[:-1],
+    files_version(bindparam("file_names", expanding=True)).label("files_version"),
+    maintain_column_froms=True,
+)
+
+
+def exported_project(project_id: str, query: ExportQuery) -> Row | None:
+    """The project's ``EXPORTED_PROJECT`` row (``EXPORTED_FILES`` for named files) in the
+    session's snapshot; None when there is no such project."""
+    statement, parameters = EXPORTED_PROJECT, {"project_id": project_id}
+    if query.file_names is not None:
+        statement, parameters["file_names"] = EXPORTED_FILES, list(query.file_names)
+    return db.session.connection().execute(statement, parameters).one_or_none()
 
 
 def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Row, str]:
@@ -99,19 +130,35 @@ def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Row, s
     """
     read_snapshot()
     policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
-    project = db.session.connection().execute(EXPORTED_PROJECT, {"project_id": project_id}).one()
+    project = exported_project(project_id, query)
+    if project is None:
+        raise NotFound(policy.PROJECT_NOT_FOUND)
     return project, export_etag(project, query)
 
 
+def selection_version(project, query: ExportQuery) -> int:
+    """The data version the selection of ``query`` was last changed at: the project's data
+    version for the whole project; for named files, the later of the last shared change
+    (see ``bump_data_version``) and the last change of one of those files. It grows with
+    every change to what such an export reads, and only then."""
+    if query.file_names is None:
+        return project.data_version
+    confined = project.data_version == project.scoped_version
+    shared = project.shared_version if confined else project.data_version
+    return max(shared, project.files_version or 0)
+
+
 def export_etag(project, query: ExportQuery) -> str:
-    """The strong ETag of an export: what its body depends on, which is the project's data
-    version and name, the linked project's data version when it is inherited, and the
-    query. ``project`` has ``id``, ``name``, ``data_version`` and ``linked_data_version``."""
+    """The strong ETag of an export: what its body depends on, which is the data version of
+    its selection (``selection_version``), the project's name, the linked project's data
+    version when it is inherited, and the query. ``project`` has ``id``, ``name``,
+    ``data_version``, ``shared_version``, ``scoped_version``, ``files_version`` (of the
+    query's files) and ``linked_data_version``."""
     linked_version = project.linked_data_version if query.inherit else None
     fingerprint = repr(
         (
             project.id,
-            project.data_version,
+            selection_version(project, query),
             project.name,
             linked_version,
             query.format,
@@ -529,11 +576,12 @@ def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, 
 
 
 def export_version(project, query: ExportQuery) -> tuple[int, int]:
-    """The data versions an export's body depends on, as ``export_etag`` names them: the
-    project's, and the linked project's when inherited (0 otherwise). A body built at
-    versions at least as high holds every write the older one held."""
+    """The data versions an export's body depends on, as ``export_etag`` names them: its
+    selection's (``selection_version``), and the linked project's when inherited (0
+    otherwise). A body built at versions at least as high holds every write the older one
+    held."""
     linked = project.linked_data_version if query.inherit else None
-    return project.data_version, linked or 0
+    return selection_version(project, query), linked or 0
 
 
 # How many times a request waits for another's build before it builds its own body.
@@ -597,7 +645,7 @@ def _newest(project: Row, query: ExportQuery) -> tuple[Row, str]:
     project has gone meanwhile."""
     if not new_snapshot():
         return project, export_etag(project, query)
-    newest = db.session.connection().execute(EXPORTED_PROJECT, {"project_id": project.id}).one_or_none()
+    newest = exported_project(project.id, query)
     if newest is None:
         raise NotFound(policy.PROJECT_NOT_FOUND)
     return newest, export_etag(newest, query)

@@ -1,4 +1,4 @@
-from sqlalchemy import ForeignKey, ForeignKeyConstraint, String, UniqueConstraint
+from sqlalchemy import ForeignKey, ForeignKeyConstraint, Integer, String, UniqueConstraint
 
 from loko.database import id_column
 from loko.extensions import db
@@ -23,3 +23,16 @@ class FileRecord(db.Model):
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), nullable=False)
     file_name = db.Column(String(256), nullable=False)
     language_code = db.Column(String(35), nullable=False)
+
+
+class FileVersion(db.Model):
+    """The project data version (``projects.data_version``) at the last change of one file's
+    keys or values, in any language: an export of named files is named by these and by the
+    project's shared version, so that a write to another file leaves it as it was. A row
+    stays when its file goes (a file of that name later starts above it)."""
+
+    __tablename__ = "file_versions"
+
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    file_name = db.Column(String(256), primary_key=True)
+    version = db.Column(Integer, nullable=False)

@@ -106,7 +106,7 @@ def create_files(actor, project_id: str, file_name: str, languages: list[dict]) 
     returns the records created by this call."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name,))
         details = {item["code"]: item for item in languages}
         ensure_languages(project_id, details, details)
         _, created = ensure_file_records(project_id, file_name, details)
@@ -136,7 +136,7 @@ def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> l
     NotFound for an unknown file, Conflict when the new name exists."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name, new_file_name))
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")
         if new_file_name == file_name or _file_exists(project_id, new_file_name):
@@ -163,7 +163,7 @@ def delete_file(
     NotFound for an unknown file (or language version)."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name,))
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")
         in_file = select(Translation.id).where(

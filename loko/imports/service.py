@@ -31,7 +31,7 @@ from loko.files.models import FileRecord
 from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
-from loko.projects.service import bump_data_version
+from loko.projects.service import bump_data_version, stamp_files
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
@@ -168,8 +168,9 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         return _answer(plan, files, options)
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=())
         plan = _plan(project_id, files, options)
+        stamp_files(project_id, plan.files)
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:

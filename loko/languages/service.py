@@ -48,6 +48,7 @@ def ensure_languages(project_id: str, codes, details: dict | None = None) -> Non
     details = details or {}
     missing = sorted(wanted - existing)
     if missing:
+        bump_data_version(project_id)  # a new language (maybe the source language): a shared change
         db.session.execute(
             insert(ProjectLanguage),
             [

@@ -26,6 +26,13 @@ class Project(db.Model):
     # The language keys are written in: set with the first language, kept among them.
     source_language = db.Column(String(35), nullable=True)
     data_version = db.Column(db.Integer, nullable=False, default=1)
+    # For exports of named files (see ``bump_data_version``): the data version of the last
+    # change not confined to named files, as it stood when the last confined one began, and
+    # the data version that confined change left. While ``data_version`` is
+    # ``scoped_version`` the last change was confined and ``shared_version`` holds; any
+    # other bump (any other ``data_version = data_version + 1``) is a shared change.
+    shared_version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
+    scoped_version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
     data_updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
 

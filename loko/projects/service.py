@@ -99,16 +99,45 @@ def insert_project(organization_id: str, name: str, desc: str = "", emoji: str =
     return project
 
 
-def bump_data_version(project_id: str, statements=SESSION_STATEMENTS) -> None:
+# A change confined to named files (``bump_data_version`` with ``files``): before the bump,
+# ``shared_version`` takes the data version unless the last bump was confined too.
+SHARED_BUMP = "UPDATE projects SET data_version = data_version + 1, data_updated_at = ? WHERE id = ?"
+SCOPED_BUMP = (
+    "UPDATE projects SET shared_version = CASE WHEN data_version = scoped_version "
+    "THEN shared_version ELSE data_version END, data_version = data_version + 1, "
+    "scoped_version = data_version + 1, data_updated_at = ? WHERE id = ?"
+)
+STAMP_FILE = (
+    "INSERT INTO file_versions (project_id, file_name, version) "
+    "SELECT id, ?, data_version FROM projects WHERE id = ? "
+    "ON CONFLICT (project_id, file_name) DO UPDATE SET version = excluded.version"
+)
+
+
+def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None) -> None:
     """Mark the project's data as changed (the export ETag names this version).
 
     Every write use case calls it first: on PostgreSQL the row lock it takes also
     serialises concurrent writers of one project, so they cannot deadlock on each other.
+
+    Without ``files`` the change may touch anything an export reads (a shared change):
+    every export's ETag changes. With ``files`` (file names; may be empty, then the caller
+    names its files with ``stamp_files`` once it knows them) the change is confined to the
+    keys, values and records of the files it names: only an export of the whole project or
+    of one of those files changes. A use case that changes anything else (languages, the
+    project's settings or link) bumps without ``files``, as every other ``data_version``
+    increment counts as shared.
     """
-    statements.execute(
-        "UPDATE projects SET data_version = data_version + 1, data_updated_at = ? WHERE id = ?",
-        [(driver_timestamp(utcnow()), project_id)],
-    )
+    bump = SHARED_BUMP if files is None else SCOPED_BUMP
+    statements.execute(bump, [(driver_timestamp(utcnow()), project_id)])
+    if files:
+        stamp_files(project_id, files, statements)
+
+
+def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS) -> None:
+    """Note that a change, after its ``bump_data_version``, touches the files named
+    ``files``: their version becomes the project's data version (one executemany)."""
+    statements.execute(STAMP_FILE, [(file_name, project_id) for file_name in sorted(set(files))])
 
 
 def get_project(actor, project_id: str) -> ProjectView:

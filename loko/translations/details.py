@@ -9,7 +9,7 @@ from loko.auth import policy
 from loko.database import unit_of_work, utcnow
 from loko.errors import NotFound
 from loko.extensions import db
-from loko.projects.service import bump_data_version
+from loko.projects.service import bump_data_version, stamp_files
 from loko.translations import history
 from loko.translations.models import Translation
 from loko.translations.service import describe
@@ -44,8 +44,9 @@ def update_key_details(
     Returns the translation as the API shows it. NotFound when the key is not active here."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=())
         translation = _active_key(project_id, key, file_name, translation_id)
+        stamp_files(project_id, [translation.file_name])
         entries = []
         for name, column in DETAIL_FIELDS.items():
             if name not in changes:

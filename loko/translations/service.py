@@ -25,7 +25,7 @@ from loko.database import (
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
-from loko.projects.service import bump_data_version
+from loko.projects.service import bump_data_version, stamp_files
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import expire_operations, operation
@@ -125,7 +125,7 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
     """Create a translation with its values; Conflict when the key exists in the file."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name,))
         if _active(project_id, file_name, key) is not None:
             raise Conflict(f"key: {key!r} already exists in the file {file_name!r}.")
         ensure_file_records(project_id, file_name, values)
@@ -204,7 +204,7 @@ def write_patch(
     statements by the driver and no ORM objects. ``file_records(project_id, file_name,
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones)."""
-    bump_data_version(project_id, statements)
+    bump_data_version(project_id, statements, files=(file_name,))
     rows = statements.query(
         ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
     )
@@ -273,7 +273,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
     """
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
         rows = (
@@ -339,7 +339,7 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
     ignored. Returns ``{deleted}``."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=(file_name,))
         ids = []
         for chunk in in_chunks(keys):
             ids += db.session.execute(
@@ -397,8 +397,9 @@ def delete_translation(actor, project_id: str, translation_id: str, permanent: b
     when trashing a translation already in the trash."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=())
         translation = _in_project(project_id, translation_id)
+        stamp_files(project_id, [translation.file_name])
         _apply(actor, translation, Event.PURGE if permanent else Event.TRASH)
 
 
@@ -414,8 +415,9 @@ def restore_translation(actor, project_id: str, translation_id: str) -> dict:
     when its key has been taken again."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=())
         translation = _trashed(project_id, translation_id)
+        stamp_files(project_id, [translation.file_name])
         if _active(project_id, translation.file_name, translation.key) is not None:
             raise Conflict(
                 f"key: {translation.key!r} exists again in {translation.file_name!r}; "
@@ -429,8 +431,10 @@ def purge_translation(actor, project_id: str, translation_id: str) -> None:
     """Permanently delete a trashed translation; NotFound when it is not in the trash."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        bump_data_version(project_id)
-        _apply(actor, _trashed(project_id, translation_id), Event.PURGE)
+        bump_data_version(project_id, files=())
+        translation = _trashed(project_id, translation_id)
+        stamp_files(project_id, [translation.file_name])
+        _apply(actor, translation, Event.PURGE)
 
 
 def list_trash(actor, project_id: str, limit: int, offset: int, file_name=None, q=None) -> tuple[list, int]:
@@ -472,15 +476,16 @@ def purge_expired_trash(actor, retention_days: int) -> int:
     cutoff = utcnow() - timedelta(days=retention_days)
     with unit_of_work():
         rows = db.session.execute(
-            select(Translation.project_id, Translation.id).where(
+            select(Translation.project_id, Translation.id, Translation.file_name).where(
                 Translation.deleted_at.is_not(None), Translation.deleted_at < cutoff
             )
         ).all()
-        by_project = defaultdict(list)
-        for project_id, translation_id in rows:
+        by_project, files = defaultdict(list), defaultdict(set)
+        for project_id, translation_id, file_name in rows:
             by_project[project_id].append(translation_id)
+            files[project_id].add(file_name)
         for project_id, ids in by_project.items():
-            bump_data_version(project_id)
+            bump_data_version(project_id, files=files[project_id])
             purge_translations(actor, project_id, ids)
         # What a file or language delete kept is gone for good with them.
         expire_operations(before=cutoff)

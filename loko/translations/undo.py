@@ -34,7 +34,7 @@ from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
-from loko.projects.service import bump_data_version
+from loko.projects.service import bump_data_version, stamp_files
 from loko.translations import history
 from loko.translations.models import HistoryEntry, Operation, Translation, TranslationValue
 from loko.translations.operations import current_operation_id, in_project, operation
@@ -141,8 +141,11 @@ def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, sk
         db.session.rollback()
         return _answer(plan, chosen, None, dry_run=True)
     with unit_of_work():
-        bump_data_version(project_id)
+        bump_data_version(project_id, files=())
         plan, chosen = _plan(actor, project_id, selection)
+        if plan.languages:
+            bump_data_version(project_id)  # languages come back: a shared change
+        stamp_files(project_id, {row[2] for row in plan.history} | set(plan.records))
         if plan.conflicts and not skip_changed:
             raise Conflict(
                 f"operationId: {len(plan.conflicts)} of these changes were changed again since; nothing "

@@ -126,3 +126,33 @@ def test_readers_accepting_an_older_body_get_that_body_s_etag(served):
     assert errors == []
     assert {etag: len(found) for etag, found in bodies.items() if len(found) > 1} == {}
     assert misses == []
+
+
+def export_of(connection, path, bearer, file_name, etag=None):
+    headers = {**bearer, **({"If-None-Match": etag} if etag else {})}
+    return connection.request("GET", f"{path}?fileName={file_name}", headers=headers)
+
+
+def test_across_processes_a_write_to_another_file_keeps_a_file_s_etag_and_one_to_it_changes_it(served):
+    server, path, bearer = served
+    first, second = (connections[0] for connections in server.connections_to_each_worker(1).values())
+
+    def write_other(value):
+        other = {"key": "menu", "fileName": "other", "updates": {"en": {"value": value}}}
+        assert first.request("PATCH", path, other, bearer)[0] == 200
+
+    write_other("Menu")
+    status, headers, _ = export_of(second, path, bearer, "common")
+    assert status == 200
+    etag = headers["ETag"]
+    assert export_of(first, path, bearer, "common")[1]["ETag"] == etag  # each process keeps it
+
+    write_other("Main menu")
+    assert export_of(second, path, bearer, "common", etag)[0] == 304
+    assert export_of(first, path, bearer, "common")[1]["ETag"] == etag
+
+    patch(first, path, bearer, "k000", "changed")
+    status, headers, body = export_of(second, path, bearer, "common", etag)
+    assert status == 200
+    assert headers["ETag"] != etag
+    assert json.loads(body)["en"]["common"]["k000"] == "changed"

@@ -377,6 +377,28 @@ def test_the_upgrade_sets_the_source_language_each_project_had_by_its_values(upg
     assert client.get(f"/api/projects/{VARIANT}").json["project"]["source_language"] == "en-GB"
 
 
+def test_after_the_upgrade_a_write_to_one_file_keeps_another_file_s_etag(upgraded):
+    app, _before, _after = upgraded
+    client = app.test_client()
+    bearer = {"Authorization": f"Bearer {API_KEY}"}
+    path = f"/api/projects/{PROJECT}/translations"
+
+    def common_etag():
+        response = client.get(path, query_string={"fileName": "common"}, headers=bearer)
+        assert response.status_code == 200
+        return response.headers["ETag"]
+
+    def write(file_name, key):
+        body = {"key": key, "fileName": file_name, "updates": {"en": {"value": "New"}}}
+        assert client.patch(path, json=body, headers=bearer).status_code == 200
+
+    etag = common_etag()
+    write("auth/login", "title")
+    assert common_etag() == etag
+    write("common", "greeting")
+    assert common_etag() != etag
+
+
 # --- a database from a newer Loko ----------------------------------------------------------
 
 NEWER = "0999_from_a_newer_loko"
