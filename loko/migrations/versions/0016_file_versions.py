@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 
 revision = '0016_file_versions'
-down_revision = '0015_webhooks'
+down_revision = '0018_machine_providers'
 branch_labels = None
 depends_on = None
 
