@@ -8,6 +8,7 @@ from loko.auth import policy
 from loko.auth.actors import actor_summary
 from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
 from loko.extensions import db
+from loko.quality.service import values_written
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 from loko.translations.operations import current_operation_id
 
@@ -39,7 +40,10 @@ ROW_COLUMNS = (
 
 def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
-    old_value, new_value)`` tuples written with one executemany."""
+    old_value, new_value)`` tuples written with one executemany. The values these rows
+    write are checked and their review states set here (``quality.values_written``): every
+    write of values records history, so every write path is checked."""
+    values_written(project_id, rows, statements)
     summary = actor_summary(actor)
     common = (
         project_id,
