@@ -32,6 +32,7 @@ from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version
+from loko.quality.service import preview
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
@@ -164,8 +165,9 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
     )
     if options.dry_run:
         plan = _plan(project_id, files, options)
+        found = preview(project_id, plan.history)
         db.session.rollback()
-        return _answer(plan, files, options)
+        return {**_answer(plan, files, options), "checks": found}
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id)

@@ -210,6 +210,19 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
     return rows, refusals, warnings
 
 
+def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> dict:
+    """What the checks would find in the values of history rows not written yet (a dry
+    run): ``{refused: [{key, fileName, language, check, message}], warnings}``."""
+    levels, source = _project_settings(statements, project_id)
+    values = [
+        (translation_id, key, file_name, language, new)
+        for translation_id, key, file_name, language, action, _old, new in rows
+        if language is not None and action in WRITES and new is not None
+    ]
+    _, refusals, warnings = evaluate(statements, project_id, values, levels, source)
+    return {"refused": refusals, "warnings": warnings}
+
+
 def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> None:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
     file_name, language, action, old_value, new_value)``. Sets the written values' state,
