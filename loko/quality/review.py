@@ -36,7 +36,7 @@ def set_review_state(
         )
         for index, code in enumerate(languages):
             if code not in known:
-                raise BadRequest(f"languages[{index}]: {code!r} is not a language of this project.")
+                raise BadRequest(f"languages.{index}: {code!r} is not a language of this project.")
         bump_data_version(project_id)
         updated = 0
         for chunk in in_chunks(keys):
