@@ -175,7 +175,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
-            _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
+            warnings = _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
         if details["operation_id"]:
             events.emit_one(
@@ -190,7 +190,10 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             "translation_history": len(plan.history),
         }
     )
-    return _answer(plan, files, options, details["operation_id"])
+    return {
+        **_answer(plan, files, options, details["operation_id"]),
+        "checks": {"refused": [], "warnings": warnings},
+    }
 
 
 def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:
@@ -371,9 +374,9 @@ TRANSLATION_COLUMNS = (
 VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
 
 
-def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None:
+def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     """Write the plan; ``first`` is named first when languages are added (a project's first
-    language becomes its source language)."""
+    language becomes its source language). Returns the checks' warnings in the values written."""
     now = utcnow()
     stamp = driver_timestamp(now)
     for file_name, languages in plan.files.items():
@@ -403,7 +406,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
     execute_rows(
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )
-    history.record_rows(actor, project_id, plan.history, now)
+    warnings = history.record_rows(actor, project_id, plan.history, now)
     history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")
@@ -411,6 +414,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
             "UPDATE translations SET deleted_at = ?, updated_at = ? WHERE id = ?",
             [(stamp, stamp, t) for t in chunk],
         )
+    return warnings
 
 
 def _summary(plan: Plan) -> dict:

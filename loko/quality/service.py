@@ -223,12 +223,12 @@ def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -
     return {"refused": refusals, "warnings": warnings}
 
 
-def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> None:
+def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
     file_name, language, action, old_value, new_value)``. Sets the written values' state,
     marks the other languages of keys whose source value changed ``needs-review``, stores
     the issues the checks find in them all; ``Refused`` when a check at ``refuse`` finds
-    something in a written value."""
+    something in a written value. Returns the warnings found in the written values."""
     written = {}
     updated = []
     for translation_id, key, file_name, language, action, _old, new in rows:
@@ -237,7 +237,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
             if action == "updated":
                 updated.append((translation_id, language))
     if not written:
-        return
+        return 0
     levels, source = _project_settings(statements, project_id)
     state = written_state()
     # A value created takes the column's default, "translated".
@@ -246,7 +246,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
     dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
     _set_states(statements, [(t, language) for t, language, _value in dependents], NEEDS_REVIEW)
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
-    issues, refusals, _ = evaluate(statements, project_id, values, levels, source)
+    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source)
     if refusals:
         raise Refused(refusals)
     if dependents:
@@ -261,6 +261,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
     if any(level != "off" for level in levels.values()):
         _delete_issues(statements, list(written) + [(t, language) for t, language, _v in dependents])
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
+    return warnings
 
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
