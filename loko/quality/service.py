@@ -100,18 +100,33 @@ def _by_language(pairs) -> dict[str, list[str]]:
     return ids
 
 
-def _key_details(statements, translation_ids: list[str], source: str | None) -> dict[str, tuple]:
-    """``{translation_id: (max_length, comment, source value)}`` (one query per chunk)."""
+BY_FILES = 2000  # touched keys from which reading their files' keys is cheaper than IN lists
+
+
+def _key_details(statements, translation_ids: list[str], source: str | None, files=()) -> dict[str, tuple]:
+    """``{translation_id: (max_length, comment, source value)}``: one query per chunk of
+    ids, or, for many keys of a few ``files``, one query per file."""
     details = {}
+    head = (
+        "SELECT t.id, t.max_length, t.comment, v.value FROM translations t "
+        "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
+    )
+    if files and len(translation_ids) >= BY_FILES:
+        wanted = set(translation_ids)
+        for project_id, file_name in files:
+            rows = statements.fetch(
+                head + "WHERE t.project_id = ? AND t.file_name = ? AND t.deleted_at IS NULL",
+                (source or "", project_id, file_name),
+            )
+            details.update((row[0], row[1:]) for row in rows if row[0] in wanted)
+        if len(details) == len(wanted):
+            return details
     for chunk in in_chunks(translation_ids):
         rows = statements.fetch(
-            "SELECT t.id, t.max_length, t.comment, v.value FROM translations t "  # noqa: S608
-            "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
-            f"WHERE t.id IN ({_placeholders(len(chunk))})",
+            head + f"WHERE t.id IN ({_placeholders(len(chunk))})",
             (source or "", *chunk),
         )
-        for translation_id, max_length, comment, value in rows:
-            details[translation_id] = (max_length, comment, value)
+        details.update((row[0], row[1:]) for row in rows)
     return details
 
 
@@ -173,21 +188,16 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
     enabled = [code for code, level in levels.items() if level != "off"]
     if not enabled or not values:
         return [], [], 0
-    details = _key_details(statements, sorted({row[0] for row in values}), source)
+    files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
+    details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+    nothing = (None, None, None)
+    Target = checks.Target
     targets = []
     for translation_id, _key, _file_name, language, value in values:
-        max_length, comment, source_value = details.get(translation_id, (None, None, None))
-        is_source = language == source
-        targets.append(
-            checks.Target(
-                value=value,
-                language=language,
-                source=None if is_source else source_value,
-                source_language=source,
-                max_length=max_length,
-                comment=comment,
-            )
-        )
+        max_length, comment, source_value = details.get(translation_id, nothing)
+        if language == source:
+            source_value = None
+        targets.append(Target(value, language, source_value, source, max_length, comment))
     rows, refusals, warnings = [], [], 0
     for (translation_id, key, file_name, language, _value), found in zip(
         values, checks.run_many(targets, enabled), strict=True
@@ -259,7 +269,8 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         )
         issues += extra
     if any(level != "off" for level in levels.values()):
-        _delete_issues(statements, list(written) + [(t, language) for t, language, _v in dependents])
+        # A value just created has no issues yet (a removed value's went with it).
+        _delete_issues(statements, updated + [(t, language) for t, language, _v in dependents])
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
 
