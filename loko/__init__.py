@@ -86,6 +86,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
+    from loko.quality.api import quality_api
     from loko.repohost.api import repohost_api
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
@@ -120,6 +121,7 @@ def create_app(config: dict | None = None) -> "Flask":
         projects_api,
         apikeys_api,
         translations_api,
+        quality_api,
         imports_api,
         repohost_api,
         jobs_api,

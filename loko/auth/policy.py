@@ -15,6 +15,9 @@ VIEW_TRANSLATIONS = "canViewTranslations"
 EDIT_TRANSLATIONS = "canEditTranslations"
 EDIT_PROJECTS = "canEditProjects"
 DELETE_PROJECT = "canDelete"
+# Marking values reviewed (or back to needs-review): people only. An API key's scope is
+# write or read, a closed set, so no key reviews.
+REVIEW_TRANSLATIONS = "canReviewTranslations"
 # A project's background jobs: seen by whoever sees its translations, cancelled by whoever
 # may edit them.
 VIEW_JOBS = VIEW_TRANSLATIONS
@@ -31,7 +34,7 @@ WRITE_COMMENTS = EDIT_TRANSLATIONS
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
 
-SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT})
+SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
 
 
@@ -41,6 +44,7 @@ class Permissions:
     can_edit_translations: bool = False
     can_edit_projects: bool = False
     can_delete: bool = False
+    can_review_translations: bool = False
 
     def allows(self, permission: str) -> bool:
         return {
@@ -48,14 +52,16 @@ class Permissions:
             EDIT_TRANSLATIONS: self.can_edit_translations,
             EDIT_PROJECTS: self.can_edit_projects,
             DELETE_PROJECT: self.can_delete,
+            REVIEW_TRANSLATIONS: self.can_review_translations,
         }[permission]
 
 
 NO_PERMISSIONS = Permissions()
 ROLE_PERMISSIONS = {
-    ("org", "owner"): Permissions(True, True, True, True),
-    ("org", "admin"): Permissions(True, True, True, True),
-    ("project", "admin"): Permissions(True, True, True, False),
+    ("org", "owner"): Permissions(True, True, True, True, True),
+    ("org", "admin"): Permissions(True, True, True, True, True),
+    ("project", "admin"): Permissions(True, True, True, False, True),
+    ("project", "reviewer"): Permissions(True, True, False, False, True),
     ("project", "editor"): Permissions(True, True, False, False),
     ("project", "viewer"): Permissions(True, False, False, False),
     ("key", "write"): Permissions(True, True, False, False),

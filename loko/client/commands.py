@@ -42,6 +42,7 @@ from loko.client.sync import (
 from loko.client.templates import PathTemplate, TemplateError, check_language, has_language
 
 DIFFERENCES_FOUND = 3
+CHECKS_REFUSED = 4
 MODES = ("upsert", "only-new", "replace-file")
 REMOVED_KEYS = ("keep", "trash")
 ASYNC_CHOICES = ("auto", "always", "never")
@@ -449,16 +450,54 @@ def pull_command(config, out, languages):
     out.data({"formats": results})
 
 
+def checks_report(config, out) -> None:
+    """``status --checks``: the server's issue counts per check and language and the values
+    waiting for a review; exits CHECKS_REFUSED when a check set to refuse has issues."""
+    with _remote(config, out) as remote:
+        answer = remote.checks()
+    levels = answer.get("levels") or {}
+    counts = answer["counts"]
+    refusing = sorted({row["check"] for row in counts if levels.get(row["check"]) == "refuse"})
+    if counts:
+        out.say("Issues:")
+        out.lines(
+            [
+                f"  {row['check']} ({levels.get(row['check'], 'warn')})  {row['language']}  {row['issues']}"
+                for row in counts
+            ]
+        )
+    else:
+        out.say("No issues.")
+    waiting = answer.get("needsReview") or []
+    if waiting:
+        out.say("Needs review: " + ", ".join(f"{row['language']} {row['values']}" for row in waiting))
+    out.data({"levels": levels, "counts": counts, "needsReview": waiting, "refusing": refusing})
+    if refusing:
+        out.warn(f"checks set to refuse have issues: {', '.join(refusing)}")
+        click.get_current_context().exit(CHECKS_REFUSED)
+
+
 @click.command("status")
 @client_options
 @import_options
 @language_option
 @fail_on_diff_option
-def status_command(config, out, mode, removed_keys, languages, fail_on_diff):
+@click.option(
+    "--checks",
+    "show_checks",
+    is_flag=True,
+    help="Show the server's issue counts per check and language instead; exit 4 when a check "
+    "set to refuse has issues.",
+)
+def status_command(config, out, mode, removed_keys, languages, fail_on_diff, show_checks):
     """Show what push and pull would change.
 
     A dry-run import tells what a push would change on the server; the export, compared
-    byte by byte with the local files, what a pull would write. Changes nothing."""
+    byte by byte with the local files, what a pull would write. Changes nothing. With
+    --checks: what the server's checks found, for CI."""
+    if show_checks:
+        checks_report(config, out)
+        return
     _refuse_language_filter(config, languages)
     state = PullState.load(config.root, out.warn)
     uploads = _uploads(config, languages, out)

@@ -224,6 +224,20 @@ class Remote:
         except ValueError:
             raise ServerError(f"the server's answer is not JSON: {response.text[:200]!r}") from None
 
+    def checks(self) -> dict:
+        """``GET /checks``: the checks' levels, issue counts per language and check, and the
+        values waiting for a review (the first page of issues too)."""
+        with self._transport_errors():
+            response = self.client.get(f"{self.base}/checks", params={"limit": 1})
+        self._check(response)
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not isinstance(answer.get("counts"), list):
+            raise ServerError(f"the server's answer about checks is not a report: {response.text[:200]!r}")
+        return answer
+
     def source_language(self) -> str | None:
         """The project's source language setting (``GET /api/projects/{id}``); None when the
         server answers 404 (the export then names the real cause) or has no such setting."""

@@ -108,6 +108,15 @@ class SessionStatements:
     def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
         insert_rows(table, columns, rows)
 
+    def fetch(self, sql: str, parameters: tuple | list) -> list[tuple]:
+        """The rows of ``sql`` (``?`` placeholders), as plain tuples."""
+        connection = db.session.connection()
+        cursor = driver_execute(connection, _driver_sql(sql, connection.dialect.paramstyle), parameters)
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
 
 class ConnectionStatements(SessionStatements):
     """The same statements on a DBAPI ``connection`` to ``engine``'s database, in a
@@ -145,6 +154,13 @@ class ConnectionStatements(SessionStatements):
     def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
         if rows:
             self.execute(_insert_sql(table.name, columns, self.dialect), rows)
+
+    def fetch(self, sql: str, parameters: tuple | list) -> list[tuple]:
+        cursor = self.run(_driver_sql(sql, self.dialect.paramstyle), parameters)
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
 
 
 SESSION_STATEMENTS = SessionStatements()

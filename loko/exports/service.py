@@ -32,7 +32,7 @@ from loko.languages.models import ProjectLanguage
 from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import REVIEWED, Translation, TranslationValue
 from loko.translations.queries import source_language as source_language_of
 
 PO_MIMETYPE = "text/x-gettext-translation"
@@ -47,6 +47,8 @@ class ExportQuery:
     file_names: tuple[str, ...] | None = None
     inherit: bool = True
     source_language: str | None = None
+    # Only reviewed values: any other is left out as if missing (the link still fills it).
+    reviewed_only: bool = False
 
 
 def export_query(arguments: dict) -> ExportQuery:
@@ -58,6 +60,7 @@ def export_query(arguments: dict) -> ExportQuery:
         file_names=arguments.get("fileName"),
         inherit=arguments["inherit"],
         source_language=arguments.get("sourceLanguage"),
+        reviewed_only=arguments.get("state") == REVIEWED,
     )
 
 
@@ -167,6 +170,7 @@ def export_etag(project, query: ExportQuery) -> str:
             query.file_names,
             query.inherit,
             query.source_language,
+            query.reviewed_only,
         )
     )
     return hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
@@ -273,11 +277,14 @@ def _reads_by_language(file_names: tuple[str, ...] | None) -> bool:
     return file_names is None and db.engine.dialect.name == "sqlite"
 
 
-def _value_rows(parameters: dict, file_names: tuple[str, ...] | None, *extra):
+def _value_rows(parameters: dict, file_names: tuple[str, ...] | None, *extra, reviewed: bool = False):
     """Batches of ``(language, file_name, key, value)`` of a project's active keys, each row
-    followed by the ``extra`` columns (``UPDATED_AT`` for the formats that date a file)."""
+    followed by the ``extra`` columns (``UPDATED_AT`` for the formats that date a file);
+    with ``reviewed``, of its reviewed values only."""
 
     def with_extra(statement):
+        if reviewed:
+            statement = statement.where(TranslationValue.state == REVIEWED)
         return statement.add_columns(*extra) if extra else statement
 
     if _reads_by_language(file_names):
@@ -329,6 +336,7 @@ class _Values:
         dated: bool = False,
     ):
         self.project, self.file_names, self.link, self.dated = project, query.file_names, link, dated
+        self.reviewed = query.reviewed_only
         languages = list(languages)
         self.batches = iter([languages] if one_batch else _language_batches(project, languages))
         self.keys = self._keys() if untranslated else None
@@ -358,13 +366,14 @@ class _Values:
         ``{language: {file_name: {key: text}}}``)."""
         loaded = {language: defaultdict(dict) for language in languages}
         parameters = {"project_id": project_id, "languages": languages}
+        reviewed = self.reviewed and project_id == self.project.id
         if not self.dated:
-            for rows in _value_rows(parameters, self.file_names):
+            for rows in _value_rows(parameters, self.file_names, reviewed=reviewed):
                 for language, file_name, key, value in rows:
                     loaded[language][file_name][key] = value
             return loaded, {}
         dates = {language: defaultdict(dict if by_key else str) for language in languages}
-        for rows in _value_rows(parameters, self.file_names, UPDATED_AT):
+        for rows in _value_rows(parameters, self.file_names, UPDATED_AT, reviewed=reviewed):
             for language, file_name, key, value, updated_at in rows:
                 loaded[language][file_name][key] = value
                 if by_key:

@@ -111,8 +111,29 @@ class ImportSummary(ApiSchema):
     notes = fields.Integer(required=True)
 
 
+class RefusedIssue(ApiSchema):
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    language = fields.String(required=True)
+    check = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class ImportChecks(ApiSchema):
+    refused = fields.List(
+        fields.Nested(RefusedIssue),
+        required=True,
+        metadata={"description": "Issues of checks set to refuse: the import itself would be refused (400)."},
+    )
+    warnings = fields.Integer(required=True, metadata={"description": "Issues of checks set to warn."})
+
+
 class ImportResult(ApiSchema):
     dryRun = fields.Boolean(required=True)
+    checks = fields.Nested(
+        ImportChecks,
+        metadata={"description": "On a dry run: what the checks find in the values it would write."},
+    )
     operationId = fields.String(
         allow_none=True,
         metadata={

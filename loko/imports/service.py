@@ -32,6 +32,7 @@ from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version, stamp_files
+from loko.quality.service import preview
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
@@ -164,8 +165,9 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
     )
     if options.dry_run:
         plan = _plan(project_id, files, options)
+        found = preview(project_id, plan.history)
         db.session.rollback()
-        return _answer(plan, files, options)
+        return {**_answer(plan, files, options), "checks": found}
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id, files=())
@@ -174,7 +176,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
-            _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
+            warnings = _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
         if details["operation_id"]:
             events.emit_one(
@@ -189,7 +191,10 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             "translation_history": len(plan.history),
         }
     )
-    return _answer(plan, files, options, details["operation_id"])
+    return {
+        **_answer(plan, files, options, details["operation_id"]),
+        "checks": {"refused": [], "warnings": warnings},
+    }
 
 
 def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:
@@ -370,9 +375,9 @@ TRANSLATION_COLUMNS = (
 VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "updated_at")
 
 
-def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None:
+def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     """Write the plan; ``first`` is named first when languages are added (a project's first
-    language becomes its source language)."""
+    language becomes its source language). Returns the checks' warnings in the values written."""
     now = utcnow()
     stamp = driver_timestamp(now)
     for file_name, languages in plan.files.items():
@@ -402,7 +407,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
     execute_rows(
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )
-    history.record_rows(actor, project_id, plan.history, now)
+    warnings = history.record_rows(actor, project_id, plan.history, now)
     history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")
@@ -410,6 +415,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> None
             "UPDATE translations SET deleted_at = ?, updated_at = ? WHERE id = ?",
             [(stamp, stamp, t) for t in chunk],
         )
+    return warnings
 
 
 def _summary(plan: Plan) -> dict:

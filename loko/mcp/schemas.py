@@ -254,6 +254,18 @@ class UpsertOut(ApiSchema):
     unchanged = fields.Integer(required=True)
 
 
+class IssuesArguments(ApiSchema):
+    check = _described(fields.String(validate=validate.Length(min=1, max=32)), "Only this check's issues.")
+    language = _described(LanguageCode(), "Only this language's values.")
+    fileName = _described(FileName(), "Only this file.")
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "Issues to skip: the number already seen."},
+    )
+
+
 class TrashedOut(ApiSchema):
     id = fields.String(required=True)
     trashed = fields.Boolean(required=True)

@@ -1,6 +1,7 @@
 """The MCP tools: name, description, argument schema, result schema and a handler that
 calls one service with the API key's actor, so permissions, validation, limits and
-history are those of the REST API. A service's refusal is a tool error the model can
+history are those of the REST API; the values a tool writes are an agent's, so they wait
+for a review (``quality.service.agent_writes``). A service's refusal is a tool error the model can
 read (``isError``), not a protocol error."""
 
 from collections.abc import Callable
@@ -21,6 +22,9 @@ from loko.languages.service import list_languages
 from loko.machine import service as machine
 from loko.machine.schemas import SuggestionsOut, SuggestionsQuery
 from loko.mcp import schemas
+from loko.quality import review
+from loko.quality.schemas import ChecksPage, ReviewRequest, ReviewResult
+from loko.quality.service import agent_writes
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
     OperationsPage,
@@ -360,6 +364,36 @@ def _render_comment(result: dict) -> str:
     return f"Added comment {comment['id']} about {about}; it is open until someone resolves it."
 
 
+def _list_issues(actor, args):
+    filters = {name: args.get(name) for name in ("check", "language", "fileName")}
+    return review.list_issues(actor, actor.project_id, filters, args["limit"], args["offset"])
+
+
+def _render_issues(result: dict) -> str:
+    counts = ", ".join(f"{row['language']} {row['check']}: {row['issues']}" for row in result["counts"])
+    waiting = ", ".join(f"{row['language']}: {row['values']}" for row in result["needsReview"])
+    lines = [
+        f"{result['total']} issue(s)" + (f" ({counts})" if counts else "") + "; "
+        f"waiting for a review: {waiting or 'none'}."
+    ]
+    lines += [
+        f"- {item['fileName']} {item['key']} [{item['language']}] {item['check']}: {item['message']} "
+        f"value {_quote(item['value'])}" + (f", fix {_quote(item['fix'])}" if item["fix"] is not None else "")
+        for item in result["issues"]
+    ]
+    return "\n".join(lines)
+
+
+def _mark_reviewed(actor, args):
+    return review.set_review_state(
+        actor, actor.project_id, args["fileName"], args["keys"], args["languages"], args["state"]
+    )
+
+
+def _render_reviewed(result: dict) -> str:
+    return f"{result['updated']} value(s) changed state."
+
+
 TOOLS = {
     tool.name: tool
     for tool in (
@@ -548,6 +582,31 @@ TOOLS = {
             _render_comment,
             writes=True,
         ),
+        ToolSpec(
+            "list_issues",
+            "List issues",
+            "What the checks found in the project's values (placeholders, length, ...): counts per "
+            "language and check, values waiting for a review, and a page of issues with the value "
+            "and, when certain, its fix. Filter by `check`, `language`, `fileName`; page with "
+            "`offset`. Values written through this server wait for a review (needs-review).",
+            schemas.IssuesArguments,
+            ChecksPage,
+            _list_issues,
+            _render_issues,
+        ),
+        ToolSpec(
+            "mark_reviewed",
+            "Set review states",
+            "Set the review state of the values of `keys` in `fileName` in `languages`: "
+            "`needs-review` asks a person to review them. `reviewed` is a person's decision: an "
+            "API key cannot mark values reviewed, so that state is refused here.",
+            ReviewRequest,
+            ReviewResult,
+            _mark_reviewed,
+            _render_reviewed,
+            writes=True,
+            idempotent=True,
+        ),
     )
 }
 
@@ -573,7 +632,8 @@ def call_tool(actor: ApiKeyActor, name: str, arguments: dict | None) -> CallTool
         )
     try:
         args = tool.arguments().load(arguments or {})
-        result = tool.result().dump(tool.run(actor, args))
+        with agent_writes():
+            result = tool.result().dump(tool.run(actor, args))
     except ValidationError as error:
         return _tool_error(f"Invalid arguments: {describe_validation(error.messages)}")
     except LokoError as error:

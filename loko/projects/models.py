@@ -3,7 +3,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, String, Text
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
-PROJECT_ROLES = ("admin", "editor", "viewer")
+PROJECT_ROLES = ("admin", "reviewer", "editor", "viewer")
 # The columns of a project's link to another project; they are set together.
 LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
 
@@ -25,6 +25,9 @@ class Project(db.Model):
     linked_language_target_code = db.Column(String(35), nullable=True)
     # The language keys are written in: set with the first language, kept among them.
     source_language = db.Column(String(35), nullable=True)
+    # The level of each check (``loko.checks``) as JSON ``{code: "off" | "warn" | "refuse"}``;
+    # a check not named is at "warn".
+    checks = db.Column(Text, nullable=False, server_default="{}")
     data_version = db.Column(db.Integer, nullable=False, default=1)
     # For exports of named files (see ``bump_data_version``): the data version of the last
     # change not confined to named files, as it stood when the last confined one began, and
@@ -39,7 +42,7 @@ class Project(db.Model):
 
 class ProjectMember(db.Model):
     __tablename__ = "project_members"
-    __table_args__ = (CheckConstraint("role IN ('admin', 'editor', 'viewer')", name="role"),)
+    __table_args__ = (CheckConstraint("role IN ('admin', 'reviewer', 'editor', 'viewer')", name="role"),)
 
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
     user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)

@@ -3,6 +3,8 @@ from marshmallow import fields, pre_load, validate
 from loko.auth.schemas import UserBriefOut
 from loko.fields import ApiSchema, LanguageCode, UuidString, no_control_characters
 from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
+from loko.quality.models import LEVELS
+from loko.quality.service import check_levels
 
 NAME = [validate.Length(min=1, max=32), no_control_characters]
 DESC = validate.Length(max=1000)
@@ -15,6 +17,7 @@ READ_ONLY_FIELDS = (
     "canDelete",
     "canViewTranslations",
     "canEditTranslations",
+    "canReviewTranslations",
 )
 
 SOURCE_LANGUAGE_OUT = (
@@ -29,6 +32,14 @@ SOURCE_LANGUAGE_CREATE = (
 SOURCE_LANGUAGE_UPDATE = (
     "One of the project's languages (400 otherwise; null only as fetched, for a project without "
     "languages). A language that is the source cannot be deleted until another one is chosen."
+)
+CHECKS_OUT = (
+    "Each check's level: off (not run), warn (its issues are stored and listed) or refuse (a "
+    "write of a value it finds something in is refused with 400)."
+)
+CHECKS_UPDATE = (
+    "Some checks' levels, {code: off | warn | refuse}; checks not named keep theirs. Turning a "
+    "check off removes its stored issues."
 )
 
 
@@ -69,6 +80,10 @@ class ProjectUpdate(ApiSchema):
     linked_language_code = LanguageCode(allow_none=True)
     linked_language_target_code = LanguageCode(allow_none=True)
     source_language = described(LanguageCode(allow_none=True), SOURCE_LANGUAGE_UPDATE)
+    checks = described(
+        fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(LEVELS))),
+        CHECKS_UPDATE,
+    )
 
     @pre_load
     def drop_read_only_fields(self, data, **_kwargs):
@@ -93,11 +108,20 @@ class ProjectOut(ApiSchema):
         allow_none=True,
         metadata={"description": SOURCE_LANGUAGE_OUT},
     )
+    checks = described(
+        fields.Function(lambda view: check_levels(view.project.checks), required=True),
+        CHECKS_OUT,
+    )
     created_at = fields.DateTime(attribute="project.created_at", required=True)
     canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)
     canDelete = fields.Boolean(attribute="permissions.can_delete", required=True)
     canViewTranslations = fields.Boolean(attribute="permissions.can_view_translations", required=True)
     canEditTranslations = fields.Boolean(attribute="permissions.can_edit_translations", required=True)
+    canReviewTranslations = fields.Boolean(
+        attribute="permissions.can_review_translations",
+        required=True,
+        metadata={"description": "Whether the caller may mark values reviewed (never an API key)."},
+    )
 
 
 class ProjectEnvelope(ApiSchema):
@@ -113,7 +137,10 @@ class ProjectMemberSet(ApiSchema):
         required=True,
         allow_none=True,
         validate=validate.OneOf(PROJECT_ROLES),
-        metadata={"description": "admin, editor or viewer; null removes the project role."},
+        metadata={
+            "description": "admin, reviewer, editor or viewer; null removes the project role. "
+            "A reviewer may edit translations and mark them reviewed."
+        },
     )
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
@@ -14,6 +14,8 @@ from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
+from loko.quality.models import ValueIssue
+from loko.quality.service import merged_levels
 
 SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", *LINK_FIELDS)
 
@@ -146,8 +148,9 @@ def get_project(actor, project_id: str) -> ProjectView:
 
 
 def update_project(actor, project_id: str, changes: dict) -> ProjectView:
-    """Change name, description, emoji, the source language and the link; BadRequest when a
-    link rule is broken or the source language is not one of the project's."""
+    """Change name, description, emoji, the source language, the link and the checks'
+    levels; BadRequest when a link rule is broken, the source language is not one of the
+    project's or a check or level is unknown."""
     with unit_of_work():
         project, permissions = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
         bump_data_version(project.id)
@@ -159,6 +162,15 @@ def update_project(actor, project_id: str, changes: dict) -> ProjectView:
         for field in SETTINGS_FIELDS:
             if field in changes:
                 setattr(project, field, changes[field])
+        if changes.get("checks"):
+            project.checks = merged_levels(project.checks, changes["checks"])
+            turned_off = [code for code, level in changes["checks"].items() if level == "off"]
+            if turned_off:
+                db.session.execute(
+                    delete(ValueIssue).where(
+                        ValueIssue.project_id == project.id, ValueIssue.check_code.in_(turned_off)
+                    )
+                )
     return ProjectView(project, permissions)
 
 

@@ -3,6 +3,7 @@
 
 from flask import Blueprint, redirect, request, url_for
 
+from loko.checks import registry
 from loko.errors import BadRequest
 from loko.exports.service import export_query, single_file_needs
 from loko.formats.registry import format_module
@@ -11,6 +12,9 @@ from loko.languages.service import project_languages
 from loko.projects import service
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
+from loko.quality.models import LEVELS
+from loko.quality.review import language_overview
+from loko.quality.service import check_levels
 from loko.translations.queries import file_summaries
 from loko.translations.schemas import ExportQuerySchema
 from loko.translations.service import list_history
@@ -35,6 +39,7 @@ def _overview(project_id: str, export_error: str | None = None, chosen=None):
         status=400 if export_error else None,
         view=view,
         languages=project_languages(view.project, stats=True, inherited=True),
+        quality=language_overview(project_id),
         files=file_summaries(actor, project_id),
         activity=activity,
         formats=format_choices(),
@@ -68,11 +73,17 @@ def settings(project_id):
         if done is not None:
             return done
     offered = service.project_settings(actor, project_id)
+    levels = check_levels(offered.view.project.checks)
     return render_page(
         "projects/settings.html",
         view=offered.view,
         settings=offered,
         roles=PROJECT_ROLES,
+        checks=[
+            {"code": code, "title": module.TITLE, "level": levels[code]}
+            for code, module in registry.CHECKS.items()
+        ],
+        levels=LEVELS,
         form=request.form,
     )
 
@@ -84,6 +95,7 @@ def settings_form(name: str):
         "source": save_source_language,
         "link": save_link,
         "member": save_member_role,
+        "checks": save_checks,
         "delete": delete,
     }
     if name not in forms:
@@ -125,6 +137,20 @@ def link_input() -> dict:
     if not request.form.get("linked_project_id"):
         return dict.fromkeys(service.LINK_FIELDS)
     return {field: request.form.get(field) or None for field in service.LINK_FIELDS}
+
+
+def save_checks(actor, project_id: str):
+    """The checks form: one select per check, named ``check-<code>``."""
+    levels = {
+        code: request.form[f"check-{code}"] for code in registry.CHECKS if f"check-{code}" in request.form
+    }
+    return submit(
+        lambda: service.update_project(
+            actor, project_id, form_input(ProjectUpdate, extra={"checks": levels})
+        ),
+        then=settings_url(project_id),
+        notice="Checks saved.",
+    )
 
 
 def save_member_role(actor, project_id: str):

@@ -10,6 +10,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import NotFound
 from loko.extensions import db
 from loko.projects.service import bump_data_version, stamp_files
+from loko.quality.service import recheck_keys
 from loko.translations import history
 from loko.translations.models import Translation
 from loko.translations.service import describe
@@ -70,6 +71,8 @@ def update_key_details(
         if entries:
             translation.updated_at = utcnow()
             history.record(actor, project_id, entries)
+            db.session.flush()
+            recheck_keys(project_id, [translation.id])
         db.session.flush()
         return describe([translation])[0]
 

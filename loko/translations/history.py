@@ -8,6 +8,7 @@ from loko.auth import policy
 from loko.auth.actors import actor_summary
 from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
 from loko.extensions import db
+from loko.quality.service import values_written
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 from loko.translations.operations import current_operation_id
 
@@ -37,9 +38,13 @@ ROW_COLUMNS = (
 )
 
 
-def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
+def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> int:
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
-    old_value, new_value)`` tuples written with one executemany."""
+    old_value, new_value)`` tuples written with one executemany. The values these rows
+    write are checked and their review states set here (``quality.values_written``): every
+    write of values records history, so every write path is checked. Returns the number of
+    warnings the checks found in them."""
+    warnings = values_written(project_id, rows, statements)
     summary = actor_summary(actor)
     common = (
         project_id,
@@ -52,6 +57,7 @@ def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSI
     statements.insert(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
     if statements is SESSION_STATEMENTS:
         _emit_rows(project_id, rows)
+    return warnings
 
 
 # The events the history tells its listeners (the webhooks), in the writing transaction: a

@@ -6,6 +6,10 @@ from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
 HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged")
+# A value's review state: written by a person or a pipeline, approved by a reviewer, or
+# waiting for one (written by an agent, or its source value changed since).
+VALUE_STATES = ("translated", "reviewed", "needs-review")
+TRANSLATED, REVIEWED, NEEDS_REVIEW = VALUE_STATES
 
 DIGITS = re.compile(r"[0-9]+")
 NUMBER_WIDTH = 10
@@ -90,6 +94,14 @@ class TranslationValue(db.Model):
             onupdate="CASCADE",
         ),
         Index("ix_translation_values_project_language", "project_id", "language_code"),
+        # The values waiting for a review, per project and language.
+        Index(
+            "ix_translation_values_needs_review",
+            "project_id",
+            "language_code",
+            sqlite_where=text("state = 'needs-review'"),
+            postgresql_where=text("state = 'needs-review'"),
+        ),
     )
 
     translation_id = db.Column(
@@ -99,6 +111,8 @@ class TranslationValue(db.Model):
     project_id = db.Column(String(36), nullable=False)
     value = db.Column(Text, nullable=False)
     updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    # One of VALUE_STATES, set by the write paths (``loko.quality.service``) and by reviewers.
+    state = db.Column(String(16), nullable=False, server_default=TRANSLATED)
 
 
 class HistoryEntry(db.Model):

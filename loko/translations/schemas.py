@@ -329,6 +329,13 @@ class ExportQuerySchema(ApiSchema):
             "as written (a name holding a comma cannot be selected here)."
         },
     )
+    state = fields.String(
+        validate=validate.OneOf(("reviewed",)),
+        metadata={
+            "description": "reviewed: only reviewed values; a value not reviewed is left out as "
+            "missing (a linked project's value fills it, as for any missing value)."
+        },
+    )
     inherit = fields.Boolean(
         load_default=True, metadata={"description": "Include values inherited from the linked project."}
     )

@@ -22,10 +22,11 @@ from loko.database import (
     unit_of_work,
     utcnow,
 )
-from loko.errors import Conflict, NotFound
+from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
+from loko.quality.service import Refused, refused_message
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import expire_operations, operation
@@ -242,7 +243,13 @@ def write_patch(
     _update_values(changed_rows, now, statements)
     if entries and not created:
         _touch([translation_id], now, statements)
-    history.record_rows(actor, project_id, entries, now, statements)
+    try:
+        history.record_rows(actor, project_id, entries, now, statements)
+    except Refused as refused:
+        raise BadRequest(
+            refused_message(lambda item: f"updates.{item['language']}.value", refused.issues),
+            details={"issues": refused.issues},
+        ) from None
     if created and statements is SESSION_STATEMENTS:
         history.keys_created(project_id, [(translation_id, key, file_name)])
     return results

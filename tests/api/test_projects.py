@@ -22,6 +22,8 @@ PROJECT_FIELDS = {
     "canDelete",
     "canViewTranslations",
     "canEditTranslations",
+    "canReviewTranslations",
+    "checks",
 }
 
 

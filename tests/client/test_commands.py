@@ -596,3 +596,50 @@ def test_push_as_a_job_that_did_not_succeed_exits_1_with_its_error(loko, repo, j
     result = loko("push", "--async", "always")
     assert result.exit_code == 1
     assert f"the import job {JOB_ID} {state}: the file does not parse" in result.stderr
+
+
+# --- status --checks -------------------------------------------------------------------------
+
+
+def checks_answer(levels: dict, counts: list, needs_review=()) -> httpx.Response:
+    return httpx.Response(
+        200,
+        json={
+            "levels": levels,
+            "counts": counts,
+            "needsReview": list(needs_review),
+            "total": sum(row["issues"] for row in counts),
+            "issues": [],
+        },
+    )
+
+
+def test_status_checks_prints_the_counts_and_exits_0_with_warnings_only(loko, repo, fake_server):
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}/checks")] = checks_answer(
+        {"max-length": "warn"},
+        [{"language": "de", "check": "max-length", "issues": 2}],
+        [{"language": "de", "values": 5}],
+    )
+    result = loko("status", "--checks")
+    assert result.exit_code == 0, result.output
+    assert "max-length (warn)  de  2" in result.stdout
+    assert "Needs review: de 5" in result.stdout
+    assert [request.method for request in fake_server.requests] == ["GET"]
+
+
+def test_status_checks_exits_4_when_a_refusing_check_has_issues(loko, repo, fake_server):
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}/checks")] = checks_answer(
+        {"max-length": "refuse"}, [{"language": "fr", "check": "max-length", "issues": 1}]
+    )
+    result = loko("status", "--checks", "--json")
+    assert result.exit_code == 4
+    assert json.loads(result.stdout)["refusing"] == ["max-length"]
+
+
+def test_status_checks_without_issues_says_so(loko, repo, fake_server):
+    fake_server.answers[("GET", f"/api/projects/{PROJECT_ID}/checks")] = checks_answer(
+        {"max-length": "refuse"}, []
+    )
+    result = loko("status", "--checks")
+    assert result.exit_code == 0
+    assert "No issues." in result.stdout

@@ -28,6 +28,8 @@ TOOL_NAMES = {
     "upsert_translations",
     "create_translation",
     "delete_translation",
+    "list_issues",
+    "mark_reviewed",
     "import_file",
     "export_file",
     "list_operations",

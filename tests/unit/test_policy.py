@@ -8,6 +8,7 @@ from loko.auth.policy import (
     EDIT_PROJECTS,
     EDIT_TRANSLATIONS,
     NO_PERMISSIONS,
+    REVIEW_TRANSLATIONS,
     SESSION_ONLY,
     VIEW_TRANSLATIONS,
     Permissions,
@@ -17,8 +18,9 @@ from loko.auth.policy import (
 )
 from loko.projects.models import Project
 
-FULL = Permissions(True, True, True, True)
-PROJECT_ADMIN = Permissions(True, True, True, False)
+FULL = Permissions(True, True, True, True, True)
+PROJECT_ADMIN = Permissions(True, True, True, False, True)
+REVIEWER = Permissions(True, True, False, False, True)
 EDITOR = Permissions(True, True, False, False)
 VIEWER = Permissions(True, False, False, False)
 
@@ -34,6 +36,7 @@ ROLE_TABLE = [
     ("admin", "viewer", FULL),
     ("member", None, NO_PERMISSIONS),
     ("member", "admin", PROJECT_ADMIN),
+    ("member", "reviewer", REVIEWER),
     ("member", "editor", EDITOR),
     ("member", "viewer", VIEWER),
     (None, None, NO_PERMISSIONS),
@@ -67,8 +70,8 @@ def test_allows_names_each_flag():
     assert not permissions.allows(DELETE_PROJECT)
 
 
-def test_session_only_permissions_are_project_editing_and_deletion():
-    assert {EDIT_PROJECTS, DELETE_PROJECT} == SESSION_ONLY
+def test_session_only_permissions_are_project_editing_deletion_and_review():
+    assert {EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS} == SESSION_ONLY
 
 
 @pytest.mark.parametrize(("scope", "expected"), [("write", EDITOR), ("read", VIEWER)])

@@ -1,0 +1,298 @@
+"""The checks on every write, the values' review states, and what the checks found.
+
+Every write of values records history through ``translations.history.record_rows``; that
+is where ``values_written`` runs, in the same transaction and with the same statements: one
+query for the project's levels, one per chunk for the touched keys' details and source
+values, the checks in one pass (``loko.checks.run_many``), one set-based delete of the
+touched values' issues and one insert of the new ones. A check at ``refuse`` finding
+something in a written value raises ``Refused`` (a 400), and the transaction writes nothing.
+"""
+
+import contextvars
+from collections import defaultdict
+from contextlib import contextmanager
+
+import orjson
+
+from loko import checks
+from loko.checks import registry
+from loko.database import SESSION_STATEMENTS, in_chunks
+from loko.errors import BadRequest
+from loko.quality.models import DEFAULT_LEVEL, LEVELS, ValueIssue
+from loko.translations.models import NEEDS_REVIEW, TRANSLATED
+
+ISSUE_COLUMNS = ("translation_id", "language_code", "check_code", "project_id", "message", "fix")
+WRITES = ("created", "updated")
+
+_agent = contextvars.ContextVar("loko_agent_writes", default=False)
+
+
+@contextmanager
+def agent_writes():
+    """Values written inside are an agent's (the MCP tools): they wait for a review."""
+    token = _agent.set(True)
+    try:
+        yield
+    finally:
+        _agent.reset(token)
+
+
+def written_state() -> str:
+    """The state a write gives the values it changes: ``needs-review`` for an agent's."""
+    return NEEDS_REVIEW if _agent.get() else TRANSLATED
+
+
+def check_levels(stored: str | None) -> dict[str, str]:
+    """Every registered check's level, from a project's ``checks`` column."""
+    saved = orjson.loads(stored) if stored else {}
+    return {code: saved.get(code, DEFAULT_LEVEL) for code in registry.CHECKS}
+
+
+def merged_levels(stored: str | None, changes: dict) -> str:
+    """The ``checks`` column after ``changes`` ``{code: level}``; BadRequest naming an
+    unknown check or level."""
+    for code, level in changes.items():
+        if code not in registry.CHECKS:
+            raise BadRequest(f"checks.{code}: no such check; one of {', '.join(registry.CHECKS)}.")
+        if level not in LEVELS:
+            raise BadRequest(f"checks.{code}: one of {', '.join(LEVELS)}.")
+    saved = orjson.loads(stored) if stored else {}
+    saved.update(changes)
+    return orjson.dumps(dict(sorted(saved.items()))).decode()
+
+
+class Refused(BadRequest):
+    """A check at ``refuse`` found something in a written value; nothing is written.
+    ``issues`` holds ``{key, fileName, language, check, message}`` for each."""
+
+    def __init__(self, issues: list[dict]):
+        self.issues = issues
+        super().__init__(
+            " ".join(
+                f"{item['fileName']} {item['key']} ({item['language']}): {item['check']}: {item['message']}"
+                for item in issues
+            ),
+            details={"issues": issues},
+        )
+
+
+def refused_message(field, issues: list[dict]) -> str:
+    """``Refused``'s message with each issue named by ``field(issue)`` (a PATCH names
+    ``updates.<language>.value``)."""
+    return " ".join(f"{field(item)}: {item['check']}: {item['message']}" for item in issues)
+
+
+def _project_settings(statements, project_id: str) -> tuple[dict, str | None]:
+    row = statements.fetch("SELECT checks, source_language FROM projects WHERE id = ?", (project_id,))
+    if not row:
+        return check_levels(None), None
+    return check_levels(row[0][0]), row[0][1]
+
+
+def _placeholders(count: int) -> str:
+    return ", ".join("?" for _ in range(count))
+
+
+def _by_language(pairs) -> dict[str, list[str]]:
+    ids = defaultdict(list)
+    for translation_id, language in pairs:
+        ids[language].append(translation_id)
+    return ids
+
+
+BY_FILES = 2000  # touched keys from which reading their files' keys is cheaper than IN lists
+
+
+def _key_details(statements, translation_ids: list[str], source: str | None, files=()) -> dict[str, tuple]:
+    """``{translation_id: (max_length, comment, source value)}``: one query per chunk of
+    ids, or, for many keys of a few ``files``, one query per file."""
+    details = {}
+    head = (
+        "SELECT t.id, t.max_length, t.comment, v.value FROM translations t "
+        "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
+    )
+    if files and len(translation_ids) >= BY_FILES:
+        wanted = set(translation_ids)
+        for project_id, file_name in files:
+            rows = statements.fetch(
+                head + "WHERE t.project_id = ? AND t.file_name = ? AND t.deleted_at IS NULL",
+                (source or "", project_id, file_name),
+            )
+            details.update((row[0], row[1:]) for row in rows if row[0] in wanted)
+        if len(details) == len(wanted):
+            return details
+    for chunk in in_chunks(translation_ids):
+        rows = statements.fetch(
+            head + f"WHERE t.id IN ({_placeholders(len(chunk))})",
+            (source or "", *chunk),
+        )
+        details.update((row[0], row[1:]) for row in rows)
+    return details
+
+
+def _dependents(statements, translation_ids: list[str], source: str, written) -> list[tuple]:
+    """The other languages' values of keys whose source value a write changed (those the
+    write itself wrote left out): ``(translation_id, language, value)``."""
+    rows = []
+    for chunk in in_chunks(translation_ids):
+        rows += statements.fetch(
+            "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
+            f"WHERE language_code <> ? AND translation_id IN ({_placeholders(len(chunk))})",
+            (source, *chunk),
+        )
+    return [row for row in rows if (row[0], row[1]) not in written]
+
+
+def _set_states(statements, pairs, state: str) -> None:
+    for language, ids in _by_language(pairs).items():
+        for chunk in in_chunks(ids):
+            statements.execute(
+                "UPDATE translation_values SET state = ? WHERE language_code = ? "  # noqa: S608
+                f"AND state <> ? AND translation_id IN ({_placeholders(len(chunk))})",
+                [(state, language, state, *chunk)],
+            )
+
+
+def _delete_issues(statements, pairs) -> None:
+    for language, ids in _by_language(pairs).items():
+        for chunk in in_chunks(ids):
+            statements.execute(
+                "DELETE FROM value_issues WHERE language_code = ? "  # noqa: S608
+                f"AND translation_id IN ({_placeholders(len(chunk))})",
+                [(language, *chunk)],
+            )
+
+
+def _issue_row(translation_id, language, project_id, found: list) -> list[tuple]:
+    """One row per check that found something (its messages joined; its fix kept when it
+    found one thing)."""
+    by_check = defaultdict(list)
+    for issue in found:
+        by_check[issue.check].append(issue)
+    return [
+        (
+            translation_id,
+            language,
+            code,
+            project_id,
+            " ".join(issue.message for issue in issues),
+            issues[0].fix if len(issues) == 1 else None,
+        )
+        for code, issues in by_check.items()
+    ]
+
+
+def evaluate(statements, project_id: str, values: list[tuple], levels: dict, source: str | None):
+    """The issues of ``values`` ``(translation_id, key, file_name, language, value)``:
+    ``(issue rows, refusing issues, warnings)``. A key not stored yet has no details."""
+    enabled = [code for code, level in levels.items() if level != "off"]
+    if not enabled or not values:
+        return [], [], 0
+    files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
+    details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+    nothing = (None, None, None)
+    Target = checks.Target
+    targets = []
+    for translation_id, _key, _file_name, language, value in values:
+        max_length, comment, source_value = details.get(translation_id, nothing)
+        if language == source:
+            source_value = None
+        targets.append(Target(value, language, source_value, source, max_length, comment))
+    rows, refusals, warnings = [], [], 0
+    for (translation_id, key, file_name, language, _value), found in zip(
+        values, checks.run_many(targets, enabled), strict=True
+    ):
+        for issue in found:
+            if levels[issue.check] == "refuse":
+                refusals.append(
+                    {
+                        "key": key,
+                        "fileName": file_name,
+                        "language": language,
+                        "check": issue.check,
+                        "message": issue.message,
+                    }
+                )
+            else:
+                warnings += 1
+        if found:
+            rows += _issue_row(translation_id, language, project_id, found)
+    return rows, refusals, warnings
+
+
+def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> dict:
+    """What the checks would find in the values of history rows not written yet (a dry
+    run): ``{refused: [{key, fileName, language, check, message}], warnings}``."""
+    levels, source = _project_settings(statements, project_id)
+    values = [
+        (translation_id, key, file_name, language, new)
+        for translation_id, key, file_name, language, action, _old, new in rows
+        if language is not None and action in WRITES and new is not None
+    ]
+    _, refusals, warnings = evaluate(statements, project_id, values, levels, source)
+    return {"refused": refusals, "warnings": warnings}
+
+
+def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> int:
+    """After a write of values, in its transaction: history rows ``(translation_id, key,
+    file_name, language, action, old_value, new_value)``. Sets the written values' state,
+    marks the other languages of keys whose source value changed ``needs-review``, stores
+    the issues the checks find in them all; ``Refused`` when a check at ``refuse`` finds
+    something in a written value. Returns the warnings found in the written values."""
+    written = {}
+    updated = []
+    for translation_id, key, file_name, language, action, _old, new in rows:
+        if language is not None and action in WRITES and new is not None:
+            written[translation_id, language] = (key, file_name, new)
+            if action == "updated":
+                updated.append((translation_id, language))
+    if not written:
+        return 0
+    levels, source = _project_settings(statements, project_id)
+    state = written_state()
+    # A value created takes the column's default, "translated".
+    _set_states(statements, list(written) if state != TRANSLATED else updated, state)
+    changed_sources = sorted({t for t, language in written if language == source})
+    dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
+    _set_states(statements, [(t, language) for t, language, _value in dependents], NEEDS_REVIEW)
+    values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
+    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source)
+    if refusals:
+        raise Refused(refusals)
+    if dependents:
+        extra, _, _ = evaluate(
+            statements,
+            project_id,
+            [(t, None, None, language, value) for t, language, value in dependents],
+            {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
+            source,
+        )
+        issues += extra
+    if any(level != "off" for level in levels.values()):
+        # A value just created has no issues yet (a removed value's went with it).
+        _delete_issues(statements, updated + [(t, language) for t, language, _v in dependents])
+        statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
+    return warnings
+
+
+def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
+    """Run the checks again over every value of these keys (their details changed)."""
+    levels, source = _project_settings(statements, project_id)
+    if not translation_ids or all(level == "off" for level in levels.values()):
+        return
+    values = []
+    for chunk in in_chunks(translation_ids):
+        values += statements.fetch(
+            "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
+            f"WHERE translation_id IN ({_placeholders(len(chunk))})",
+            tuple(chunk),
+        )
+    issues, _, _ = evaluate(
+        statements,
+        project_id,
+        [(t, None, None, language, value) for t, language, value in values],
+        {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
+        source,
+    )
+    _delete_issues(statements, [(t, language) for t, language, _v in values])
+    statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
