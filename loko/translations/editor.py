@@ -12,20 +12,23 @@ that this project has no active key for. Such a row has no id of its own (``id``
 empty) until a value of it is overridden, which creates the key here.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 
-from sqlalchemy import and_, exists, literal, null, or_, select, true, tuple_, union_all
+from sqlalchemy import and_, exists, literal, literal_column, null, or_, select, true, tuple_, union_all
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
+from loko.checks.registry import CHECKS
 from loko.comments.service import open_counts
-from loko.errors import BadRequest, NotFound
+from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.languages.service import file_names, language_rows
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
-from loko.translations.models import Translation, TranslationValue, natural_sort_key
+from loko.quality.models import ValueIssue
+from loko.quality.review import set_review_state
+from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     decode_cursor,
     encode_cursor,
@@ -34,7 +37,7 @@ from loko.translations.queries import (
     inherited_values,
     is_missing,
 )
-from loko.translations.service import values_of
+from loko.translations.service import patch_translation, values_of
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -53,6 +56,24 @@ class EditorFilters:
     changed_since: date | None = None
     inherited: bool = False
     translation_id: str | None = None
+    # Keys with a value in a shown language that a check found wrong: ANY_CHECK, or a
+    # check's code.
+    issues: str | None = None
+    # Keys with a value in a shown language waiting for a review.
+    needs_review: bool = False
+
+
+ANY_CHECK = "any"
+
+
+@dataclass(frozen=True)
+class ShownIssue:
+    """What one check found wrong with a shown value, and the value it proposes instead."""
+
+    check: str
+    title: str
+    message: str
+    fix: str | None
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,9 @@ class EditorRow:
     values: dict[str, str]
     inherited: dict[str, str]
     open_comments: int = 0
+    # Per language shown: the value's review state, and what the checks found.
+    states: dict[str, str] = field(default_factory=dict)
+    issues: dict[str, list[ShownIssue]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -131,10 +155,12 @@ def editor_page(
         raise BadRequest("inherited: this project has no linked project to inherit values from.")
     if after is not None and before is not None:
         raise BadRequest("before: give either after or before, not both.")
+    if filters.issues is not None and filters.issues != ANY_CHECK and filters.issues not in CHECKS:
+        raise BadRequest(f"issues: {ANY_CHECK} or the code of a check, not {filters.issues!r}.")
     source = source or _default_source(project, codes)
     shown = _shown(codes, source, languages, filters.missing)
-    condition = _condition(project_id, filters, link)
-    lent = _lent_keys(project_id, filters, link)
+    condition = _condition(project_id, filters, link, shown)
+    lent = None if filters.issues or filters.needs_review else _lent_keys(project_id, filters, link)
     rows, next_cursor, previous_cursor = _keys(condition, lent, after, before, min(limit, MAX_PAGE_SIZE))
     files = file_names(project_id)
     if link is not None:
@@ -173,8 +199,12 @@ def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missin
     return shown
 
 
-def _condition(project_id: str, filters: EditorFilters, link: Link | None):
+def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown: list[str]):
     conditions = [Translation.project_id == project_id, Translation.deleted_at.is_(None)]
+    if filters.issues is not None:
+        conditions.append(Translation.id.in_(_with_issues(project_id, filters.issues, shown)))
+    if filters.needs_review:
+        conditions.append(Translation.id.in_(_needing_review(project_id, shown)))
     if filters.translation_id is not None:
         conditions.append(Translation.id == filters.translation_id)
     if filters.file_name is not None:
@@ -194,6 +224,27 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None):
     if filters.inherited:
         conditions.append(and_(~has_value(link.target), has_inherited_value(link)))
     return and_(*conditions)
+
+
+def _with_issues(project_id: str, check: str, shown: list[str]):
+    """The keys with an issue in a shown language: a range of the value_issues index by
+    project and language (any check), or by project and check."""
+    query = select(ValueIssue.translation_id).where(
+        ValueIssue.project_id == project_id, ValueIssue.language_code.in_(shown)
+    )
+    if check != ANY_CHECK:
+        query = query.where(ValueIssue.check_code == check)
+    return query
+
+
+def _needing_review(project_id: str, shown: list[str]):
+    """The keys with a value waiting for a review in a shown language, from the partial
+    index of such values (its condition written as a literal, so that SQLite uses it)."""
+    return select(TranslationValue.translation_id).where(
+        TranslationValue.project_id == project_id,
+        TranslationValue.language_code.in_(shown),
+        TranslationValue.state == literal_column(f"'{NEEDS_REVIEW}'"),
+    )
 
 
 def _lent_keys(project_id: str, filters: EditorFilters, link: Link | None):
@@ -312,16 +363,23 @@ def _cursor_of(row) -> str:
 def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
     """The rows with their values in the shown languages (one statement for the page), the
     linked project's values where the inheriting language has none of its own, and their
-    open comments (one statement)."""
+    open comments (one statement), their review states (read with the values) and what the
+    checks found in them (one statement)."""
     ids = [row.id for row in rows if row.id]
     values: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
+    states: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
     if ids and shown:
-        for translation_id, code, value in db.session.execute(
+        for translation_id, code, value, state in db.session.execute(
             select(
-                TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value
+                TranslationValue.translation_id,
+                TranslationValue.language_code,
+                TranslationValue.value,
+                TranslationValue.state,
             ).where(TranslationValue.translation_id.in_(ids), TranslationValue.language_code.in_(shown))
         ):
             values[translation_id][code] = value
+            states[translation_id][code] = state
+    issues = _issues_of(ids, shown)
     inherited: dict[str, str] = {}
     if link is not None and link.target in shown:
         lacking = [row_id for row_id in ids if link.target not in values[row_id]]
@@ -336,9 +394,89 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
             values.get(row.id, {}),
             _lent_to(row, inherited, link, shown),
             comments.get(row.id, 0),
+            states.get(row.id, {}),
+            issues.get(row.id, {}),
         )
         for row in rows
     ]
+
+
+def _issues_of(ids: list[str], shown: list[str]) -> dict[str, dict[str, list[ShownIssue]]]:
+    """``{id: {language: [issue]}}`` of the shown values, in the order the checks are listed,
+    by primary key in one statement."""
+    found: dict[str, dict[str, list[ShownIssue]]] = {}
+    if not ids or not shown:
+        return found
+    order = {code: index for index, code in enumerate(CHECKS)}
+    rows = db.session.execute(
+        select(
+            ValueIssue.translation_id,
+            ValueIssue.language_code,
+            ValueIssue.check_code,
+            ValueIssue.message,
+            ValueIssue.fix,
+        ).where(ValueIssue.translation_id.in_(ids), ValueIssue.language_code.in_(shown))
+    ).all()
+    rows.sort(key=lambda row: order.get(row.check_code, len(order)))
+    for translation_id, code, check, message, fix in rows:
+        module = CHECKS.get(check)
+        issue = ShownIssue(check, module.TITLE if module else check, message, fix)
+        found.setdefault(translation_id, {}).setdefault(code, []).append(issue)
+    return found
+
+
+def check_titles() -> list[tuple[str, str]]:
+    """Every check as ``(code, title)``, in the order the editor lists them."""
+    return [(code, module.TITLE) for code, module in CHECKS.items()]
+
+
+def apply_fix(actor, project_id: str, translation_id: str, language: str, check: str, expected: str) -> dict:
+    """Write the value a check proposes for a value, through the same conditional write as
+    an edit: the stored value must still be ``expected`` (Conflict otherwise, nothing
+    written). NotFound for a key not active in the project; Conflict when the check finds
+    nothing to fix in the value any more. Returns ``{key, fileName, language}``."""
+    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    row = db.session.execute(
+        select(Translation.key, Translation.file_name, ValueIssue.fix)
+        .outerjoin(
+            ValueIssue,
+            and_(
+                ValueIssue.translation_id == Translation.id,
+                ValueIssue.language_code == language,
+                ValueIssue.check_code == check,
+            ),
+        )
+        .where(
+            Translation.id == translation_id,
+            Translation.project_id == project_id,
+            Translation.deleted_at.is_(None),
+        )
+    ).first()
+    if row is None:
+        raise NotFound("id: no active translation with this id in this project.")
+    if row.fix is None:
+        raise Conflict(f"check: {check} proposes no fix for this value (any more); reload to see it now.")
+    patch_translation(actor, project_id, row.key, row.file_name, {language: row.fix}, {language: expected})
+    return {"key": row.key, "fileName": row.file_name, "language": language}
+
+
+def review_values(actor, project_id: str, translation_ids: list[str], language: str) -> dict:
+    """Mark the values of these keys in ``language`` reviewed, through the review service
+    (one call per file the keys are in). Returns ``{updated}``."""
+    policy.require_permission(actor, project_id, policy.REVIEW_TRANSLATIONS)
+    by_file: dict[str, list[str]] = {}
+    for file_name, key in db.session.execute(
+        select(Translation.file_name, Translation.key).where(
+            Translation.id.in_(translation_ids),
+            Translation.project_id == project_id,
+            Translation.deleted_at.is_(None),
+        )
+    ):
+        by_file.setdefault(file_name, []).append(key)
+    updated = 0
+    for file_name, keys in sorted(by_file.items()):
+        updated += set_review_state(actor, project_id, file_name, keys, [language], REVIEWED)["updated"]
+    return {"updated": updated}
 
 
 def _lent_to(row, inherited: dict[str, str], link: Link | None, shown: list[str]) -> dict[str, str]:

@@ -4,19 +4,29 @@ from editor.js; every form here posts, then redirects."""
 
 from dataclasses import replace
 from datetime import UTC
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, current_app, request, url_for
 from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
+from werkzeug.datastructures import MultiDict
 
 from loko.comments.service import list_comments
 from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
-from loko.http import load_query
+from loko.http import load_args, load_query
 from loko.languages.service import file_names, project_languages
 from loko.projects.service import ProjectView
 from loko.translations import revert, service, undo
 from loko.translations.details import update_key_details
-from loko.translations.editor import EditorFilters, editor_page, key_details
+from loko.translations.editor import (
+    ANY_CHECK,
+    EditorFilters,
+    apply_fix,
+    check_titles,
+    editor_page,
+    key_details,
+    review_values,
+)
 from loko.translations.history import history_actors, newer_cursor
 from loko.translations.models import HISTORY_ACTIONS
 from loko.translations.operations import get_operation, list_operations
@@ -59,6 +69,8 @@ class EditorQuery(ApiSchema):
     after = fields.String(validate=CURSOR)
     before = fields.String(validate=CURSOR)
     id = fields.String(validate=TRANSLATION_ID)
+    issues = fields.String(validate=[validate.Length(min=1, max=32), no_control_characters])
+    review = fields.String(validate=validate.OneOf(["needed"]))
 
     @pre_load
     def leave_out_blank_fields(self, data, **kwargs):
@@ -73,7 +85,10 @@ class EditorQuery(ApiSchema):
 
 def _editor_arguments() -> dict:
     """The page's query loaded by EditorQuery, as editor_page's arguments."""
-    query = load_query(EditorQuery)
+    return _arguments_of(load_query(EditorQuery))
+
+
+def _arguments_of(query: dict) -> dict:
     filters = EditorFilters(
         file_name=query.get("file"),
         search=query.get("q"),
@@ -81,6 +96,8 @@ def _editor_arguments() -> dict:
         changed_since=query.get("since"),
         inherited=query.get("inherited", False),
         translation_id=query.get("id"),
+        issues=query.get("issues"),
+        needs_review="review" in query,
     )
     return {
         "filters": filters,
@@ -101,6 +118,8 @@ def _links(filters: EditorFilters, page) -> dict:
         "missing": filters.missing,
         "since": filters.changed_since.isoformat() if filters.changed_since else None,
         "inherited": "true" if filters.inherited else None,
+        "issues": filters.issues,
+        "review": "needed" if filters.needs_review else None,
         "source": page.source,
         "lang": page.shown[1:],
     }
@@ -140,6 +159,9 @@ def _render_editor(project_id, arguments: dict):
         filters=filters,
         params=params,
         rows_url=url_for("translations_ui.editor_rows", project_id=project_id, **params),
+        checks=check_titles(),
+        any_check=ANY_CHECK,
+        view_query=urlencode(params, doseq=True),
     )
 
 
@@ -147,7 +169,68 @@ def _render_editor(project_id, arguments: dict):
 def editor_rows(project_id):
     """The rows of a page (or of one key, with ``id``) in a table, for the editor's script."""
     page = editor_page(page_user(), str(project_id), **_editor_arguments())
-    return render_page("translations/_editor_fragment.html", page=page)
+    return render_page("translations/_editor_fragment.html", page=page, view_query="")
+
+
+EDITOR_VIEW_FIELDS = ("file", "q", "missing", "since", "inherited", "issues", "review", "source", "lang")
+
+
+def _back_to_editor(project_id: str) -> str:
+    """The editor view a value's form was posted from (its ``view`` field: the filters and
+    the columns shown, nothing else), to go back to once the form is done."""
+    kept = [
+        (name, value)
+        for name, value in parse_qsl(request.form.get("view", ""), keep_blank_values=False)
+        if name in EDITOR_VIEW_FIELDS
+    ]
+    url = url_for("translations_ui.editor", project_id=project_id)
+    return f"{url}?{urlencode(kept)}" if kept else url
+
+
+@translations_ui.post("/projects/<uuid:project_id>/editor/fix")
+def fix_value(project_id):
+    """A value's "Apply fix" form: the fix a check proposes, written as an edit on condition
+    that the value is still the one shown; back to the same view, or it with the refusal."""
+    actor, project_id = page_user(), str(project_id)
+    form = form_input(FixForm)
+    done = submit(
+        lambda: apply_fix(actor, project_id, form["id"], form["language"], form["check"], form["expected"]),
+        then=_back_to_editor(project_id),
+        notice=lambda fixed: f"Fix applied to {fixed['key']} in {fixed['language']}.",
+    )
+    return done or _render_editor(project_id, _view_arguments())
+
+
+@translations_ui.post("/projects/<uuid:project_id>/editor/review")
+def review_shown(project_id):
+    """ "Mark reviewed": the values of one key (or of every key shown) in one language."""
+    actor, project_id = page_user(), str(project_id)
+    form = form_input(ReviewForm, extra={"id": request.form.getlist("id")})
+    done = submit(
+        lambda: review_values(actor, project_id, form["id"], form["language"]),
+        then=_back_to_editor(project_id),
+        notice=lambda result: f"Values marked reviewed: {result['updated']}.",
+    )
+    return done or _render_editor(project_id, _view_arguments())
+
+
+def _view_arguments() -> dict:
+    """The editor's arguments for the view a form came from."""
+    return _arguments_of(load_args(EditorQuery, MultiDict(parse_qsl(request.form.get("view", "")))))
+
+
+class FixForm(ApiSchema):
+    id = fields.String(required=True, validate=TRANSLATION_ID)
+    language = LanguageCode(required=True)
+    check = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    expected = fields.String(required=True, validate=validate.Length(max=8192))
+
+
+class ReviewForm(ApiSchema):
+    id = fields.List(
+        fields.String(validate=TRANSLATION_ID), required=True, validate=validate.Length(min=1, max=200)
+    )
+    language = LanguageCode(required=True)
 
 
 @translations_ui.get("/projects/<uuid:project_id>/editor/keys/<translation_id>")

@@ -153,11 +153,11 @@
     clampLong(cell, shown);
     cell.toggleAttribute("data-missing", state.value === null);
     cell.toggleAttribute("data-inherited", state.value === null && state.inherited !== null);
-    const badge = cell.querySelector(".badge");
+    const badge = cell.querySelector(":scope > .badge");
     if (badge && state.value !== null) badge.remove();
     const override = cell.querySelector("[data-override]");
     if (override && state.value !== null) override.remove();
-    const none = cell.querySelector(".sr-only");
+    const none = cell.querySelector(":scope > .sr-only");
     if (none && state.value !== null) none.remove();
   }
 
@@ -174,6 +174,8 @@
       (element) => (element.hidden = false)
     );
     for (const item of rowItems(row)) item.tabIndex = -1;
+    // A value's "Apply fix" and "Mark reviewed" are reached from its cell by F and R.
+    row.querySelectorAll("[data-fix], [data-review]").forEach((element) => (element.tabIndex = -1));
   }
 
   // An API error in the words of the page: "updates.de.value: …" reads "German value: …".
@@ -373,6 +375,9 @@
     const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
     if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
       stored.set(cell, { value: text, inherited: null });
+      // What the checks found and the review state were those of the value before.
+      const quality = cell.querySelector("[data-quality]");
+      if (quality) quality.remove();
       if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
@@ -499,6 +504,12 @@
     } else if (item === cell && (event.key === "Enter" || event.key === "F2")) {
       event.preventDefault();
       startEdit(cell);
+    } else if (item === cell && (event.key === "f" || event.key === "F" || event.key === "r" || event.key === "R")) {
+      const action = cell.querySelector(event.key.toLowerCase() === "f" ? "[data-fix]" : "[data-review]");
+      if (!action) return;
+      event.preventDefault();
+      if (pendingSaves === 0) action.form.requestSubmit(action);
+      else Loko.announce("Wait for the values being saved, then press the key again.");
     } else if ((event.key === "d" || event.key === "D") && row.parentElement === tbody) {
       event.preventDefault();
       openDetails(row);
