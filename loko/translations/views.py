@@ -168,8 +168,10 @@ def _render_editor(project_id, arguments: dict):
 @translations_ui.get("/projects/<uuid:project_id>/editor/rows")
 def editor_rows(project_id):
     """The rows of a page (or of one key, with ``id``) in a table, for the editor's script."""
-    page = editor_page(page_user(), str(project_id), **_editor_arguments())
-    return render_page("translations/_editor_fragment.html", page=page, view_query="")
+    arguments = _editor_arguments()
+    page = editor_page(page_user(), str(project_id), **arguments)
+    view_query = urlencode(_links(_kept_filters(arguments["filters"], page), page), doseq=True)
+    return render_page("translations/_editor_fragment.html", page=page, view_query=view_query)
 
 
 EDITOR_VIEW_FIELDS = ("file", "q", "missing", "since", "inherited", "issues", "review", "source", "lang")

@@ -116,7 +116,7 @@ def test_the_needs_review_filter_lists_the_values_waiting_for_a_review(page_as, 
     response = page_as(caller).get(editor_url(world, review="needed"))
     assert response.status_code == 200
     assert keys_of(response) == ["changed"]
-    assert 'name="review" value="needed" checked' in response.text
+    assert '<option value="needed" selected>Needs review</option>' in response.text
 
 
 def test_the_needs_review_filter_only_looks_at_the_languages_shown(page_as, world, values):
@@ -252,3 +252,18 @@ def test_a_review_posted_signed_out_changes_nothing(page_as, world, values, call
     response = page_as(caller).submit(f"/projects/{world.project_id}/editor/review", form)
     assert response.status_code in (302, 303, 401)
     assert keys_of(page_as("viewer").get(editor_url(world, review="needed"))) == ["changed"]
+
+
+def test_an_outsider_posting_a_fix_or_a_review_finds_no_project(page_as, world, values, stored):
+    fix = fix_form(page_as("editor").get(editor_url(world)), "spaced")
+    review = review_form(page_as("org_owner"), world, "changed")
+    assert page_as("outsider").submit(f"/projects/{world.project_id}/editor/fix", fix).status_code == 404
+    assert (
+        page_as("outsider").submit(f"/projects/{world.project_id}/editor/review", review).status_code == 404
+    )
+    assert stored("spaced")["de"] == "Speichern "
+
+
+def test_the_rows_fragment_keeps_the_view_in_its_forms(page_as, world, values):
+    response = page_as("editor").get(editor_url(world, "/rows", issues="any"))
+    assert fix_form(response, "spaced")["view"] == "issues=any&source=en&lang=de"
