@@ -436,24 +436,18 @@ def apply_fix(actor, project_id: str, translation_id: str, language: str, check:
     written). NotFound for a key not active in the project; Conflict when the check finds
     nothing to fix in the value any more. Returns ``{key, fileName, language}``."""
     policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-    row = db.session.execute(
-        select(Translation.key, Translation.file_name, ValueIssue.fix)
-        .outerjoin(
+    row = _active_key(
+        select(Translation.key, Translation.file_name, ValueIssue.fix).outerjoin(
             ValueIssue,
             and_(
                 ValueIssue.translation_id == Translation.id,
                 ValueIssue.language_code == language,
                 ValueIssue.check_code == check,
             ),
-        )
-        .where(
-            Translation.id == translation_id,
-            Translation.project_id == project_id,
-            Translation.deleted_at.is_(None),
-        )
-    ).first()
-    if row is None:
-        raise NotFound("id: no active translation with this id in this project.")
+        ),
+        project_id,
+        translation_id,
+    )
     if row.fix is None:
         raise Conflict(f"check: {check} proposes no fix for this value (any more); reload to see it now.")
     patch_translation(actor, project_id, row.key, row.file_name, {language: row.fix}, {language: expected})
@@ -505,19 +499,11 @@ class KeyDetails:
     can_edit: bool = False
 
 
-def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
-    """An active key's values in all languages, with what the linked project lends it, and
-    its details; NotFound when the key is not active in this project."""
-    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+def _active_key(query, project_id: str, translation_id: str):
+    """The one row ``query`` reads of the active key ``translation_id`` of the project;
+    NotFound when there is no such key."""
     row = db.session.execute(
-        select(
-            Translation.id,
-            Translation.key,
-            Translation.file_name,
-            Translation.comment,
-            Translation.context,
-            Translation.max_length,
-        ).where(
+        query.where(
             Translation.id == translation_id,
             Translation.project_id == project_id,
             Translation.deleted_at.is_(None),
@@ -525,6 +511,25 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
     ).first()
     if row is None:
         raise NotFound("id: no active translation with this id in this project.")
+    return row
+
+
+def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
+    """An active key's values in all languages, with what the linked project lends it, and
+    its details; NotFound when the key is not active in this project."""
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    row = _active_key(
+        select(
+            Translation.id,
+            Translation.key,
+            Translation.file_name,
+            Translation.comment,
+            Translation.context,
+            Translation.max_length,
+        ),
+        project_id,
+        translation_id,
+    )
     values = values_of([row.id]).get(row.id, {})
     link = link_of(project)
     inherited = {}
