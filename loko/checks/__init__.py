@@ -60,3 +60,18 @@ def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> l
     """``run`` over many values in one pass, in order."""
     codes = None if codes is None else tuple(codes)
     return [run(target, codes) for target in targets]
+
+
+def checker(codes: Iterable[str] | None = None):
+    """``run`` with its checks looked up once: a function ``target -> list[Issue]`` by every
+    check or by the checks named in ``codes``, for callers that check many values."""
+    from loko.checks.registry import CHECKS
+
+    functions = [
+        module.check for module in (CHECKS.values() if codes is None else [CHECKS[c] for c in codes])
+    ]
+
+    def check(target: Target) -> list[Issue]:
+        return [issue for function in functions for issue in function(target)]
+
+    return check

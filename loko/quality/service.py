@@ -191,17 +191,16 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
     files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
     details = _key_details(statements, sorted({row[0] for row in values}), source, files)
     nothing = (None, None, None)
-    Target = checks.Target
-    targets = []
-    for translation_id, _key, _file_name, language, value in values:
+    target_of = checks.Target
+    check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
+    rows, refusals, warnings = [], [], 0
+    for translation_id, key, file_name, language, value in values:
         max_length, comment, source_value = details.get(translation_id, nothing)
         if language == source:
             source_value = None
-        targets.append(Target(value, language, source_value, source, max_length, comment))
-    rows, refusals, warnings = [], [], 0
-    for (translation_id, key, file_name, language, _value), found in zip(
-        values, checks.run_many(targets, enabled), strict=True
-    ):
+        found = check(target_of(value, language, source_value, source, max_length, comment))
+        if not found:
+            continue
         for issue in found:
             if levels[issue.check] == "refuse":
                 refusals.append(
@@ -215,8 +214,7 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
                 )
             else:
                 warnings += 1
-        if found:
-            rows += _issue_row(translation_id, language, project_id, found)
+        rows += _issue_row(translation_id, language, project_id, found)
     return rows, refusals, warnings
 
 
