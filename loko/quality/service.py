@@ -153,9 +153,17 @@ def _set_states(statements, pairs, state: str) -> None:
             )
 
 
-def _delete_issues(statements, pairs) -> None:
+def _delete_issues(statements, project_id: str, pairs) -> None:
+    """Remove the issues of ``(translation_id, language)`` pairs: those of the project's
+    values with issues (an index read) that are among them, by primary key."""
     for language, ids in _by_language(pairs).items():
-        for chunk in in_chunks(ids):
+        stored = statements.fetch(
+            "SELECT DISTINCT translation_id FROM value_issues WHERE project_id = ? AND language_code = ?",
+            (project_id, language),
+        )
+        touched = set(ids)
+        gone = [row[0] for row in stored if row[0] in touched]
+        for chunk in in_chunks(gone):
             statements.execute(
                 "DELETE FROM value_issues WHERE language_code = ? "  # noqa: S608
                 f"AND translation_id IN ({_placeholders(len(chunk))})",
@@ -268,7 +276,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         issues += extra
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
-        _delete_issues(statements, updated + [(t, language) for t, language, _v in dependents])
+        _delete_issues(statements, project_id, updated + [(t, language) for t, language, _v in dependents])
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
 
@@ -292,5 +300,5 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
         {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
         source,
     )
-    _delete_issues(statements, [(t, language) for t, language, _v in values])
+    _delete_issues(statements, project_id, [(t, language) for t, language, _v in values])
     statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
