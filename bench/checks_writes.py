@@ -24,7 +24,7 @@ import orjson
 from bench.run import Database
 
 KEYS = 100_000
-RUNS = 3
+RUNS = 4
 LIST_FILES = 10
 LIST_KEYS = 50_000  # per file, in en and de: 1,000,000 values
 LIST_ISSUES = 3_000
@@ -81,19 +81,41 @@ def _limit_some_keys(project_id: str, every: int = 100) -> None:
         )
 
 
-def measure_writes(app) -> dict:
+def measure_writes(apps: dict) -> dict:
+    """``apps``: an app per level ("off", "warn"), each on a database of its own, so both
+    grow alike (a database's statistics are refreshed as its tables grow)."""
     from loko.checks import registry
     from loko.imports.service import ImportOptions, import_files
+    from loko.translations import history
     from loko.translations.service import bulk_upsert
 
     off = orjson.dumps(dict.fromkeys(registry.CHECKS, "off")).decode()
-    figures = {(path, level): [] for path in ("bulk", "import") for level in ("off", "warn")}
+    figures = {(path, level): [] for path in ("bulk", "import") for level in apps}
+    # The time spent in the checks' step itself (``quality.values_written``), summed per write:
+    # on a machine shared with other work it varies less than the writes' own time.
+    spent = [0.0]
+    values_written = history.values_written
+
+    def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return values_written(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - started
+
+    history.values_written = timed
+    step = {(path, level): [] for path in ("bulk", "import") for level in apps}
     issues = {}
-    with app.app_context():
-        actor, organization_id = _owner("checks")
-        for run in range(RUNS):
-            for level, stored in (("off", off), ("warn", "{}")):
-                project_id = _project(organization_id, f"{level}{run}", stored)
+    owners = {}
+    for level, app in apps.items():
+        with app.app_context():
+            owners[level] = _owner("checks")
+    for run in range(RUNS):
+        # Alternate which level goes first, so neither always runs on a cooler machine.
+        for level in sorted(apps, reverse=run % 2 == 1):
+            with apps[level].app_context():
+                actor, organization_id = owners[level]
+                project_id = _project(organization_id, f"run{run}", off if level == "off" else "{}")
                 bulk_upsert(
                     actor,
                     project_id,
@@ -103,19 +125,25 @@ def measure_writes(app) -> dict:
                 )
                 _limit_some_keys(project_id)
                 items = [{"key": f"key_{i:06d}", "value": f"Übersetzung {i}"} for i in range(KEYS)]
+                spent[0] = 0.0
                 started = time.perf_counter()
                 counts = bulk_upsert(actor, project_id, "messages", "de", items)
                 figures["bulk", level].append(time.perf_counter() - started)
+                step["bulk", level].append(spent[0])
                 assert counts["created"] == KEYS, counts
                 document = orjson.dumps({f"key_{i:06d}": f"Neue Übersetzung {i}" for i in range(KEYS)})
                 options = ImportOptions(format="json", language="de", file_name="messages")
+                spent[0] = 0.0
                 started = time.perf_counter()
                 answer = import_files(actor, project_id, document, options)
                 figures["import", level].append(time.perf_counter() - started)
+                step["import", level].append(spent[0])
                 assert answer["summary"]["updated"] == KEYS, answer["summary"]
                 issues[level] = _issue_count(project_id)
+    history.values_written = values_written
     medians = {name: statistics.median(samples) for name, samples in figures.items()}
-    return {"medians": medians, "issues": issues}
+    steps = {name: statistics.median(samples) for name, samples in step.items()}
+    return {"medians": medians, "issues": issues, "samples": figures, "steps": steps}
 
 
 def _issue_count(project_id: str) -> int:
@@ -181,17 +209,19 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-list", action="store_true", help="only the writes")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="loko-bench-checks-"))
-    database = Database(args.postgres, workdir, "checks")
+    databases = {level: Database(args.postgres, workdir, f"checks_{level}") for level in ("off", "warn")}
     try:
-        app = _app(database.url)
-        writes = measure_writes(app)
-        listing = None if args.skip_list else measure_list(app)
-        with app.app_context():
-            from loko.extensions import db
+        apps = {level: _app(database.url) for level, database in databases.items()}
+        writes = measure_writes(apps)
+        listing = None if args.skip_list else measure_list(apps["warn"])
+        for app in apps.values():
+            with app.app_context():
+                from loko.extensions import db
 
-            db.engine.dispose()
+                db.engine.dispose()
     finally:
-        database.drop()
+        for database in databases.values():
+            database.drop()
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"\nChecks on the write paths ({'PostgreSQL' if args.postgres else 'SQLite'}), median of {RUNS}")
     medians = writes["medians"]
@@ -204,6 +234,11 @@ def main(argv=None) -> int:
             f"   (< {WRITE_TARGET * 100:.0f}%  {verdict})"
         )
     print(f"  issues stored: off {writes['issues']['off']}, warn {writes['issues']['warn']}")
+    for (path, level), samples in writes["samples"].items():
+        print(
+            f"  {path} {level}: " + ", ".join(f"{sample:.2f}" for sample in samples) + " s; "
+            f"checks' step (states, checks, issues) {writes['steps'][path, level]:.2f} s"
+        )
     if listing is not None:
         print(f"\nThe issues list on 1,000,000 values with {LIST_ISSUES:,} issues (first page of 100)")
         for name, (milliseconds, total) in listing.items():

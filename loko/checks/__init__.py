@@ -88,3 +88,18 @@ def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> l
         if collecting:
             gc.enable()
     return results
+
+
+def checker(codes: Iterable[str] | None = None):
+    """``run`` with its checks looked up once: a function ``target -> list[Issue]`` by every
+    check or by the checks named in ``codes``, for callers that check many values."""
+    from loko.checks.registry import CHECKS
+
+    functions = [
+        module.check for module in (CHECKS.values() if codes is None else [CHECKS[c] for c in codes])
+    ]
+
+    def check(target: Target) -> list[Issue]:
+        return [issue for function in functions for issue in function(target)]
+
+    return check

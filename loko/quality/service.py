@@ -153,9 +153,17 @@ def _set_states(statements, pairs, state: str) -> None:
             )
 
 
-def _delete_issues(statements, pairs) -> None:
+def _delete_issues(statements, project_id: str, pairs) -> None:
+    """Remove the issues of ``(translation_id, language)`` pairs: those of the project's
+    values with issues (an index read) that are among them, by primary key."""
     for language, ids in _by_language(pairs).items():
-        for chunk in in_chunks(ids):
+        stored = statements.fetch(
+            "SELECT DISTINCT translation_id FROM value_issues WHERE project_id = ? AND language_code = ?",
+            (project_id, language),
+        )
+        touched = set(ids)
+        gone = [row[0] for row in stored if row[0] in touched]
+        for chunk in in_chunks(gone):
             statements.execute(
                 "DELETE FROM value_issues WHERE language_code = ? "  # noqa: S608
                 f"AND translation_id IN ({_placeholders(len(chunk))})",
@@ -191,17 +199,16 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
     files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
     details = _key_details(statements, sorted({row[0] for row in values}), source, files)
     nothing = (None, None, None)
-    Target = checks.Target
-    targets = []
-    for translation_id, _key, _file_name, language, value in values:
+    target_of = checks.Target
+    check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
+    rows, refusals, warnings = [], [], 0
+    for translation_id, key, file_name, language, value in values:
         max_length, comment, source_value = details.get(translation_id, nothing)
         if language == source:
             source_value = None
-        targets.append(Target(value, language, source_value, source, max_length, comment))
-    rows, refusals, warnings = [], [], 0
-    for (translation_id, key, file_name, language, _value), found in zip(
-        values, checks.run_many(targets, enabled), strict=True
-    ):
+        found = check(target_of(value, language, source_value, source, max_length, comment))
+        if not found:
+            continue
         for issue in found:
             if levels[issue.check] == "refuse":
                 refusals.append(
@@ -215,8 +222,7 @@ def evaluate(statements, project_id: str, values: list[tuple], levels: dict, sou
                 )
             else:
                 warnings += 1
-        if found:
-            rows += _issue_row(translation_id, language, project_id, found)
+        rows += _issue_row(translation_id, language, project_id, found)
     return rows, refusals, warnings
 
 
@@ -270,7 +276,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         issues += extra
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
-        _delete_issues(statements, updated + [(t, language) for t, language, _v in dependents])
+        _delete_issues(statements, project_id, updated + [(t, language) for t, language, _v in dependents])
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
 
@@ -294,5 +300,5 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
         {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
         source,
     )
-    _delete_issues(statements, [(t, language) for t, language, _v in values])
+    _delete_issues(statements, project_id, [(t, language) for t, language, _v in values])
     statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
