@@ -158,7 +158,8 @@ def test_the_filters_narrow_counts_and_list(api):
 
 def test_levels_are_a_project_setting_with_warn_by_default(api):
     project = api.owner.get(api.url()).json["project"]
-    assert project["checks"] == {"max-length": "warn", "shouting": "warn"}
+    assert project["checks"] == dict.fromkeys(registry.CHECKS, "warn")
+    assert {"placeholders", "max-length", "shouting"} <= set(project["checks"])
 
 
 @pytest.mark.parametrize(
