@@ -153,16 +153,26 @@ def _set_states(statements, pairs, state: str) -> None:
             )
 
 
+# Touched values of one language up to which their issues are deleted by primary key at
+# once; from there, the language's values with issues are read first (an index read), so a
+# large write deletes only where there is something to delete.
+DIRECT_DELETE = 1000
+
+
 def _delete_issues(statements, project_id: str, pairs) -> None:
-    """Remove the issues of ``(translation_id, language)`` pairs: those of the project's
-    values with issues (an index read) that are among them, by primary key."""
+    """Remove the issues of ``(translation_id, language)`` pairs, by primary key: directly
+    for a few values (the cost of a small write never grows with the project's issues), or
+    those among the project's values with issues for many."""
     for language, ids in _by_language(pairs).items():
-        stored = statements.fetch(
-            "SELECT DISTINCT translation_id FROM value_issues WHERE project_id = ? AND language_code = ?",
-            (project_id, language),
-        )
-        touched = set(ids)
-        gone = [row[0] for row in stored if row[0] in touched]
+        if len(ids) <= DIRECT_DELETE:
+            gone = ids
+        else:
+            stored = statements.fetch(
+                "SELECT DISTINCT translation_id FROM value_issues WHERE project_id = ? AND language_code = ?",
+                (project_id, language),
+            )
+            touched = set(ids)
+            gone = [row[0] for row in stored if row[0] in touched]
         for chunk in in_chunks(gone):
             statements.execute(
                 "DELETE FROM value_issues WHERE language_code = ? "  # noqa: S608

@@ -2,6 +2,7 @@
 ``initialize`` handshake (2025-11-25, with a session) and ``mode="auto"``, which
 negotiates the stateless 2026-07-28 revision through ``server/discover``."""
 
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 import anyio
@@ -32,7 +33,10 @@ async def connect(era: str, url: str, key: str):
 
 
 def run(coroutine_function, *args):
-    return anyio.run(coroutine_function, *args)
+    """Run the client in a thread of its own: a test process that also drives the browser
+    tests keeps Playwright's event loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, coroutine_function, *args).result()
 
 
 def rest(app, world, path: str, key: str = "write_key", **kwargs):
