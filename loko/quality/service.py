@@ -143,6 +143,25 @@ def _dependents(statements, translation_ids: list[str], source: str, written) ->
     return [row for row in rows if (row[0], row[1]) not in written]
 
 
+def _mark_other_languages(statements, translation_ids: list[str], source: str | None) -> None:
+    """The values of these keys in every language but the source's: ``needs-review``."""
+    for chunk in in_chunks(translation_ids):
+        statements.execute(
+            "UPDATE translation_values SET state = ? WHERE language_code <> ? AND state <> ? "  # noqa: S608
+            f"AND translation_id IN ({_placeholders(len(chunk))})",
+            [(NEEDS_REVIEW, source or "", NEEDS_REVIEW, *chunk)],
+        )
+
+
+def _delete_key_issues(statements, translation_ids: list[str]) -> None:
+    """Remove every issue of these keys' values."""
+    for chunk in in_chunks(translation_ids):
+        statements.execute(
+            f"DELETE FROM value_issues WHERE translation_id IN ({_placeholders(len(chunk))})",  # noqa: S608
+            [tuple(chunk)],
+        )
+
+
 def _set_states(statements, pairs, state: str) -> None:
     for language, ids in _by_language(pairs).items():
         for chunk in in_chunks(ids):
@@ -200,14 +219,19 @@ def _issue_row(translation_id, language, project_id, found: list) -> list[tuple]
     ]
 
 
-def evaluate(statements, project_id: str, values: list[tuple], levels: dict, source: str | None):
+def evaluate(
+    statements, project_id: str, values: list[tuple], levels: dict, source: str | None, details=None
+):
     """The issues of ``values`` ``(translation_id, key, file_name, language, value)``:
-    ``(issue rows, refusing issues, warnings)``. A key not stored yet has no details."""
+    ``(issue rows, refusing issues, warnings)``. A key not stored yet has no details;
+    ``details`` (``{translation_id: (max_length, comment, source value)}``) when the caller
+    has read them already."""
     enabled = [code for code, level in levels.items() if level != "off"]
     if not enabled or not values:
         return [], [], 0
-    files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
-    details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+    if details is None:
+        files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
+        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
     nothing = (None, None, None)
     target_of = checks.Target
     check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
@@ -266,13 +290,27 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         return 0
     levels, source = _project_settings(statements, project_id)
     state = written_state()
-    # A value created takes the column's default, "translated".
-    _set_states(statements, list(written) if state != TRANSLATED else updated, state)
     changed_sources = sorted({t for t, language in written if language == source})
     dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
-    _set_states(statements, [(t, language) for t, language, _value in dependents], NEEDS_REVIEW)
+    # Every other language of a key whose source value changed waits for a review, in one
+    # statement per chunk of keys (not one per language); the values this write wrote then
+    # take the write's state. A value created takes the column's default, "translated".
+    _mark_other_languages(statements, changed_sources, source)
+    changed = set(changed_sources)
+    _set_states(
+        statements,
+        list(written)
+        if state != TRANSLATED
+        else updated + [(t, language) for t, language in written if t in changed and language != source],
+        state,
+    )
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
-    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source)
+    details = None
+    if any(level != "off" for level in levels.values()):
+        # The dependents are values of keys written here: one read of details serves both.
+        files = sorted({(project_id, row[2]) for row in values})
+        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source, details)
     if refusals:
         raise Refused(refusals)
     if dependents:
@@ -282,11 +320,15 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
             [(t, None, None, language, value) for t, language, value in dependents],
             {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
             source,
+            details,
         )
         issues += extra
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
-        _delete_issues(statements, project_id, updated + [(t, language) for t, language, _v in dependents])
+        # The keys whose source value changed have every value checked again: their issues go
+        # by key; the other values written, by value.
+        _delete_key_issues(statements, changed_sources)
+        _delete_issues(statements, project_id, list(dict.fromkeys(p for p in updated if p[0] not in changed)))
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
 
