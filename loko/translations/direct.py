@@ -72,8 +72,12 @@ class DirectPatch:
         # Keys' actors, kept while nothing but these writes changes the database: they leave
         # the keys alone, so each carries the kept actors over (``KeptRows.advance``).
         self.kept_keys = KeptRows(seconds=1.0)
+        # Whether a project's writes raise events someone listens to (webhooks), kept the
+        # same way: these writes leave the listeners' settings alone.
+        self.kept_listeners = KeptRows(seconds=1.0)
         if self.enabled:
             group_commit(engine).after_commit.append(self.kept_keys.advance)
+            group_commit(engine).after_commit.append(self.kept_listeners.advance)
 
     def __call__(self, environ, start_response):
         if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled or not self._compact_json():
@@ -115,6 +119,18 @@ class DirectPatch:
         """``api_key_lookup`` of the key, or its actor kept since (``KeptRows``)."""
         return self.kept_keys.read(token_hash(key), self.wal_index.state(), lambda: api_key_lookup(key))
 
+    def _listened(self, project_id: str) -> bool:
+        """Whether anyone listens to the project's value or key events, kept between writes
+        (``kept_listeners``): asking the listeners costs a session of its own."""
+
+        def ask():
+            wanted = events.wanted(project_id, events.VALUES_CHANGED) or events.wanted(
+                project_id, events.KEY_CREATED
+            )
+            return (wanted,)
+
+        return self.kept_listeners.read(project_id, self.wal_index.state(), ask)[0]
+
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = schema_instance(TranslationPatch).load(json_object(body))
         actor, noted = self._key(key) or (None, False)
@@ -122,7 +138,7 @@ class DirectPatch:
             actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
         ):
             return None
-        if events.wanted(project_id, events.VALUES_CHANGED) or events.wanted(project_id, events.KEY_CREATED):
+        if self._listened(project_id):
             # Its events go out with the full path's transaction (loko.events listens there).
             return None
         updates, expected = patch_changes(data["updates"])

@@ -178,3 +178,13 @@ def test_in_debug_mode_the_handler_answers_with_its_indented_json(app, api, flas
     assert response.status_code == 200
     assert flask_calls == [api.url("/translations")]
     assert response.data.startswith(b"{\n")
+
+
+def test_a_webhook_added_after_direct_writes_sends_the_next_write_through_the_handler(api, flask_calls):
+    assert patch(api, {"en": {"value": "Hello"}}).status_code == 200
+    assert patch(api, {"en": {"value": "Hello again"}}).status_code == 200
+    assert flask_calls == []
+    hook = {"url": "https://hooks.example.test/loko", "events": ["values.changed"]}
+    assert api.owner.post(api.url("/webhooks"), json=hook).status_code == 201
+    assert patch(api, {"en": {"value": "Hello there"}}).status_code == 200
+    assert flask_calls == [api.url("/translations")]
