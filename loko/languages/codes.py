@@ -39,6 +39,13 @@ def canonical_code(text: str) -> str:
     the IANA language subtag registry does not know (``qq``, ``xx-bogus``)."""
     if not isinstance(text, str) or len(text) > MAX_CODE or not CODE_SHAPE.match(text):
         raise ValueError(f"{str(text)[:40]!r} is not a language code (BCP 47, e.g. 'de' or 'pt-BR').")
+    return _canonical(text)
+
+
+@lru_cache(maxsize=4096)
+def _canonical(text: str) -> str:
+    """``canonical_code`` of a code of the right shape, kept: every write names its
+    languages, and the registry's lookup costs more than the rest of a small write's checks."""
     code = _cased(text.replace("_", "-"))
     if not tag_is_valid(code):
         raise ValueError(f"{text!r} is not a known language code (BCP 47, e.g. 'de' or 'pt-BR').")

@@ -89,6 +89,28 @@ def _project_settings(statements, project_id: str) -> tuple[dict, str | None]:
     return check_levels(row[0][0]), row[0][1]
 
 
+# A write of one key (a PATCH, the hot path) reads the project's settings and the key's
+# details in one query; a larger one reads them apart, in a number of statements that does
+# not grow with its keys.
+SMALL_WRITE = 1
+
+
+def _settings_with_details(statements, project_id: str, translation_ids: list[str]):
+    """``_project_settings`` and ``_key_details`` of a few keys, in one query."""
+    rows = statements.fetch(
+        "SELECT p.checks, p.source_language, t.id, t.max_length, t.comment, v.value "  # noqa: S608
+        "FROM projects p LEFT JOIN translations t ON t.project_id = p.id "
+        f"AND t.id IN ({_placeholders(len(translation_ids))}) "
+        "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = p.source_language "
+        "WHERE p.id = ?",
+        (*translation_ids, project_id),
+    )
+    if not rows:
+        return check_levels(None), None, {}
+    details = {row[2]: row[3:] for row in rows if row[2] is not None}
+    return check_levels(rows[0][0]), rows[0][1], details
+
+
 def _placeholders(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
@@ -288,7 +310,11 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
                 updated.append((translation_id, language))
     if not written:
         return 0
-    levels, source = _project_settings(statements, project_id)
+    keys = sorted({t for t, _language in written})
+    if len(keys) <= SMALL_WRITE:
+        levels, source, details = _settings_with_details(statements, project_id, keys)
+    else:
+        (levels, source), details = _project_settings(statements, project_id), None
     state = written_state()
     changed_sources = sorted({t for t, language in written if language == source})
     dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
@@ -305,8 +331,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         state,
     )
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
-    details = None
-    if any(level != "off" for level in levels.values()):
+    if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.
         files = sorted({(project_id, row[2]) for row in values})
         details = _key_details(statements, sorted({row[0] for row in values}), source, files)
