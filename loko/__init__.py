@@ -53,6 +53,7 @@ def page_blueprints() -> list:
 
 def register_job_handlers() -> None:
     """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
+    import loko.glossary.jobs
     import loko.imports.jobs
     import loko.jobs.maintenance
     import loko.repohost.jobs
@@ -76,6 +77,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.exports.revalidation import ExportRevalidation
     from loko.extensions import db, migrate
     from loko.files.api import files_api
+    from loko.glossary.api import glossary_api
     from loko.health.api import health_api
     from loko.imports.api import imports_api
     from loko.jobs.api import jobs_api
@@ -128,6 +130,7 @@ def create_app(config: dict | None = None) -> "Flask":
         webhooks_api,
         comments_api,
         machine_api,
+        glossary_api,
         files_api,
         languages_api,
         mcp_api,

@@ -33,6 +33,9 @@ WRITE_COMMENTS = EDIT_TRANSLATIONS
 # Machine translation suggestions for a project's keys: whoever may edit its translations
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
+# The organization's glossary as a project uses it (the terms found in its texts, the MCP
+# search): whoever sees the project's translations, a read key too.
+VIEW_GLOSSARY = VIEW_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
@@ -234,14 +237,22 @@ class OrganizationPermissions:
     can_rename: bool = False
     can_delete: bool = False
     can_manage_machine: bool = False
+    can_manage_glossary: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
     "owner": OrganizationPermissions(
-        True, True, True, can_invite=True, can_rename=True, can_delete=True, can_manage_machine=True
+        True,
+        True,
+        True,
+        can_invite=True,
+        can_rename=True,
+        can_delete=True,
+        can_manage_machine=True,
+        can_manage_glossary=True,
     ),
     "admin": OrganizationPermissions(
-        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True
+        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True, can_manage_glossary=True
     ),
     "member": OrganizationPermissions(),
 }
@@ -251,6 +262,9 @@ INVITE_MEMBERS = "can_invite"
 # The organization's machine translation providers (their addresses, keys and instructions):
 # seen and changed by its owners and admins, by session only.
 MANAGE_MACHINE = "can_manage_machine"
+# The organization's glossary: read by every member (``require_organization_role``), changed
+# (terms, imports) by its owners and admins, by session only.
+MANAGE_GLOSSARY = "can_manage_glossary"
 ORGANIZATION_REFUSALS = {
     RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
     DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
@@ -258,6 +272,7 @@ ORGANIZATION_REFUSALS = {
     MANAGE_MACHINE: (
         "Only an owner or admin of the organization can manage its machine translation providers."
     ),
+    MANAGE_GLOSSARY: "Only an owner or admin of the organization can change its glossary.",
 }
 
 
@@ -270,7 +285,8 @@ def organization_permissions(role: str | None) -> OrganizationPermissions:
 
 def require_organization_permission(actor: Actor | None, organization_id: str, permission: str) -> str:
     """The caller's role in the organization, when it grants ``permission`` (one of
-    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``).
+    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``,
+    ``MANAGE_GLOSSARY``).
 
     Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
     (not a member: existence is not revealed).

@@ -2,7 +2,9 @@
 forbidden translation must not be used.
 
 ``target.glossary`` holds the terms that apply to the value's language (the glossary feature
-fills it); an empty glossary raises nothing. A term is found in the source as a whole word
+fills it); an empty glossary raises nothing. In a source-language value (no ``source``) the
+terms given are forbidden terms (``source`` and ``translation`` the same text), found in the
+value itself. A term is found in the source as a whole word
 (``file`` is not found in ``profile``), ignoring case unless the term is case sensitive. A
 term's translation is found in the value anywhere (``Datei`` in ``Dateiname``: compounds
 count), a forbidden one as a whole word, except in languages written without spaces. No fix.
@@ -33,16 +35,29 @@ class GlossaryTerm:
 
 
 @lru_cache(maxsize=4096)
-def _pattern(text: str, case_sensitive: bool, whole_word: bool) -> re.Pattern:
+def term_pattern(text: str, case_sensitive: bool, whole_word: bool) -> re.Pattern:
     body = re.escape(text)
     if whole_word:
         body = rf"(?<!\w){body}(?!\w)"
     return re.compile(body, 0 if case_sensitive else re.IGNORECASE)
 
 
+_pattern = term_pattern
+
+
 def check(target: Target) -> list[Issue]:
     source, value = target.source, target.value
-    if not target.glossary or not source or not value:
+    if not target.glossary or not value:
+        return []
+    if source is None:
+        return [
+            Issue(CODE, f"The value uses {term.source!r}, a term the glossary forbids.")
+            for term in target.glossary
+            if term.forbidden
+            and term.source
+            and _pattern(term.source, term.case_sensitive, True).search(value)
+        ]
+    if not source:
         return []
     spaced = base_language(target.language) not in _NO_SPACES
     issues = []

@@ -136,11 +136,18 @@ class SuggestionsQuery(ApiSchema):
 
 
 class SuggestionOut(ApiSchema):
-    source = fields.String(required=True, metadata={"enum": ["machine"]})
-    provider = fields.String(required=True, metadata={"description": "The provider's name."})
-    providerId = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"enum": list(PROVIDER_KINDS)})
-    text = fields.String(required=True)
+    """A machine item (``provider``, ``providerId``, ``kind``, ``text``) or a glossary item
+    (``term``, ``translation``, ``forbidden``, ``note``): a term found in the source text."""
+
+    source = fields.String(required=True, metadata={"enum": ["machine", "glossary"]})
+    provider = fields.String(metadata={"description": "machine: the provider's name."})
+    providerId = fields.String()
+    kind = fields.String(metadata={"enum": list(PROVIDER_KINDS)})
+    text = fields.String(metadata={"description": "machine: the translation."})
+    term = fields.String(metadata={"description": "glossary: the term found in the source text."})
+    translation = fields.String(metadata={"description": "glossary: the term's translation."})
+    forbidden = fields.Boolean(metadata={"description": "glossary: true for a translation not to use."})
+    note = fields.String(metadata={"description": "glossary: the term's note."})
 
 
 class SuggestionErrorOut(ApiSchema):

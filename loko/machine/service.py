@@ -213,12 +213,17 @@ def check_provider(actor, organization_id: str, provider_id: str) -> dict:
     return {"ok": error is None, "source": TEST_TEXT, "text": texts[0] if texts else None, "error": error}
 
 
-def _context(row: Translation, source_language: str) -> str:
+def _context(row: Translation, source_language: str, glossary: list[dict] = ()) -> str:
+    """What LLM providers are told of the key; of the glossary, only the terms found in its
+    source text (``glossary``, as ``loko.glossary.service.terms_in_source``)."""
+    from loko.glossary.service import context_lines
+
     lines = [f"Key: {row.key}", f"File: {row.file_name}", f"Source language: {source_language}"]
     if row.comment:
         lines.append(f"Comment: {row.comment}")
     if row.context:
         lines.append(f"Context: {row.context}")
+    lines += context_lines(list(glossary))
     return "\n".join(lines)
 
 
@@ -250,13 +255,16 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
     ).scalar_one_or_none()
     if not source:
         raise Conflict(f"key: {key} has no text in the source language {source_language} to translate.")
-    context = _context(row, source_language)
+    from loko.glossary.service import suggestion_items, terms_in_source
+
+    glossary = terms_in_source(project_id, source_language, source, language)
+    context = _context(row, source_language, glossary)
     providers = db.session.scalars(
         select(MachineProvider)
         .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
         .order_by(MachineProvider.created_at, MachineProvider.id)
     ).all()
-    suggestions, errors, calls = [], [], []
+    suggestions, errors, calls = suggestion_items(glossary), [], []
     for provider in providers:
         try:
             calls.append(_call_of(provider, language))

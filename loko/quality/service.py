@@ -18,6 +18,7 @@ from loko import checks
 from loko.checks import registry
 from loko.database import SESSION_STATEMENTS, in_chunks
 from loko.errors import BadRequest
+from loko.glossary.matching import glossary_of
 from loko.quality.models import DEFAULT_LEVEL, LEVELS, ValueIssue
 from loko.translations.models import NEEDS_REVIEW, TRANSLATED
 
@@ -82,11 +83,26 @@ def refused_message(field, issues: list[dict]) -> str:
     return " ".join(f"{field(item)}: {item['check']}: {item['message']}" for item in issues)
 
 
-def _project_settings(statements, project_id: str) -> tuple[dict, str | None]:
-    row = statements.fetch("SELECT checks, source_language FROM projects WHERE id = ?", (project_id,))
+# The project's organization's glossary revision comes with its settings (no statement more):
+# ``(organization_id, revision)``, or None when the organization never had a glossary.
+GLOSSARY_STAMP = (
+    "g.organization_id, g.revision FROM projects p "
+    "LEFT JOIN glossaries g ON g.organization_id = p.organization_id "
+)
+
+
+def _project_settings(statements, project_id: str) -> tuple[dict, str | None, tuple | None]:
+    row = statements.fetch(
+        "SELECT p.checks, p.source_language, " + GLOSSARY_STAMP + "WHERE p.id = ?",
+        (project_id,),
+    )
     if not row:
-        return check_levels(None), None
-    return check_levels(row[0][0]), row[0][1]
+        return check_levels(None), None, None
+    return check_levels(row[0][0]), row[0][1], _stamp(row[0][2:4])
+
+
+def _stamp(columns) -> tuple | None:
+    return tuple(columns) if columns[0] is not None else None
 
 
 # A write of one key (a PATCH, the hot path) reads the project's settings and the key's
@@ -98,17 +114,18 @@ SMALL_WRITE = 1
 def _settings_with_details(statements, project_id: str, translation_ids: list[str]):
     """``_project_settings`` and ``_key_details`` of a few keys, in one query."""
     rows = statements.fetch(
-        "SELECT p.checks, p.source_language, t.id, t.max_length, t.comment, v.value "  # noqa: S608
-        "FROM projects p LEFT JOIN translations t ON t.project_id = p.id "
+        "SELECT p.checks, p.source_language, t.id, t.max_length, t.comment, v.value, "
+        + GLOSSARY_STAMP
+        + "LEFT JOIN translations t ON t.project_id = p.id "
         f"AND t.id IN ({_placeholders(len(translation_ids))}) "
         "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = p.source_language "
         "WHERE p.id = ?",
         (*translation_ids, project_id),
     )
     if not rows:
-        return check_levels(None), None, {}
-    details = {row[2]: row[3:] for row in rows if row[2] is not None}
-    return check_levels(rows[0][0]), rows[0][1], details
+        return check_levels(None), None, {}, None
+    details = {row[2]: row[3:6] for row in rows if row[2] is not None}
+    return check_levels(rows[0][0]), rows[0][1], details, _stamp(rows[0][6:8])
 
 
 def _placeholders(count: int) -> str:
@@ -242,15 +259,22 @@ def _issue_row(translation_id, language, project_id, found: list) -> list[tuple]
 
 
 def evaluate(
-    statements, project_id: str, values: list[tuple], levels: dict, source: str | None, details=None
+    statements,
+    project_id: str,
+    values: list[tuple],
+    levels: dict,
+    source: str | None,
+    details=None,
+    glossary_stamp: tuple | None = None,
 ):
     """The issues of ``values`` ``(translation_id, key, file_name, language, value)``:
     ``(issue rows, refusing issues, warnings)``. A key not stored yet has no details;
     ``details`` (``{translation_id: (max_length, comment, source value)}``) when the caller
-    has read them already."""
+    has read them already; ``glossary_stamp`` the organization's glossary revision."""
     enabled = [code for code, level in levels.items() if level != "off"]
     if not enabled or not values:
         return [], [], 0
+    glossary = glossary_of(statements, glossary_stamp) if "glossary" in enabled else None
     if details is None:
         files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
         details = _key_details(statements, sorted({row[0] for row in values}), source, files)
@@ -262,7 +286,8 @@ def evaluate(
         max_length, comment, source_value = details.get(translation_id, nothing)
         if language == source:
             source_value = None
-        found = check(target_of(value, language, source_value, source, max_length, comment))
+        terms = glossary.check_terms(language, source, source_value, value) if glossary else ()
+        found = check(target_of(value, language, source_value, source, max_length, comment, terms))
         if not found:
             continue
         for issue in found:
@@ -285,13 +310,13 @@ def evaluate(
 def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> dict:
     """What the checks would find in the values of history rows not written yet (a dry
     run): ``{refused: [{key, fileName, language, check, message}], warnings}``."""
-    levels, source = _project_settings(statements, project_id)
+    levels, source, stamp = _project_settings(statements, project_id)
     values = [
         (translation_id, key, file_name, language, new)
         for translation_id, key, file_name, language, action, _old, new in rows
         if language is not None and action in WRITES and new is not None
     ]
-    _, refusals, warnings = evaluate(statements, project_id, values, levels, source)
+    _, refusals, warnings = evaluate(statements, project_id, values, levels, source, None, stamp)
     return {"refused": refusals, "warnings": warnings}
 
 
@@ -312,9 +337,9 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         return 0
     keys = sorted({t for t, _language in written})
     if len(keys) <= SMALL_WRITE:
-        levels, source, details = _settings_with_details(statements, project_id, keys)
+        levels, source, details, stamp = _settings_with_details(statements, project_id, keys)
     else:
-        (levels, source), details = _project_settings(statements, project_id), None
+        (levels, source, stamp), details = _project_settings(statements, project_id), None
     state = written_state()
     changed_sources = sorted({t for t, language in written if language == source})
     dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
@@ -335,7 +360,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
         # The dependents are values of keys written here: one read of details serves both.
         files = sorted({(project_id, row[2]) for row in values})
         details = _key_details(statements, sorted({row[0] for row in values}), source, files)
-    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source, details)
+    issues, refusals, warnings = evaluate(statements, project_id, values, levels, source, details, stamp)
     if refusals:
         raise Refused(refusals)
     if dependents:
@@ -346,6 +371,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
             {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
             source,
             details,
+            stamp,
         )
         issues += extra
     if any(level != "off" for level in levels.values()):
@@ -360,7 +386,7 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
     """Run the checks again over every value of these keys (their details changed)."""
-    levels, source = _project_settings(statements, project_id)
+    levels, source, stamp = _project_settings(statements, project_id)
     if not translation_ids or all(level == "off" for level in levels.values()):
         return
     values = []
@@ -376,6 +402,8 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
         [(t, None, None, language, value) for t, language, value in values],
         {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
         source,
+        None,
+        stamp,
     )
     _delete_issues(statements, project_id, [(t, language) for t, language, _v in values])
     statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
