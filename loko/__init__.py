@@ -24,6 +24,7 @@ def page_blueprints() -> list:
     from loko.auth.views import auth_ui
     from loko.comments.views import comments_ui
     from loko.files.views import files_ui
+    from loko.glossary.views import glossary_ui
     from loko.imports.views import imports_ui
     from loko.jobs.views import jobs_ui
     from loko.languages.views import languages_ui
@@ -48,6 +49,7 @@ def page_blueprints() -> list:
         repohost_ui,
         webhooks_ui,
         machine_ui,
+        glossary_ui,
     ]
 
 

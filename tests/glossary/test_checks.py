@@ -21,8 +21,7 @@ def run_jobs(app) -> int:
 
 def glossary_messages(client, world, language="de") -> dict:
     return {
-        item["key"]: item["message"]
-        for item in issues(client, world, check="glossary", language=language)
+        item["key"]: item["message"] for item in issues(client, world, check="glossary", language=language)
     }
 
 

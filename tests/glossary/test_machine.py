@@ -45,8 +45,20 @@ def suggest(as_caller, world):
 def test_the_suggestions_hold_the_terms_found_in_the_source(app, world, as_caller, model):
     items = [item for item in suggest(as_caller, world) if item["source"] == "glossary"]
     assert items == [
-        {"source": "glossary", "term": "file", "translation": "Datei", "forbidden": False, "note": "A document"},
-        {"source": "glossary", "term": "file", "translation": "Akte", "forbidden": True, "note": "A document"},
+        {
+            "source": "glossary",
+            "term": "file",
+            "translation": "Datei",
+            "forbidden": False,
+            "note": "A document",
+        },
+        {
+            "source": "glossary",
+            "term": "file",
+            "translation": "Akte",
+            "forbidden": True,
+            "note": "A document",
+        },
     ]
 
 

@@ -1,0 +1,130 @@
+// The glossary in the editor: the organization glossary's terms found in the source column
+// are marked, with the expected translation in their title and in a line under the source
+// text that screen readers read too. One request for the rows shown (and one per batch of
+// rows loaded later), never one per row. Texts reach the page as text only.
+(function () {
+  "use strict";
+
+  const root = document.getElementById("editor");
+  if (!root || !root.dataset.glossary || !root.dataset.source) return;
+  const url = root.dataset.glossary;
+  const source = root.dataset.source;
+  const language = root.dataset.glossaryLanguage || "";
+  const tbody = document.getElementById("editor-rows");
+  if (!tbody) return;
+  const MAX_TEXTS = 200;
+  const known = new Map(); // source text -> terms found in it
+
+  function sourceText(cell) {
+    return cell.querySelector(".t")?.textContent || "";
+  }
+
+  function sourceCells(rows) {
+    const cells = [];
+    for (const row of rows) {
+      const cell = row.querySelector(`td.v[data-l="${CSS.escape(source)}"]`);
+      if (cell && !cell.hasAttribute("data-missing")) cells.push(cell);
+    }
+    return cells;
+  }
+
+  async function fetchMatches(texts) {
+    const wanted = Array.from(new Set(texts.filter((text) => text && !known.has(text))));
+    for (let start = 0; start < wanted.length; start += MAX_TEXTS) {
+      const query = new URLSearchParams();
+      for (const text of wanted.slice(start, start + MAX_TEXTS)) query.append("text", text);
+      if (language) query.set("language", language);
+      const response = await fetch(`${url}?${query}`, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const answer = await response.json();
+      for (const match of answer.matches) known.set(match.text, match.terms);
+    }
+  }
+
+  function escaped(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+
+  function pattern(term) {
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped(term.term)}(?![\\p{L}\\p{N}_])`, term.caseSensitive ? "gu" : "giu");
+  }
+
+  function describe(term) {
+    if (term.forbidden) return `${term.term}: a forbidden term`;
+    let words = term.translation ? `${term.term} → ${term.translation}` : term.term;
+    if (term.forbiddenTranslations.length) words += ` (not ${term.forbiddenTranslations.join(", ")})`;
+    return words;
+  }
+
+  function markText(node, term) {
+    const text = node.nodeValue;
+    const regex = pattern(term);
+    let match;
+    let at = 0;
+    const parts = [];
+    while ((match = regex.exec(text)) !== null) {
+      if (match.index > at) parts.push(document.createTextNode(text.slice(at, match.index)));
+      const mark = document.createElement("mark");
+      mark.className = term.forbidden ? "term forbidden" : "term";
+      mark.title = describe(term);
+      mark.textContent = match[0];
+      parts.push(mark);
+      at = match.index + match[0].length;
+    }
+    if (!parts.length) return;
+    if (at < text.length) parts.push(document.createTextNode(text.slice(at)));
+    node.replaceWith(...parts);
+  }
+
+  function mark(cell) {
+    const terms = known.get(sourceText(cell)) || [];
+    const box = cell.querySelector(".t");
+    cell.querySelector(":scope > .glossary-terms")?.remove();
+    if (!terms.length) return;
+    for (const term of terms) {
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      const nodes = [];
+      while (walker.nextNode()) {
+        if (!walker.currentNode.parentElement.closest("mark")) nodes.push(walker.currentNode);
+      }
+      nodes.forEach((node) => markText(node, term));
+    }
+    const list = document.createElement("p");
+    list.className = "glossary-terms small";
+    list.textContent = `Glossary: ${terms.map(describe).join("; ")}`;
+    box.after(list);
+  }
+
+  async function apply(rows) {
+    const cells = sourceCells(rows);
+    if (!cells.length) return;
+    await fetchMatches(cells.map(sourceText));
+    // The marks are not changes to watch: the observer rests while they are made.
+    observer.disconnect();
+    try {
+      cells.forEach(mark);
+    } finally {
+      watch();
+    }
+  }
+
+  // Rows loaded later, and source cells drawn again after an edit.
+  const observer = new MutationObserver((changes) => {
+    const rows = new Set();
+    for (const change of changes) {
+      const row = change.target.closest ? change.target.closest("tr") : null;
+      if (row && tbody.contains(row)) rows.add(row);
+      change.addedNodes.forEach((node) => {
+        if (node.nodeName === "TR") rows.add(node);
+      });
+    }
+    if (rows.size) apply(Array.from(rows));
+  });
+
+  function watch() {
+    observer.observe(tbody, { childList: true, subtree: true, characterData: true });
+  }
+
+  watch();
+  apply(Array.from(tbody.querySelectorAll("tr")));
+})();
