@@ -7,16 +7,16 @@ from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.glossary import service
 from loko.glossary.schemas import (
-    ExportQuery,
-    ImportIn,
-    ImportResultOut,
-    MatchesOut,
-    MatchesQuery,
-    TermCreate,
-    TermEnvelope,
-    TermList,
-    TermPatch,
-    TermsQuery,
+    GlossaryExportQuery,
+    GlossaryImportIn,
+    GlossaryImportResultOut,
+    GlossaryMatchesOut,
+    GlossaryMatchesQuery,
+    GlossaryTermCreate,
+    GlossaryTermEnvelope,
+    GlossaryTermList,
+    GlossaryTermPatch,
+    GlossaryTermsQuery,
 )
 from loko.http import allow_body_up_to, load_body, load_query
 from loko.openapi import documented
@@ -33,11 +33,13 @@ SESSION = ("session",)
     "The organization's glossary terms (any member), a page at a time",
     tags=TAGS,
     auth=SESSION,
-    query=TermsQuery,
-    responses={200: TermList},
+    query=GlossaryTermsQuery,
+    responses={200: GlossaryTermList},
 )
 def list_terms(organization_id):
-    return TermList().dump(service.list_terms(current_actor(), str(organization_id), load_query(TermsQuery)))
+    return GlossaryTermList().dump(
+        service.list_terms(current_actor(), str(organization_id), load_query(GlossaryTermsQuery))
+    )
 
 
 @glossary_api.post(BASE + "/terms")
@@ -45,21 +47,21 @@ def list_terms(organization_id):
     "Add a glossary term (owner or admin)",
     tags=TAGS,
     auth=SESSION,
-    body=TermCreate,
-    responses={201: TermEnvelope},
+    body=GlossaryTermCreate,
+    responses={201: GlossaryTermEnvelope},
     errors=(400, 401, 403, 404, 409),
     description="A term is unique in its language (409). A term has at most one allowed "
     "translation per language and up to 50 translations; a glossary up to 10,000 terms.",
 )
 def create_term(organization_id):
-    term = service.create_term(current_actor(), str(organization_id), load_body(TermCreate))
-    return TermEnvelope().dump({"term": term}), 201
+    term = service.create_term(current_actor(), str(organization_id), load_body(GlossaryTermCreate))
+    return GlossaryTermEnvelope().dump({"term": term}), 201
 
 
 @glossary_api.get(ONE)
-@documented("One glossary term (any member)", tags=TAGS, auth=SESSION, responses={200: TermEnvelope})
+@documented("One glossary term (any member)", tags=TAGS, auth=SESSION, responses={200: GlossaryTermEnvelope})
 def get_term(organization_id, term_id):
-    return TermEnvelope().dump(
+    return GlossaryTermEnvelope().dump(
         {"term": service.get_term(current_actor(), str(organization_id), str(term_id))}
     )
 
@@ -69,14 +71,14 @@ def get_term(organization_id, term_id):
     "Change a glossary term (owner or admin)",
     tags=TAGS,
     auth=SESSION,
-    body=TermPatch,
-    responses={200: TermEnvelope},
+    body=GlossaryTermPatch,
+    responses={200: GlossaryTermEnvelope},
     errors=(400, 401, 403, 404, 409),
 )
 def update_term(organization_id, term_id):
-    data = load_body(TermPatch)
+    data = load_body(GlossaryTermPatch)
     term = service.update_term(current_actor(), str(organization_id), str(term_id), data)
-    return TermEnvelope().dump({"term": term})
+    return GlossaryTermEnvelope().dump({"term": term})
 
 
 @glossary_api.delete(ONE)
@@ -91,8 +93,8 @@ def delete_term(organization_id, term_id):
     "Import a CSV or TBX glossary file (owner or admin; dry run: the same counts, nothing written)",
     tags=TAGS,
     auth=SESSION,
-    body=ImportIn,
-    responses={200: ImportResultOut},
+    body=GlossaryImportIn,
+    responses={200: GlossaryImportResultOut},
     errors=(400, 401, 403, 404, 413),
     description="One transaction: every entry is checked before anything is written, and any "
     "refusal (a line that does not parse, a term over 200 characters, an unknown language code, "
@@ -101,8 +103,8 @@ def delete_term(organization_id, term_id):
 )
 def import_glossary(organization_id):
     allow_body_up_to("LOKO_MAX_IMPORT_MB")
-    return ImportResultOut().dump(
-        service.import_glossary(current_actor(), str(organization_id), load_body(ImportIn))
+    return GlossaryImportResultOut().dump(
+        service.import_glossary(current_actor(), str(organization_id), load_body(GlossaryImportIn))
     )
 
 
@@ -111,7 +113,7 @@ def import_glossary(organization_id):
     "Export the glossary as CSV or TBX (any member)",
     tags=TAGS,
     auth=SESSION,
-    query=ExportQuery,
+    query=GlossaryExportQuery,
     responses={
         200: {
             "description": "The glossary file.",
@@ -123,7 +125,7 @@ def import_glossary(organization_id):
     },
 )
 def export_glossary(organization_id):
-    query = load_query(ExportQuery)
+    query = load_query(GlossaryExportQuery)
     body, media_type, name = service.export_glossary(
         current_actor(), str(organization_id), query["format"], query.get("sourceLanguage")
     )
@@ -136,13 +138,13 @@ def export_glossary(organization_id):
 @documented(
     "The glossary terms found in source texts, with their translations",
     tags=TAGS,
-    query=MatchesQuery,
-    responses={200: MatchesOut},
+    query=GlossaryMatchesQuery,
+    responses={200: GlossaryMatchesOut},
     description="For each `text` (up to 200), the terms of the project's organization glossary in "
     "the project's source language found in it as whole words, with the expected translation in "
     "`language` and the forbidden ones. Whoever sees the project's translations, a read key too.",
 )
 def glossary_matches(project_id):
-    query = load_query(MatchesQuery)
+    query = load_query(GlossaryMatchesQuery)
     matches = service.project_matches(current_actor(), str(project_id), query["text"], query.get("language"))
-    return MatchesOut().dump({"matches": matches})
+    return GlossaryMatchesOut().dump({"matches": matches})

@@ -46,7 +46,7 @@ def part_of_speech(**kwargs):
     )
 
 
-class TranslationIn(ApiSchema):
+class GlossaryTranslationIn(ApiSchema):
     language = LanguageCode(required=True)
     text = term_text("The translation, 1 to 200 characters.", required=True)
     forbidden = fields.Boolean(
@@ -59,14 +59,14 @@ class TranslationIn(ApiSchema):
 
 def translations_field(**kwargs):
     return fields.List(
-        fields.Nested(TranslationIn),
+        fields.Nested(GlossaryTranslationIn),
         validate=validate.Length(max=MAX_TRANSLATIONS, error="at most 50 translations."),
         metadata={"description": "The term's translations; on a change, the whole list."},
         **kwargs,
     )
 
 
-class TermCreate(ApiSchema):
+class GlossaryTermCreate(ApiSchema):
     language = LanguageCode(
         required=True,
         metadata={"description": "The term's language: projects with it as source language use it."},
@@ -81,7 +81,7 @@ class TermCreate(ApiSchema):
     translations = translations_field(load_default=list)
 
 
-class TermPatch(ApiSchema):
+class GlossaryTermPatch(ApiSchema):
     BODY_REQUIRED = True
 
     language = LanguageCode()
@@ -101,13 +101,13 @@ class TermPatch(ApiSchema):
             raise ValidationError("Give at least one field to change.", field_name="term")
 
 
-class TranslationOut(ApiSchema):
+class GlossaryTranslationOut(ApiSchema):
     language = fields.String(required=True)
     text = fields.String(required=True)
     forbidden = fields.Boolean(required=True)
 
 
-class TermOut(ApiSchema):
+class GlossaryTermOut(ApiSchema):
     id = fields.String(required=True)
     language = fields.String(required=True)
     term = fields.String(required=True)
@@ -115,16 +115,16 @@ class TermOut(ApiSchema):
     note = fields.String(required=True)
     caseSensitive = fields.Boolean(required=True)
     forbidden = fields.Boolean(required=True)
-    translations = fields.List(fields.Nested(TranslationOut), required=True)
+    translations = fields.List(fields.Nested(GlossaryTranslationOut), required=True)
     createdAt = fields.DateTime(required=True)
     updatedAt = fields.DateTime(required=True)
 
 
-class TermEnvelope(ApiSchema):
-    term = fields.Nested(TermOut, required=True)
+class GlossaryTermEnvelope(ApiSchema):
+    term = fields.Nested(GlossaryTermOut, required=True)
 
 
-class TermsQuery(ApiSchema):
+class GlossaryTermsQuery(ApiSchema):
     q = fields.String(
         validate=[validate.Length(min=1, max=MAX_TERM), no_control_characters],
         metadata={"description": "Only terms whose text or a translation contains this (any case)."},
@@ -134,21 +134,21 @@ class TermsQuery(ApiSchema):
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
 
 
-class TermList(ApiSchema):
-    terms = fields.List(fields.Nested(TermOut), required=True)
+class GlossaryTermList(ApiSchema):
+    terms = fields.List(fields.Nested(GlossaryTermOut), required=True)
     total = fields.Integer(required=True, metadata={"description": "Terms matching the filter."})
     limit = fields.Integer(required=True)
     offset = fields.Integer(required=True)
 
 
-class ExportQuery(ApiSchema):
+class GlossaryExportQuery(ApiSchema):
     format = fields.String(load_default="csv", validate=validate.OneOf(FORMATS))
     sourceLanguage = LanguageCode(
         metadata={"description": "TBX: the document's language (default: the most used term language)."}
     )
 
 
-class ImportIn(ApiSchema):
+class GlossaryImportIn(ApiSchema):
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     content = fields.String(
         required=True,
@@ -168,7 +168,7 @@ class ImportIn(ApiSchema):
     )
 
 
-class ImportResultOut(ApiSchema):
+class GlossaryImportResultOut(ApiSchema):
     dryRun = fields.Boolean(required=True)
     created = fields.Integer(required=True)
     updated = fields.Integer(required=True)
@@ -176,7 +176,7 @@ class ImportResultOut(ApiSchema):
     deleted = fields.Integer(required=True)
 
 
-class MatchesQuery(ApiSchema):
+class GlossaryMatchesQuery(ApiSchema):
     text = fields.List(
         fields.String(validate=validate.Length(max=MAX_MATCH_TEXT)),
         required=True,
@@ -191,7 +191,7 @@ class MatchesQuery(ApiSchema):
         return super().load(data, *args, **kwargs)
 
 
-class MatchOut(ApiSchema):
+class GlossaryMatchOut(ApiSchema):
     termId = fields.String(required=True)
     term = fields.String(required=True)
     partOfSpeech = fields.String(required=True, allow_none=True)
@@ -204,12 +204,28 @@ class MatchOut(ApiSchema):
     forbiddenTranslations = fields.List(fields.String(), required=True)
 
 
-class TextMatches(ApiSchema):
+class GlossaryTextMatches(ApiSchema):
     text = fields.String(required=True)
-    terms = fields.List(fields.Nested(MatchOut), required=True)
+    terms = fields.List(fields.Nested(GlossaryMatchOut), required=True)
 
 
-class MatchesOut(ApiSchema):
+class GlossaryMatchesOut(ApiSchema):
     matches = fields.List(
-        fields.Nested(TextMatches), required=True, metadata={"description": "One per text, in order."}
+        fields.Nested(GlossaryTextMatches), required=True, metadata={"description": "One per text, in order."}
     )
+
+
+class GlossarySearchArguments(ApiSchema):
+    """The MCP tool ``search_glossary``."""
+
+    query = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=MAX_TERM), no_control_characters],
+        metadata={"description": "Text to look for in the terms and their translations (any case)."},
+    )
+    language = LanguageCode(metadata={"description": "Only the translations in this language."})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class GlossarySearchOut(ApiSchema):
+    terms = fields.List(fields.Nested(GlossaryTermOut), required=True)

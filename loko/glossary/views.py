@@ -8,7 +8,7 @@ from loko.auth.policy import MANAGE_GLOSSARY, organization_permissions
 from loko.errors import BadRequest
 from loko.glossary import service
 from loko.glossary.models import PARTS_OF_SPEECH
-from loko.glossary.schemas import ImportIn, TermCreate, TermPatch, TermsQuery
+from loko.glossary.schemas import GlossaryImportIn, GlossaryTermCreate, GlossaryTermPatch, GlossaryTermsQuery
 from loko.http import schema_instance
 from loko.organizations import service as organizations
 from loko.web.pages import (
@@ -74,12 +74,12 @@ def _import_data() -> dict:
     }
     if request.form.get("source_language", "").strip():
         data["sourceLanguage"] = request.form["source_language"].strip()
-    return schema_instance(ImportIn).load(data)
+    return schema_instance(GlossaryImportIn).load(data)
 
 
 def _page(organization: dict, form_for: str | None = None, status: int | None = None, result=None):
     actor = page_user()
-    query = page_query(TermsQuery, request.args, ("q", "language", "offset"), limit=PAGE_SIZE)
+    query = page_query(GlossaryTermsQuery, request.args, ("q", "language", "offset"), limit=PAGE_SIZE)
     listing = service.list_terms(actor, organization["id"], query)
     return render_page(
         "glossary/glossary.html",
@@ -110,10 +110,10 @@ def forms(organization_id):
     term_id = request.form.get("term_id", "")
     actions = {
         "add": lambda: service.create_term(
-            actor, organization_id, schema_instance(TermCreate).load(_term_data())
+            actor, organization_id, schema_instance(GlossaryTermCreate).load(_term_data())
         ),
         "change": lambda: service.update_term(
-            actor, organization_id, term_id, schema_instance(TermPatch).load(_term_data())
+            actor, organization_id, term_id, schema_instance(GlossaryTermPatch).load(_term_data())
         ),
         "delete": lambda: service.delete_term(actor, organization_id, term_id),
         "import": lambda: service.import_glossary(actor, organization_id, _import_data()),

@@ -16,6 +16,8 @@ from loko.comments import service as comments
 from loko.comments.schemas import CommentEnvelope, CommentList
 from loko.errors import LokoError, describe_validation
 from loko.exports import service as exports
+from loko.glossary import service as glossary
+from loko.glossary.schemas import GlossarySearchArguments, GlossarySearchOut
 from loko.http import nul_field
 from loko.imports.service import ImportOptions, import_files
 from loko.languages.service import list_languages
@@ -319,10 +321,37 @@ def _suggest_translations(actor, args):
     return machine.suggest(actor, actor.project_id, args["fileName"], args["key"], args["language"])
 
 
+def _render_suggestion(item: dict) -> str:
+    if item["source"] == "glossary":
+        rule = "never use" if item["forbidden"] else "use"
+        return f"- glossary: for {_quote(item['term'])} {rule} {_quote(item['translation'])}"
+    return f"- {item['provider']}: {_quote(item['text'], 500)}"
+
+
 def _render_suggestions(result: dict) -> str:
-    lines = [f"- {item['provider']}: {_quote(item['text'], 500)}" for item in result["suggestions"]]
+    lines = [_render_suggestion(item) for item in result["suggestions"]]
     lines += [f"- {item['provider']} failed: {item['error']}" for item in result["errors"]]
     return "\n".join(lines) if lines else "No machine translation provider is enabled for this organization."
+
+
+def _search_glossary(actor, args):
+    terms = glossary.search_project_glossary(
+        actor, actor.project_id, args["query"], args.get("language"), args["limit"]
+    )
+    return {"terms": terms}
+
+
+def _render_glossary(result: dict) -> str:
+    lines = []
+    for term in result["terms"]:
+        translations = ", ".join(
+            f"{t['language']}: {'never ' if t['forbidden'] else ''}{_quote(t['text'])}"
+            for t in term["translations"]
+        )
+        line = f"- {_quote(term['term'])} ({term['language']}{', forbidden' if term['forbidden'] else ''})"
+        line += f": {translations}" if translations else ""
+        lines.append(line + (f" ({term['note']})" if term["note"] else ""))
+    return "\n".join(lines) if lines else "No glossary term matches."
 
 
 def _delete_translation(actor, args):
@@ -593,6 +622,18 @@ TOOLS = {
             ChecksPage,
             _list_issues,
             _render_issues,
+        ),
+        ToolSpec(
+            "search_glossary",
+            "Search the glossary",
+            "The organization glossary's terms whose text or a translation contains `query`, with "
+            "their translations (`language`: only that language's), part of speech and note. A term "
+            "found in a source text should be translated as the glossary says; forbidden ones must "
+            "not be used.",
+            GlossarySearchArguments,
+            GlossarySearchOut,
+            _search_glossary,
+            _render_glossary,
         ),
         ToolSpec(
             "mark_reviewed",
