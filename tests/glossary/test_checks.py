@@ -147,3 +147,39 @@ def test_the_check_turned_off_finds_nothing(app, world, as_caller, glossary):
     assert response.status_code == 200, response.json
     create_key(glossary, world, "save", {"en": "Save the file", "de": "Speichern"})
     assert glossary_messages(glossary, world) == {}
+
+
+def _patch(client, world, value):
+    response = client.patch(
+        f"/api/projects/{world.project_id}/translations",
+        json={"key": "save", "fileName": "common", "updates": {"de": {"value": value}}},
+    )
+    assert response.status_code == 200, response.json
+
+
+def test_a_write_reads_the_glossary_s_terms_once_per_revision(app, world, as_caller, glossary):
+    from tests.integration.test_query_counts import counted_statements
+
+    create_key(glossary, world, "save", {"en": "Save the file"})
+    client = as_caller("write_key")
+    _patch(client, world, "Speichern")  # the terms of this revision are read here, or before
+    with counted_statements(app) as statements:
+        _patch(client, world, "Datei speichern")
+    assert not [s for s in statements if "glossary" in s]
+    add_term(as_caller, world, "save", (("de", "speichern", False),))
+    with counted_statements(app) as statements:
+        _patch(client, world, "Datei sichern")
+    assert len([s for s in statements if "glossary_terms" in s]) == 1
+    assert glossary_messages(glossary, world) == {
+        "save": "The source has the glossary term 'save'; the value lacks its translation 'speichern'."
+    }
+
+
+def test_a_write_without_a_glossary_reads_nothing_of_it(app, world, as_caller, bilingual):
+    from tests.integration.test_query_counts import counted_statements
+
+    create_key(bilingual, world, "save", {"en": "Save the file"})
+    with counted_statements(app) as statements:
+        _patch(as_caller("write_key"), world, "Speichern")
+    assert not [s for s in statements if "glossary_terms" in s]
+    assert sum("glossaries" in s for s in statements) == 1  # joined to the settings' query
