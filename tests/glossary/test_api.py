@@ -309,3 +309,17 @@ def test_matches_name_the_terms_in_each_text_with_their_translation(app, world, 
         ("file", "Datei", ["Akte"])
     ]
     assert second == {"text": "Nothing here", "terms": []}
+
+
+def test_deleting_the_organization_deletes_its_glossary(app, world, as_caller):
+    from sqlalchemy import func, select
+
+    from loko.extensions import db
+    from loko.glossary.models import GlossaryTerm, GlossaryTranslation
+
+    add_term(as_caller, world)
+    response = as_caller("org_owner").delete(f"/api/organizations/{world.organization_id}")
+    assert response.status_code == 200, response.json
+    with app.app_context():
+        for model in (GlossaryTerm, GlossaryTranslation):
+            assert db.session.scalar(select(func.count()).select_from(model)) == 0

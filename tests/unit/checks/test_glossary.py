@@ -45,3 +45,11 @@ def test_a_forbidden_translation_is_flagged():
 
 def test_a_forbidden_translation_not_used_passes():
     assert messages(glossary, "Ordner öffnen", "Open folder", glossary=(DIRECTORY_FORBIDDEN,)) == []
+
+
+def test_a_forbidden_term_in_a_source_value_is_named():
+    login = GlossaryTerm("login", "login", forbidden=True)
+    assert messages(glossary, "Enter your login", None, "en", glossary=(login,)) == [
+        "The value uses 'login', a term the glossary forbids."
+    ]
+    assert messages(glossary, "Enter your logins", None, "en", glossary=(login,)) == []
