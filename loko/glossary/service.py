@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from loko.auth import policy
-from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, in_chunks, new_id, unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.formats import FormatError
@@ -53,9 +53,9 @@ def _describe(term: GlossaryTerm, translations: list[GlossaryTranslation]) -> di
 
 def _translations_of(term_ids: list[str]) -> dict[str, list[GlossaryTranslation]]:
     found: dict[str, list[GlossaryTranslation]] = {term_id: [] for term_id in term_ids}
-    if term_ids:
+    for chunk in in_chunks(term_ids):
         for row in db.session.scalars(
-            select(GlossaryTranslation).where(GlossaryTranslation.term_id.in_(term_ids))
+            select(GlossaryTranslation).where(GlossaryTranslation.term_id.in_(chunk))
         ):
             found[row.term_id].append(row)
     return found
@@ -104,8 +104,9 @@ def _checked_translations(translations: list[dict], field: str = "translations")
     return kept
 
 
-def _set_translations(term: GlossaryTerm, translations: list[dict]) -> None:
-    db.session.execute(delete(GlossaryTranslation).where(GlossaryTranslation.term_id == term.id))
+def _set_translations(term: GlossaryTerm, translations: list[dict], new: bool = False) -> None:
+    if not new:
+        db.session.execute(delete(GlossaryTranslation).where(GlossaryTranslation.term_id == term.id))
     for position, item in enumerate(translations):
         db.session.add(
             GlossaryTranslation(
@@ -389,8 +390,8 @@ def import_glossary(actor, organization_id: str, data: dict) -> dict:
             db.session.rollback()
             return result
         now = utcnow()
-        if gone:
-            db.session.execute(delete(GlossaryTerm).where(GlossaryTerm.id.in_([row.id for row in gone])))
+        for chunk in in_chunks([row.id for row in gone]):
+            db.session.execute(delete(GlossaryTerm).where(GlossaryTerm.id.in_(chunk)))
         for key in changed:
             row, entry = existing[key], by_key[key]
             row.part_of_speech, row.note = entry["partOfSpeech"], entry["note"]
@@ -402,7 +403,9 @@ def import_glossary(actor, organization_id: str, data: dict) -> dict:
             _set_translations(row, entry["translations"])
         for key in created:
             entry = by_key[key]
+            # Ids made here: the new terms and their translations go in one flush.
             row = GlossaryTerm(
+                id=new_id(),
                 organization_id=organization_id,
                 language=entry["language"],
                 term=entry["term"],
@@ -414,8 +417,7 @@ def import_glossary(actor, organization_id: str, data: dict) -> dict:
                 updated_at=now,
             )
             db.session.add(row)
-            db.session.flush()
-            _set_translations(row, entry["translations"])
+            _set_translations(row, entry["translations"], new=True)
         _changed(organization_id)
         return result
 

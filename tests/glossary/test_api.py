@@ -323,3 +323,14 @@ def test_deleting_the_organization_deletes_its_glossary(app, world, as_caller):
     with app.app_context():
         for model in (GlossaryTerm, GlossaryTranslation):
             assert db.session.scalar(select(func.count()).select_from(model)) == 0
+
+
+def test_an_import_of_the_largest_glossary_is_written_whole(app, world, as_caller):
+    rows = "".join(f"en,term {i},,,false,false,de,Begriff {i},false\r\n" for i in range(10_000))
+    assert imported(as_caller, world, "csv", CSV.split("\n")[0] + "\n" + rows)["created"] == 10_000
+    assert terms(as_caller, world, q="term 9999")["terms"][0]["translations"][0]["text"] == "Begriff 9999"
+    response = as_caller("org_owner").post(glossary_url(world), json={"language": "en", "term": "one more"})
+    assert response.status_code == 400
+    assert "10,000" in response.json["error"]
+    exported = as_caller("viewer").get(glossary_url(world, "/export"), query_string={"format": "tbx"})
+    assert exported.data.count(b"<termEntry") == 10_000
