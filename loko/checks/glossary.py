@@ -42,9 +42,6 @@ def term_pattern(text: str, case_sensitive: bool, whole_word: bool) -> re.Patter
     return re.compile(body, 0 if case_sensitive else re.IGNORECASE)
 
 
-_pattern = term_pattern
-
-
 def check(target: Target) -> list[Issue]:
     source, value = target.source, target.value
     if not target.glossary or not value:
@@ -55,7 +52,7 @@ def check(target: Target) -> list[Issue]:
             for term in target.glossary
             if term.forbidden
             and term.source
-            and _pattern(term.source, term.case_sensitive, True).search(value)
+            and term_pattern(term.source, term.case_sensitive, True).search(value)
         ]
     if not source:
         return []
@@ -64,9 +61,9 @@ def check(target: Target) -> list[Issue]:
     for term in target.glossary:
         if not term.source or not term.translation:
             continue
-        if _pattern(term.source, term.case_sensitive, True).search(source) is None:
+        if term_pattern(term.source, term.case_sensitive, True).search(source) is None:
             continue
-        found = _pattern(term.translation, term.case_sensitive, term.forbidden and spaced).search(value)
+        found = term_pattern(term.translation, term.case_sensitive, term.forbidden and spaced).search(value)
         if term.forbidden and found is not None:
             issues.append(
                 Issue(
