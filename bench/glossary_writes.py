@@ -6,8 +6,9 @@
 Through the service layer, in two organizations alike but for their glossary (none, and
 1,000 terms with a German translation each, a tenth of them found in the sources): a bulk
 upsert of 10,000 new German values over 10,000 English sources, and 300 one-value writes
-(the PATCH's path), alternating which organization goes first. Figures: the bulk write's
-time and its checks' step (``quality.values_written``), the one-value writes' median.
+(each a bulk upsert of one item), alternating which organization goes first. Figures: the
+bulk write's time and its checks' step (``quality.values_written``), the one-value writes'
+median.
 """
 
 import argparse
@@ -104,7 +105,7 @@ def main(argv=None) -> int:
     for what, label, unit, scale in (
         ("bulk", "bulk upsert of 10,000 values", "s", 1),
         ("step", "  of which the checks' step", "s", 1),
-        ("single", "one-value write, median", "ms", 1000),
+        ("single", "one-item bulk upsert, median", "ms", 1000),
     ):
         plain, with_glossary = medians[what, "none"] * scale, medians[what, "glossary"] * scale
         print(f"{label + f' ({unit})':<44}{plain:>14.3f}{with_glossary:>14.3f}")
