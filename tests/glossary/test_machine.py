@@ -67,3 +67,20 @@ def test_the_language_model_is_told_of_the_terms_in_the_source_only(app, world, 
     sent = " ".join(message["content"] for message in model.calls[0]["body"]["messages"])
     assert "Glossary: translate 'file' as 'Datei', never as 'Akte'." in sent
     assert "folder" not in sent and "Ordner" not in sent
+
+
+def test_the_mcp_tool_lists_the_glossary_suggestions(app, world, as_caller, model):
+    from loko.auth.actors import ApiKeyActor
+    from loko.mcp.tools import call_tool
+
+    actor = ApiKeyActor(
+        id=world.key_ids["write_key"], name="write_key", project_id=world.project_id, scope="write"
+    )
+    with app.test_request_context():
+        result = call_tool(
+            actor, "suggest_translations", {"fileName": "common", "key": "save", "language": "de"}
+        )
+    assert not result.is_error, result
+    text = result.content[0].text
+    assert "- glossary: for 'file' use 'Datei'" in text
+    assert "- glossary: for 'file' never use 'Akte'" in text
