@@ -33,6 +33,9 @@ WRITE_COMMENTS = EDIT_TRANSLATIONS
 # Machine translation suggestions for a project's keys: whoever may edit its translations
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
+# Pre-translating (filling a project's missing values from memory or a provider, as a job):
+# whoever may edit its translations; the values written wait for a review.
+PRETRANSLATE = EDIT_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
