@@ -5,6 +5,7 @@ whose placeholders differ, waits out a 429, stops when cancelled, and reports ex
 it saved; who may start one."""
 
 import sys
+import threading
 import types
 
 import pytest
@@ -265,10 +266,14 @@ def test_a_cancelled_job_stops_between_batches(app, project, owner, libre):
     upsert(owner, project, "en", {f"item.{number}": f"Item {number}" for number in range(120)})
     queued = start(owner, project, sources={"provider": libre.provider["id"]}).json["job"]
 
+    first, cancelled = threading.Lock(), threading.Event()
+
     def cancel_then_translate(text, target):
-        if not hasattr(cancel_then_translate, "cancelled"):
-            cancel_then_translate.cancelled = True
+        # The first request cancels the job; the others (in flight at once) answer after it.
+        if first.acquire(blocking=False):
             assert owner.post(url(project, f"/jobs/{queued['id']}/cancel")).status_code == 200
+            cancelled.set()
+        cancelled.wait(10)
         return f"[{target}] {text}"
 
     libre.translator = cancel_then_translate
