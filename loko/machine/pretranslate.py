@@ -208,13 +208,45 @@ def _validate(project, request: Request) -> MachineProvider | None:
         raise BadRequest(MEMORY_UNAVAILABLE)
     if request.provider_id is None:
         return None
-    try:
-        provider = machine.provider_of(project.organization_id, request.provider_id)
-    except NotFound:
-        raise BadRequest("sources.provider: the organization has no such provider.") from None
+    provider = _named_provider(project.organization_id, request.provider_id)
+    if provider is None:
+        raise BadRequest("sources.provider: the organization has no such provider.")
     if not provider.enabled:
         raise BadRequest(f"sources.provider: the provider {provider.name} is disabled.")
     return provider
+
+
+def _named_provider(organization_id: str, chosen: str) -> MachineProvider | None:
+    """The organization's provider with the id ``chosen``, or else the first named so."""
+    try:
+        return machine.provider_of(organization_id, chosen)
+    except NotFound:
+        pass
+    return db.session.scalars(
+        select(MachineProvider)
+        .where(MachineProvider.organization_id == organization_id, MachineProvider.name == chosen)
+        .order_by(MachineProvider.created_at, MachineProvider.id)
+        .limit(1)
+    ).first()
+
+
+def options(actor, project_id: str) -> dict:
+    """What a pre-translation of the project can choose from: its languages but the source,
+    its files, the organization's enabled providers (``{id, name, kind}``, no settings) and
+    whether the memory is available. Forbidden or NotFound as the policy decides."""
+    project, _ = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+    providers = db.session.execute(
+        select(MachineProvider.id, MachineProvider.name, MachineProvider.kind)
+        .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
+        .order_by(MachineProvider.created_at, MachineProvider.id)
+    ).all()
+    return {
+        "source": project.source_language,
+        "languages": [row for row in language_rows(project.id) if row["code"] != project.source_language],
+        "files": file_names(project.id),
+        "providers": [{"id": id_, "name": name, "kind": kind} for id_, name, kind in providers],
+        "memory": _memory() is not None,
+    }
 
 
 # -- The memory source ---------------------------------------------------------------------
