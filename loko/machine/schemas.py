@@ -11,6 +11,7 @@ from loko.fields import (
     TranslationKey,
     no_control_characters,
 )
+from loko.jobs.schemas import JobOut
 from loko.machine.models import PROVIDER_KINDS
 
 MAX_INSTRUCTION = 4000
@@ -276,4 +277,14 @@ class PretranslateReport(ApiSchema):
     )
     errors = fields.List(
         fields.String(), required=True, metadata={"description": "The first errors and refusals."}
+    )
+
+
+class PretranslateStarted(ApiSchema):
+    """What the MCP tool answers: the job queued, or with ``dryRun`` the estimate."""
+
+    dryRun = fields.Boolean(required=True)
+    job = fields.Nested(JobOut, metadata={"description": "The job queued (not on a dry run)."})
+    estimate = fields.Nested(
+        PretranslateEstimate, metadata={"description": "On a dry run: what it would do."}
     )

@@ -11,9 +11,11 @@ import types
 import pytest
 from sqlalchemy import select
 
+from loko.auth.actors import ApiKeyActor
 from loko.extensions import db
 from loko.jobs.worker import Worker
 from loko.machine import pretranslate
+from loko.mcp.tools import call_tool
 from loko.translations.models import Translation, TranslationValue
 from tests.factories import CALLERS
 from tests.machine.conftest import stand_in
@@ -402,3 +404,49 @@ def test_a_project_without_a_source_language_cannot_be_pretranslated(app, world,
     response = start(owner, world, sources={"provider": libre.provider["id"]})
     assert response.status_code == 409, response.json
     assert "source language" in response.json["error"]
+
+
+# -- The MCP tool ---------------------------------------------------------------------------
+
+
+def key_actor(world, name: str) -> ApiKeyActor:
+    scope = "write" if name == "write_key" else "read"
+    return ApiKeyActor(id=world.key_ids[name], name=name, project_id=world.project_id, scope=scope)
+
+
+def test_the_mcp_tool_queues_the_same_job(app, project, owner, libre):
+    with app.test_request_context():
+        result = call_tool(
+            key_actor(project, "write_key"),
+            "pretranslate",
+            {"languages": ["de"], "sources": {"provider": libre.provider["name"]}},
+        )
+    assert not result.is_error, result
+    job = result.structured_content["job"]
+    assert job["kind"] == "pretranslate"
+    run_jobs(app)
+    assert job_of(owner, project, job["id"])["result"]["fromProvider"] == 4
+    assert states(owner, project, "de") == {"de": 4}
+
+
+def test_the_mcp_tool_dry_run_writes_nothing(app, project, libre):
+    with app.test_request_context():
+        result = call_tool(
+            key_actor(project, "write_key"),
+            "pretranslate",
+            {"languages": ["de"], "sources": {"provider": libre.provider["id"]}, "dryRun": True},
+        )
+    assert not result.is_error, result
+    assert result.structured_content["estimate"]["missing"] == 4
+    assert "Nothing was written" in result.content[0].text
+    assert libre.calls == []
+
+
+def test_the_mcp_tool_refuses_a_read_key(app, project, libre):
+    with app.test_request_context():
+        result = call_tool(
+            key_actor(project, "read_key"),
+            "pretranslate",
+            {"languages": ["de"], "sources": {"provider": libre.provider["id"]}},
+        )
+    assert result.is_error
