@@ -286,6 +286,16 @@ def test_a_cancelled_job_stops_between_batches(app, project, owner, libre):
     assert values(app, project, "de") == {}
 
 
+def test_a_result_a_check_refuses_is_left_out_and_the_rest_written(app, project, owner, libre):
+    levels = owner.put(url(project, ""), json={"checks": {"whitespace": "refuse"}})
+    assert levels.status_code == 200, levels.json
+    libre.translator = lambda text, target: f"{text} " if text == "Inbox" else f"[{target}] {text}"
+    job = pretranslated(app, owner, project, sources={"provider": libre.provider["id"]})
+    report = job["result"]
+    assert (report["refusedByChecks"], report["filled"]) == (1, 3)
+    assert "title" not in values(app, project, "de")
+
+
 def test_a_dry_run_answers_what_it_would_fill_and_cost_without_asking(app, project, owner, libre):
     upsert(owner, project, "de", {"title": "Posteingang"})
     response = start(owner, project, dryRun=True, sources={"provider": libre.provider["id"]})
