@@ -88,3 +88,17 @@ def test_a_pretranslation_starts_from_its_page_and_shows_on_the_jobs_page(page):
         check_accessibility(page, "pretranslate-job")
     stored = call(page, "GET", f"/api/projects/{project_id}/translations")
     assert stored["de"]["common"] == {"greeting": "[de] Hello {name}", "title": "[de] Inbox"}
+
+
+def test_the_pretranslate_page_and_suggestions_read_well_in_dark_mode(new_page):
+    page = new_page(color_scheme="dark")
+    with stand_in("libretranslate") as libre:
+        project_id = project_with_provider(page, libre)
+        page.goto(f"/projects/{project_id}/pretranslate")
+        check_accessibility(page, "pretranslate-dark")
+        open_editor(page, project_id)
+        cell = page.locator('tr[data-key="title"] td.v[data-l="de"]')
+        cell.focus()
+        page.keyboard.press("Enter")
+        expect(cell.locator(".suggestion")).to_contain_text("[de] Inbox")
+        check_accessibility(page, "editor-suggestions-dark")

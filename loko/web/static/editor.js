@@ -585,7 +585,8 @@
     shown.list.hidden = shown.items.length === 0;
     const problems = answer.error ? [answer.error] : answer.errors.map((item) => `${item.provider}: ${item.error}`);
     if (shown.items.length) {
-      shown.note.textContent = `Alt+1 … Alt+${shown.items.length} inserts a suggestion.`;
+      shown.note.textContent =
+        shown.items.length === 1 ? "Alt+1 inserts it." : `Alt+1 … Alt+${shown.items.length} inserts a suggestion.`;
       Loko.announce(
         shown.items.length === 1 ? "1 suggestion: Alt+1 inserts it." : `${shown.items.length} suggestions: Alt+1 to Alt+${shown.items.length} insert one.`
       );
