@@ -79,6 +79,7 @@ bench: install bench-deps
 	$(BIN)/python -m bench.undo
 	$(BIN)/python -m bench.jobs
 	$(BIN)/python -m bench.webhooks
+	$(BIN)/python -m bench.pretranslate
 	$(BIN)/python -m bench.dist
 
 bench-pg: install bench-deps

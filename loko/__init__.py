@@ -58,6 +58,7 @@ def register_job_handlers() -> None:
     import loko.glossary.jobs
     import loko.imports.jobs
     import loko.jobs.maintenance
+    import loko.machine.jobs
     import loko.repohost.jobs
     import loko.translations.jobs
     import loko.webhooks.jobs  # noqa: F401

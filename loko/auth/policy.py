@@ -36,6 +36,9 @@ SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
 # The organization's glossary as a project uses it (the terms found in its texts, the MCP
 # search): whoever sees the project's translations, a read key too.
 VIEW_GLOSSARY = VIEW_TRANSLATIONS
+# Pre-translating (filling a project's missing values from memory or a provider, as a job):
+# whoever may edit its translations; the values written wait for a review.
+PRETRANSLATE = EDIT_TRANSLATIONS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."

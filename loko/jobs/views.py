@@ -14,6 +14,7 @@ jobs_ui = Blueprint("jobs_ui", __name__)
 KIND_WORDS = {
     "import": "Import",
     "repohost-sync": "Repository sync",
+    "pretranslate": "Pre-translation",
 }
 
 

@@ -5,12 +5,15 @@ from flask import Blueprint
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.http import load_body, load_query
-from loko.machine import service
+from loko.jobs.schemas import JobEnvelope
+from loko.machine import pretranslate, service
 from loko.machine.schemas import (
     MachineProviderEnvelope,
     MachineProviderIn,
     MachineProviderList,
     MachineProviderPatch,
+    PretranslateEstimate,
+    PretranslateIn,
     ProviderTestOut,
     SuggestionsOut,
     SuggestionsQuery,
@@ -113,3 +116,29 @@ def suggestions(project_id):
         current_actor(), str(project_id), query["fileName"], query["key"], query["language"]
     )
     return SuggestionsOut().dump(answer)
+
+
+@machine_api.post("/projects/<uuid:project_id>/pretranslate")
+@documented(
+    "Pre-translate: fill the missing values of some languages from the memory and/or a provider",
+    tags=TAGS,
+    body=PretranslateIn,
+    responses={202: JobEnvelope, 200: PretranslateEstimate},
+    errors=(400, 401, 403, 404, 409),
+    description="Queues a background job (202, poll it with `GET /api/projects/{id}/jobs/{job}`; "
+    "cancel it there) that fills the values of `languages` that are missing (no value or an "
+    "empty one) for keys with a source text, in `files` and the keys `filter` finds: from the "
+    "memory's best match scoring at least `minScore`, then with the provider for the rest. "
+    "A value written meanwhile is never overwritten; a result whose placeholders differ from "
+    "the source's is never written; the values written are `needs-review`, and the whole job "
+    "is one operation, undone as one. The job's `result` is the report: `fromMemory`, "
+    "`fromProvider`, `refused`, `refusedByChecks`, `failed`, `skipped`, `unmatched`, "
+    "`operationId`, `errors`. With `dryRun`, answers 200 with what it would fill and the "
+    "requests it would cost, calling no provider. Whoever may edit translations (a write key "
+    "too); 409 when the project has no source language.",
+)
+def pretranslate_project(project_id):
+    answer = pretranslate.start(current_actor(), str(project_id), load_body(PretranslateIn))
+    if answer.pop("dryRun"):
+        return PretranslateEstimate().dump({"dryRun": True, **answer})
+    return JobEnvelope().dump(answer), 202

@@ -11,6 +11,7 @@ from loko.fields import (
     TranslationKey,
     no_control_characters,
 )
+from loko.jobs.schemas import JobOut
 from loko.machine.models import PROVIDER_KINDS
 
 MAX_INSTRUCTION = 4000
@@ -165,4 +166,132 @@ class SuggestionsOut(ApiSchema):
             "description": "Providers that failed, or whose answer was refused because it lost, "
             "repeated or invented a placeholder."
         },
+    )
+
+
+# Pre-translation
+
+MAX_PRETRANSLATE_LANGUAGES = 100
+MAX_PRETRANSLATE_FILES = 1000
+DEFAULT_MIN_SCORE = 100
+
+
+class PretranslateMemory(ApiSchema):
+    minScore = fields.Integer(
+        load_default=DEFAULT_MIN_SCORE,
+        validate=validate.Range(min=1, max=100),
+        metadata={
+            "description": "The lowest score (1-100) of a memory match used; 100 (the default): "
+            "exact matches only."
+        },
+    )
+
+
+class PretranslateSources(ApiSchema):
+    memory = fields.Nested(
+        PretranslateMemory,
+        metadata={
+            "description": "Fill from the organization's translation memory (its best match for each text)."
+        },
+    )
+    provider = fields.String(
+        validate=[validate.Length(min=1, max=64), no_control_characters],
+        metadata={"description": "Fill with this machine translation provider of the organization (its id)."},
+    )
+
+
+class PretranslateFilter(ApiSchema):
+    search = fields.String(
+        validate=[validate.Length(min=1, max=256), no_control_characters],
+        metadata={"description": "As the editor's search: keys whose key or a value contains this text."},
+    )
+    changedSince = fields.Date(
+        metadata={"description": "As the editor's filter: keys changed on or after this day (UTC)."}
+    )
+
+
+class PretranslateIn(ApiSchema):
+    languages = fields.List(
+        LanguageCode(),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PRETRANSLATE_LANGUAGES),
+        metadata={"description": "The languages to fill (never the source language)."},
+    )
+    files = fields.List(
+        FileName(),
+        validate=validate.Length(max=MAX_PRETRANSLATE_FILES),
+        metadata={"description": "Only these files (default: every file)."},
+    )
+    filter = fields.Nested(PretranslateFilter, metadata={"description": "Only the keys this filter finds."})
+    sources = fields.Nested(
+        PretranslateSources,
+        required=True,
+        metadata={
+            "description": "The memory, a provider, or both (the memory first, the provider for the rest)."
+        },
+    )
+    dryRun = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Answer what would be filled and what the provider would be asked; no job."},
+    )
+
+
+class PretranslateLanguageEstimate(ApiSchema):
+    language = fields.String(required=True)
+    missing = fields.Integer(required=True, metadata={"description": "Values missing (no value, or empty)."})
+    fromMemory = fields.Integer(required=True, metadata={"description": "Of those, filled from the memory."})
+    toProvider = fields.Integer(required=True, metadata={"description": "Of those, asked of the provider."})
+    providerTexts = fields.Integer(
+        required=True, metadata={"description": "Distinct texts sent to the provider."}
+    )
+    providerCharacters = fields.Integer(required=True, metadata={"description": "Their characters."})
+    providerRequests = fields.Integer(required=True, metadata={"description": "Requests it takes."})
+
+
+class PretranslateEstimate(PretranslateLanguageEstimate):
+    language = None
+    dryRun = fields.Boolean(required=True)
+    languages = fields.List(fields.Nested(PretranslateLanguageEstimate), required=True)
+
+
+class PretranslateReport(ApiSchema):
+    """The job's result once it succeeded; each missing value is counted once."""
+
+    missing = fields.Integer(required=True)
+    filled = fields.Integer(
+        required=True, metadata={"description": "Values written: fromMemory + fromProvider."}
+    )
+    fromMemory = fields.Integer(required=True)
+    fromProvider = fields.Integer(required=True)
+    refused = fields.Integer(
+        required=True,
+        metadata={"description": "Results whose placeholders differed from the source's: not written."},
+    )
+    refusedByChecks = fields.Integer(
+        required=True, metadata={"description": "Results a check at `refuse` refused."}
+    )
+    failed = fields.Integer(
+        required=True, metadata={"description": "Values whose request to the provider failed."}
+    )
+    skipped = fields.Integer(
+        required=True, metadata={"description": "Values written by someone else meanwhile: kept."}
+    )
+    unmatched = fields.Integer(
+        required=True, metadata={"description": "No memory match and no provider asked."}
+    )
+    operationId = fields.String(
+        required=True, allow_none=True, metadata={"description": "The operation to undo it all as one."}
+    )
+    errors = fields.List(
+        fields.String(), required=True, metadata={"description": "The first errors and refusals."}
+    )
+
+
+class PretranslateStarted(ApiSchema):
+    """What the MCP tool answers: the job queued, or with ``dryRun`` the estimate."""
+
+    dryRun = fields.Boolean(required=True)
+    job = fields.Nested(JobOut, metadata={"description": "The job queued (not on a dry run)."})
+    estimate = fields.Nested(
+        PretranslateEstimate, metadata={"description": "On a dry run: what it would do."}
     )

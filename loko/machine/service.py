@@ -86,6 +86,9 @@ def _provider(organization_id: str, provider_id: str) -> MachineProvider:
     return row
 
 
+provider_of = _provider
+
+
 def _set_key(row: MachineProvider, api_key: str | None) -> None:
     if api_key:
         row.api_key_encrypted = _secrets().encrypt(_secret_key(), api_key)
@@ -172,6 +175,28 @@ def _call_of(row: MachineProvider, language: str | None) -> ProviderCall:
         api_key=api_key,
         instruction="\n\n".join(part for part in parts if part),
     )
+
+
+call_of = _call_of
+
+
+def outbound_allowed(config) -> bool:
+    """Whether provider calls may reach private addresses (read before leaving the app's
+    context, for calls made on worker threads)."""
+    return _outbound().allow_private(config)
+
+
+def translate_each(call: ProviderCall, texts: list[str], source: str, target: str, allow_private: bool):
+    """``texts`` translated in one request (no application context needed: for worker
+    threads), with a MaskingError in place of each refused result; ProviderError."""
+    from loko.machine.providers import provider_for
+    from loko.machine.providers.base import Settings
+
+    settings = Settings(
+        base_url=call.base_url, api_key=call.api_key, model=call.model, instruction=call.instruction
+    )
+    with _outbound().http_client(allow_private) as http:
+        return provider_for(call.kind, settings, http).translate_each(texts, source, target, None)
 
 
 def translate(call: ProviderCall, texts: list[str], source: str, target: str, context: str | None):

@@ -1,17 +1,19 @@
-"""Pages: the machine translation section of an organization's settings page. Its forms
-(add, change, enable or disable, test, delete a provider) post here; each redirects back to
-the settings page with a notice, or shows that page again with the error."""
+"""Pages: the machine translation section of an organization's settings page (its forms:
+add, change, enable or disable, test, delete a provider, post here; each redirects back to
+the settings page with a notice, or shows that page again with the error), and a project's
+Pre-translate page, whose form starts the job (then shown on the Jobs page) or estimates it."""
 
 from flask import Blueprint, request, url_for
+from werkzeug.datastructures import MultiDict
 
 from loko.auth.policy import MANAGE_MACHINE
 from loko.errors import BadRequest
 from loko.http import schema_instance
-from loko.machine import service
-from loko.machine.schemas import MachineProviderIn, MachineProviderPatch
+from loko.machine import pretranslate, service
+from loko.machine.schemas import DEFAULT_MIN_SCORE, MachineProviderIn, MachineProviderPatch, PretranslateIn
 from loko.organizations import service as organizations
 from loko.organizations.views import settings_page
-from loko.web.pages import REFUSED, attempt, page_user, redirect_with_notice
+from loko.web.pages import REFUSED, attempt, page_user, project_page, redirect_with_notice, render_page
 
 machine_ui = Blueprint("machine_ui", __name__)
 PATH = "/orgs/<uuid:organization_id>/machine-providers"
@@ -92,3 +94,55 @@ def _notice(name: str, result) -> str:
         "disable": "Provider disabled: it is asked nothing until enabled again.",
         "delete": "Provider removed.",
     }[name]
+
+
+# -- Pre-translation ---------------------------------------------------------------------
+
+PRETRANSLATE_PATH = "/projects/<uuid:project_id>/pretranslate"
+
+
+@machine_ui.get(PRETRANSLATE_PATH)
+def pretranslate_page(project_id):
+    return _pretranslate_page(str(project_id))
+
+
+@machine_ui.post(PRETRANSLATE_PATH)
+def pretranslate_start(project_id):
+    actor, project_id = page_user(), str(project_id)
+    answer = attempt(lambda: pretranslate.start(actor, project_id, _pretranslate_form()))
+    if answer is REFUSED:
+        return _pretranslate_page(project_id, form=request.form)
+    if answer["dryRun"]:
+        return _pretranslate_page(project_id, form=request.form, estimate=answer)
+    jobs_url = url_for("jobs_ui.jobs", project_id=project_id) + f"#job-{answer['job']['id']}"
+    return redirect_with_notice(jobs_url, "Pre-translation queued: its progress shows here.")
+
+
+def _pretranslate_form() -> dict:
+    """The form's fields as the API's body, loaded by its schema."""
+    form = request.form
+    sources: dict = {}
+    if form.get("use_memory") == "true":
+        score = form.get("min_score", "").strip()
+        sources["memory"] = {"minScore": score} if score else {}
+    if form.get("provider"):
+        sources["provider"] = form["provider"]
+    data: dict = {"languages": form.getlist("languages"), "sources": sources, "dryRun": "estimate" in form}
+    if form.getlist("files"):
+        data["files"] = form.getlist("files")
+    if form.get("search", "").strip():
+        data["filter"] = {"search": form["search"].strip()}
+    return schema_instance(PretranslateIn).load(data)
+
+
+def _pretranslate_page(project_id: str, form=None, estimate=None):
+    view = project_page(project_id)
+    choices = pretranslate.options(page_user(), project_id)
+    return render_page(
+        "machine/pretranslate.html",
+        view=view,
+        choices=choices,
+        form=form or MultiDict(),
+        estimate=estimate,
+        default_min_score=DEFAULT_MIN_SCORE,
+    )

@@ -21,8 +21,9 @@ from loko.glossary.schemas import GlossarySearchArguments, GlossarySearchOut
 from loko.http import nul_field
 from loko.imports.service import ImportOptions, import_files
 from loko.languages.service import list_languages
+from loko.machine import pretranslate
 from loko.machine import service as machine
-from loko.machine.schemas import SuggestionsOut, SuggestionsQuery
+from loko.machine.schemas import PretranslateIn, PretranslateStarted, SuggestionsOut, SuggestionsQuery
 from loko.mcp import schemas
 from loko.quality import review
 from loko.quality.schemas import ChecksPage, ReviewRequest, ReviewResult
@@ -354,6 +355,28 @@ def _render_glossary(result: dict) -> str:
     return "\n".join(lines) if lines else "No glossary term matches."
 
 
+def _pretranslate(actor, args):
+    answer = pretranslate.start(actor, actor.project_id, args)
+    if answer.pop("dryRun"):
+        return {"dryRun": True, "estimate": {"dryRun": True, **answer}}
+    return {"dryRun": False, "job": answer["job"]}
+
+
+def _render_pretranslate(result: dict) -> str:
+    if result["dryRun"]:
+        estimate = result["estimate"]
+        return (
+            f"Dry run: {estimate['missing']} value(s) missing; {estimate['fromMemory']} from the memory, "
+            f"{estimate['toProvider']} for the provider ({estimate['providerCharacters']} characters in "
+            f"{estimate['providerRequests']} request(s)). Nothing was written."
+        )
+    job = result["job"]
+    return (
+        f"Pre-translation queued as job {job['id']}. It writes only missing values, as needs-review, "
+        "and can be undone as one operation (list_operations, undo_changes) once it has run."
+    )
+
+
 def _delete_translation(actor, args):
     service.delete_translation(actor, actor.project_id, args["id"], permanent=False)
     return {"id": args["id"], "trashed": True}
@@ -574,6 +597,24 @@ TOOLS = {
             SuggestionsOut,
             _suggest_translations,
             _render_suggestions,
+            open_world=True,
+        ),
+        ToolSpec(
+            "pretranslate",
+            "Pre-translate missing values",
+            "Fill the missing values (none, or empty) of `languages` in the background, from the "
+            "organization's translation memory (`sources.memory.minScore`, 1-100) and/or a machine "
+            "translation provider (`sources.provider`: its id or name), for every key with a "
+            "source text, or only `files` and the keys `filter.search` finds. Values already there "
+            "are never changed; results whose placeholders differ from the source are never "
+            "saved; what it writes is needs-review, one operation undone as one. `dryRun` answers "
+            "what it would fill and the provider requests it would cost, writing nothing. Needs a "
+            "write key.",
+            PretranslateIn,
+            PretranslateStarted,
+            _pretranslate,
+            _render_pretranslate,
+            writes=True,
             open_world=True,
         ),
         ToolSpec(

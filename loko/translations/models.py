@@ -154,6 +154,7 @@ OPERATION_KINDS = (
     "file-delete",
     "language-delete",
     "undo",
+    "pretranslate",
 )
 
 

@@ -5,6 +5,10 @@ Inside ``operation(...)`` every history entry written carries the operation's id
 operation's row keeps what the history cannot (the file records and the language a delete
 removed, and counts for the listing). It is written at the end of the block, and only when
 the block changed something.
+
+A change written in several transactions (a pre-translation job, batch by batch) is still
+one operation: each block names the same ``operation_id``, the first that changes something
+adds the row and the next ones add their counts to it.
 """
 
 from contextlib import contextmanager
@@ -31,18 +35,25 @@ def current_operation_id() -> str | None:
 
 
 @contextmanager
-def operation(actor, project_id: str, kind: str, permanent: bool = False, **details):
+def operation(
+    actor, project_id: str, kind: str, permanent: bool = False, operation_id: str | None = None, **details
+):
     """Record the block's writes as one operation of ``kind``. The block fills ``details``
     (the yielded dict) and sets ``details["changes"]`` to the number of changes it made; an
-    operation with no changes is not kept."""
-    operation_id = new_id()
+    operation with no changes is not kept. With ``operation_id``, the block continues that
+    operation when an earlier transaction recorded it: its counts are added up."""
+    operation_id = operation_id or new_id()
     details = {"changes": 0, **details}
     token = _current.set(operation_id)
     try:
         yield details
     finally:
         _current.reset(token)
-    if details["changes"]:
+    earlier = db.session.get(Operation, operation_id) if details["changes"] else None
+    if earlier is not None:
+        earlier.details = orjson.dumps(_added_up(orjson.loads(earlier.details), details)).decode()
+        db.session.flush()
+    elif details["changes"]:
         summary = actor_summary(actor)
         db.session.add(
             Operation(
@@ -59,6 +70,18 @@ def operation(actor, project_id: str, kind: str, permanent: bool = False, **deta
         )
         db.session.flush()
     details["operation_id"] = operation_id if details["changes"] else None
+
+
+def _added_up(earlier: dict, later: dict) -> dict:
+    """An operation's details after one more of its transactions: counts added, the rest kept."""
+    merged = dict(earlier)
+    for name, value in later.items():
+        before = merged.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and isinstance(before, int):
+            merged[name] = before + value
+        elif name not in merged:
+            merged[name] = value
+    return merged
 
 
 def retention() -> timedelta | None:

@@ -8,7 +8,7 @@ few set-based statements and records history with the actor.
 from collections import defaultdict
 from datetime import timedelta
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 
 from loko.auth import policy
 from loko.database import (
@@ -339,6 +339,73 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         }
     )
     return {"created": len(new_values), "updated": len(changed_values), "unchanged": unchanged}
+
+
+def fill_missing(
+    actor,
+    project_id: str,
+    language: str,
+    values: dict[str, str],
+    *,
+    kind: str,
+    operation_id: str | None = None,
+    tally: str | None = None,
+) -> dict:
+    """Write ``values`` (``{translation_id: value}``) in ``language`` where the active key
+    still has no value there, or an empty one, as read in this transaction after the
+    project's writers are serialised: a value written meanwhile is never overwritten, it is
+    skipped (as a key gone to the trash is). Recorded as an operation of ``kind`` (continued
+    when ``operation_id`` names one recorded earlier), with the written values' state and
+    checks as on every write path; Refused (a check at ``refuse``) writes nothing. ``tally``
+    names a count of the operation's details that adds up the values written. Returns
+    ``{filled: [translation ids written], skipped: count, operationId}``."""
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        bump_data_version(project_id, files=())
+        found = []
+        for chunk in in_chunks(list(values)):
+            found += db.session.execute(
+                select(Translation.id, Translation.key, Translation.file_name, TranslationValue.value)
+                .outerjoin(
+                    TranslationValue,
+                    (TranslationValue.translation_id == Translation.id)
+                    & (TranslationValue.language_code == language),
+                )
+                .where(
+                    Translation.id.in_(chunk),
+                    Translation.project_id == project_id,
+                    Translation.deleted_at.is_(None),
+                    or_(TranslationValue.value.is_(None), TranslationValue.value == ""),
+                )
+            ).all()
+        files = sorted({row[2] for row in found})
+        stamp_files(project_id, files)
+        for file_name in files:
+            ensure_file_records(project_id, file_name, [language])
+        now = utcnow()
+        new_values, emptied, entries = [], [], []
+        for translation_id, key, file_name, stored in found:
+            value = values[translation_id]
+            if stored is None:
+                new_values.append((translation_id, language, value))
+                entries.append((translation_id, key, file_name, language, "created", None, value))
+            else:
+                emptied.append((translation_id, language, value))
+                entries.append((translation_id, key, file_name, language, "updated", stored, value))
+        with operation(actor, project_id, kind, operation_id=operation_id) as recorded:
+            _insert_values(project_id, new_values, now)
+            _update_values(emptied, now)
+            _touch([row[0] for row in found], now)
+            history.record_rows(actor, project_id, entries, now)
+            recorded["changes"] = len(entries)
+            if tally:
+                recorded[tally] = len(entries)
+    refresh_statistics({"translation_values": len(entries), "translation_history": len(entries)})
+    return {
+        "filled": [row[0] for row in found],
+        "skipped": len(values) - len(found),
+        "operationId": recorded["operation_id"],
+    }
 
 
 def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permanent: bool) -> dict:

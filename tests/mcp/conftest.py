@@ -38,6 +38,7 @@ TOOL_NAMES = {
     "add_comment",
     "suggest_translations",
     "search_glossary",
+    "pretranslate",
 }
 SEED = [
     (

@@ -272,7 +272,8 @@
     cell.classList.remove("saved", "failed");
     // ``expected``: the stored value this edit starts from, which the save sends so that
     // a change made meanwhile by someone else shows as a conflict instead of being lost.
-    edits.set(cell, { textarea, note, start, expected: state.value, confirmed: false, box });
+    edits.set(cell, { textarea, note, start, expected: state.value, confirmed: false, box, inserted: null });
+    attachSuggestions(cell, actions, start === "");
     textarea.addEventListener("input", () => checkPlaceholders(cell, false));
     checkPlaceholders(cell, false);
     if (focus) {
@@ -347,12 +348,14 @@
       edit.textarea.focus();
       return;
     }
+    // A machine translation saved as it was inserted waits for a review.
+    const unedited = edit.inserted && edit.inserted.source === "machine" && sameText(text, edit.inserted.text);
     closeEdit(cell);
-    save(cell, text, edit.expected);
+    save(cell, text, edit.expected, unedited);
     then();
   }
 
-  async function save(cell, text, expected) {
+  async function save(cell, text, expected, needsReview = false) {
     const row = cell.parentElement;
     const code = cell.dataset.l;
     const before = stored.get(cell);
@@ -381,6 +384,7 @@
       if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
+      if (needsReview && result.ok) markNeedsReview(cell);
       if (wanted) startEdit(cell);
     } else if (conflict && conflict[code]) {
       stored.set(cell, { value: conflict[code].current, inherited: before.inherited });
@@ -474,6 +478,171 @@
     return wrap;
   }
 
+  // -- Suggestions -------------------------------------------------------------------------
+
+  // A value being edited (in any language but the source) lists what the translation memory,
+  // the glossary and the machine translation providers suggest (GET .../suggestions), each
+  // put in the editor by Alt+1 … Alt+9 or a click. They are asked for at once for a missing
+  // value, and for another one with the "Show suggestions" button or the first Alt+digit.
+  // A machine translation saved as it was inserted is then marked as needing a review.
+  const suggestionsApi = root.dataset.suggestions;
+  const reviewApi = root.dataset.reviewApi;
+  const suggested = new Map(); // file, key and language -> the answer's promise
+  const SOURCE_LABELS = { machine: "Machine translation", memory: "Memory", glossary: "Glossary" };
+  const MAX_SUGGESTIONS = 9;
+
+  // Alt (Option) with a digit 1-9 by its physical key, as macOS types a symbol with Option.
+  function suggestionNumber(event) {
+    if (!event.altKey || event.ctrlKey || event.metaKey) return null;
+    const match = /^Digit([1-9])$/.exec(event.code || "");
+    return match ? Number(match[1]) - 1 : null;
+  }
+
+  function suggestionsOf(row, code) {
+    const id = [row.dataset.file, row.dataset.key, code].join("\u0000");
+    if (!suggested.has(id)) {
+      const url = withParams(suggestionsApi, { fileName: row.dataset.file, key: row.dataset.key, language: code });
+      const answer = call("GET", url).then((result) => {
+        if (!result.ok) {
+          suggested.delete(id); // asked again next time
+          return { items: [], errors: [], error: (result.data && result.data.error) || `error ${result.status}` };
+        }
+        return { items: result.data.suggestions || [], errors: result.data.errors || [], error: null };
+      });
+      suggested.set(id, answer);
+    }
+    return suggested.get(id);
+  }
+
+  function suggestionLabel(item) {
+    const parts = [SOURCE_LABELS[item.source] || item.source];
+    const origin = item.provider || item.projectName || item.project || item.origin;
+    if (origin && typeof origin === "string") parts.push(origin);
+    if (typeof item.score === "number") parts.push(`${Math.round(item.score)}%`);
+    return parts.join(" · ");
+  }
+
+  function suggestionText(item) {
+    for (const name of ["text", "translation", "target"]) {
+      if (typeof item[name] === "string") return item[name];
+    }
+    return "";
+  }
+
+  function attachSuggestions(cell, actions, now) {
+    if (!suggestionsApi || !source || cell.dataset.l === source) return;
+    const edit = edits.get(cell);
+    const panel = document.createElement("div");
+    panel.className = "suggestions";
+    panel.setAttribute("role", "group");
+    panel.setAttribute("aria-label", `Suggestions for ${cell.parentElement.dataset.key}`);
+    const show = button("Show suggestions", "small link-button", () => loadSuggestions(cell));
+    const list = document.createElement("ol");
+    list.className = "suggestion-list";
+    list.hidden = true;
+    const note = document.createElement("p");
+    note.className = "suggestion-note small muted";
+    note.textContent = "Alt+1 … Alt+9 inserts a suggestion.";
+    panel.append(show, list, note);
+    actions.before(panel);
+    edit.suggestions = { show, list, note, items: null };
+    if (now) loadSuggestions(cell);
+  }
+
+  async function loadSuggestions(cell) {
+    const edit = edits.get(cell);
+    if (!edit || !edit.suggestions) return null;
+    const shown = edit.suggestions;
+    if (shown.items) return shown.items;
+    shown.show.hidden = true;
+    shown.note.textContent = "Asking for suggestions…";
+    const answer = await suggestionsOf(cell.parentElement, cell.dataset.l);
+    if (edits.get(cell) !== edit) return null; // the editor closed meanwhile
+    shown.items = answer.items.filter((item) => suggestionText(item) !== "").slice(0, MAX_SUGGESTIONS);
+    shown.list.textContent = "";
+    shown.items.forEach((item, index) => {
+      const entry = document.createElement("li");
+      const choice = document.createElement("button");
+      choice.type = "button";
+      choice.className = "suggestion";
+      const keys = document.createElement("kbd");
+      keys.textContent = `Alt+${index + 1}`;
+      const label = document.createElement("span");
+      label.className = "suggestion-source";
+      label.textContent = suggestionLabel(item);
+      const text = document.createElement("span");
+      text.className = "suggestion-text";
+      highlight(text, suggestionText(item));
+      inLanguage(text, cell.dataset.l);
+      choice.append(keys, " ", label, text);
+      choice.addEventListener("click", (event) => {
+        event.stopPropagation();
+        insertSuggestion(cell, index);
+      });
+      entry.append(choice);
+      shown.list.append(entry);
+    });
+    shown.list.hidden = shown.items.length === 0;
+    const problems = answer.error ? [answer.error] : answer.errors.map((item) => `${item.provider}: ${item.error}`);
+    if (shown.items.length) {
+      shown.note.textContent =
+        shown.items.length === 1 ? "Alt+1 inserts it." : `Alt+1 … Alt+${shown.items.length} inserts a suggestion.`;
+      Loko.announce(
+        shown.items.length === 1 ? "1 suggestion: Alt+1 inserts it." : `${shown.items.length} suggestions: Alt+1 to Alt+${shown.items.length} insert one.`
+      );
+    } else {
+      shown.note.textContent = "No suggestions.";
+    }
+    if (problems.length) shown.note.textContent += ` ${problems.join(" ")}`;
+    return shown.items;
+  }
+
+  async function insertSuggestion(cell, index) {
+    const edit = edits.get(cell);
+    const items = await loadSuggestions(cell);
+    if (!items || edits.get(cell) !== edit) return;
+    const item = items[index];
+    if (!item) {
+      Loko.announce(`There is no suggestion ${index + 1}.`);
+      return;
+    }
+    const text = suggestionText(item);
+    edit.textarea.value = text;
+    edit.inserted = item;
+    checkPlaceholders(cell, false);
+    edit.textarea.focus();
+    edit.textarea.setSelectionRange(text.length, text.length);
+    Loko.announce(`Inserted suggestion ${index + 1}, ${suggestionLabel(item)}. Enter saves it.`);
+  }
+
+  async function markNeedsReview(cell) {
+    const row = cell.parentElement;
+    const result = await call("POST", reviewApi, {
+      fileName: row.dataset.file,
+      keys: [row.dataset.key],
+      languages: [cell.dataset.l],
+      state: "needs-review",
+    });
+    if (!result.ok) {
+      Loko.announce(`${row.dataset.key} was saved, but not marked as needing a review.`);
+      return;
+    }
+    const quality = document.createElement("div");
+    quality.className = "q";
+    quality.dataset.quality = "";
+    const badge = document.createElement("span");
+    badge.className = "badge warn state";
+    badge.dataset.state = "needs-review";
+    const dot = document.createElement("span");
+    dot.setAttribute("aria-hidden", "true");
+    dot.textContent = "● ";
+    badge.append(dot, "Needs review");
+    quality.append(badge);
+    const old = cell.querySelector("[data-quality]");
+    if (old) old.remove();
+    cell.append(quality);
+  }
+
   // -- Keyboard ----------------------------------------------------------------------------
 
   function isTyping(target) {
@@ -487,6 +656,12 @@
       return;
     }
     const item = event.target;
+    const wanted = suggestionNumber(event);
+    if (item === cell && wanted !== null && suggestionsApi && cell.dataset.l !== source) {
+      event.preventDefault();
+      if (startEdit(cell)) insertSuggestion(cell, wanted);
+      return;
+    }
     if (!isItem(item) || event.altKey || event.ctrlKey || event.metaKey) return;
     const row = item.closest("tr");
     const moves = {
@@ -523,7 +698,11 @@
 
   function editorKey(event, cell) {
     if (event.isComposing) return;
-    if (event.key === "Escape") {
+    const wanted = suggestionNumber(event);
+    if (wanted !== null && edits.get(cell) && edits.get(cell).suggestions) {
+      event.preventDefault();
+      insertSuggestion(cell, wanted);
+    } else if (event.key === "Escape") {
       event.preventDefault();
       cancelEdit(cell);
       Loko.announce("Edit cancelled");
