@@ -7,7 +7,7 @@ import pytest
 
 from loko.auth import service as auth_service
 from tests.factories import cheap_password_hasher
-from tests.pages.conftest import PageClient
+from tests.pages.conftest import PageClient, page_as  # noqa: F401 (a fixture)
 from tests.sso.provider import missing, provider_entry, running_provider
 
 SITE = "http://localhost"

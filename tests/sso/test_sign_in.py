@@ -15,8 +15,9 @@ from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.organizations.service import create_invitation
 from loko.sso.models import PendingSignIn, UserIdentity
-from tests.pages.conftest import PageClient, alert_of, notice_of
+from tests.pages.conftest import ALL_CALLERS, PageClient, alert_of, notice_of
 from tests.sso.conftest import SITE
+from tests.sso.provider import free_port, provider_entry
 
 PASSWORD = "correct horse battery"
 
@@ -283,3 +284,46 @@ def test_the_sign_in_page_shows_a_button_per_provider(browser):
 @pytest.mark.parametrize("config_overrides", [{"LOKO_OIDC_PROVIDERS": []}], ids=["none"])
 def test_without_providers_the_sign_in_page_has_no_buttons(browser):
     assert "Sign in with" not in browser.get("/login").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("caller", ALL_CALLERS)
+def test_any_caller_may_start_a_sign_in(page_as, oidc_issuer, caller):
+    response = page_as(caller).submit("/auth/oidc/local/start")
+    assert response.status_code == 303
+    assert response.location.startswith(f"{oidc_issuer}/auth?")
+
+
+@pytest.mark.parametrize("caller", ALL_CALLERS)
+def test_no_caller_signs_in_with_a_state_that_was_never_issued(page_as, caller):
+    response = page_as(caller).get("/auth/oidc/local/callback?state=forged&code=forged")
+    assert response.status_code == 401
+    assert "already used, or was not started here" in alert_of(response)
+
+
+@pytest.mark.parametrize(
+    "config_overrides",
+    [{"LOKO_OIDC_PROVIDERS": [provider_entry(f"http://127.0.0.1:{free_port()}", "gone", label="Gone ID")]}],
+    ids=["unreachable"],
+)
+def test_an_unreachable_provider_is_shown_as_such(browser):
+    response = start(browser, "gone")
+    assert response.status_code == 502
+    assert alert_of(response).startswith("Gone ID cannot be reached")
+
+
+def test_the_invitation_page_offers_to_join_with_each_provider(browser, app):
+    owner = password_user(app, "inviter@example.test")
+    with app.app_context():
+        organization_id = db.session.execute(
+            select(OrganizationMember.organization_id).where(OrganizationMember.user_id == owner.id)
+        ).scalar_one()
+        token, _ = create_invitation(owner, organization_id, "member")
+    page = browser.get(f"/join?token={token}").get_data(as_text=True)
+    assert "Join with Local ID" in page
+    assert f'name="invitation" value="{token}"' in page
+
+
+def test_a_used_invitation_starts_no_sign_in(browser):
+    response = start(browser, "invite", invitation="y" * 43)
+    assert response.status_code == 404
+    assert "invitation link is not valid" in alert_of(response)
