@@ -30,22 +30,22 @@ def _callback_url(name: str) -> str:
     return url_for("sso_ui.callback", name=name, _external=True)
 
 
-@sso_ui.post("/auth/oidc/<name>/start")
+@sso_ui.get("/auth/oidc/<name>/start")
 def start(name):
     provider, client = _provider(name)
-    target = request.form.get("next", "")
+    target = request.args.get("next", "")
     started = attempt(
         lambda: service.start_sign_in(
             provider,
             client,
             _callback_url(name),
             next_path=target if _is_local_path(target) else None,
-            invitation_token=request.form.get("invitation") or None,
+            invitation_token=request.args.get("invitation") or None,
         )
     )
     if started is REFUSED:
         return login_page(target)
-    response = redirect(started.url, code=303)
+    response = redirect(started.url, code=302)
     response.set_cookie(
         BROWSER_COOKIE,
         started.browser_token,

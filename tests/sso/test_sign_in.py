@@ -22,8 +22,8 @@ from tests.sso.provider import free_port, provider_entry
 PASSWORD = "correct horse battery"
 
 
-def start(browser: PageClient, name: str = "local", **form):
-    return browser.submit(f"/auth/oidc/{name}/start", form)
+def start(browser: PageClient, name: str = "local", **query):
+    return browser.get(f"/auth/oidc/{name}/start", query_string=query)
 
 
 def provider_answer(browser: PageClient, login: str, name: str = "local", **form) -> str:
@@ -31,7 +31,7 @@ def provider_answer(browser: PageClient, login: str, name: str = "local", **form
     from tests.sso.provider import sign_in_at_provider
 
     started = start(browser, name, **form)
-    assert started.status_code == 303, started.get_data(as_text=True)
+    assert started.status_code == 302, started.get_data(as_text=True)
     return sign_in_at_provider(started.location, login, f"{SITE}/auth/oidc/")
 
 
@@ -270,8 +270,8 @@ def test_an_unknown_provider_is_not_found(browser):
     assert start(browser, "nobody").status_code == 404
 
 
-def test_starting_a_sign_in_needs_the_form_token(browser):
-    assert browser.post("/auth/oidc/local/start").status_code == 403
+def test_starting_a_sign_in_is_a_link_not_a_form(browser):
+    assert browser.submit("/auth/oidc/local/start").status_code == 405
 
 
 def test_the_sign_in_page_shows_a_button_per_provider(browser):
@@ -288,8 +288,8 @@ def test_without_providers_the_sign_in_page_has_no_buttons(browser):
 
 @pytest.mark.parametrize("caller", ALL_CALLERS)
 def test_any_caller_may_start_a_sign_in(page_as, oidc_issuer, caller):
-    response = page_as(caller).submit("/auth/oidc/local/start")
-    assert response.status_code == 303
+    response = page_as(caller).get("/auth/oidc/local/start")
+    assert response.status_code == 302
     assert response.location.startswith(f"{oidc_issuer}/auth?")
 
 
@@ -320,7 +320,7 @@ def test_the_invitation_page_offers_to_join_with_each_provider(browser, app):
         token, _ = create_invitation(owner, organization_id, "member")
     page = browser.get(f"/join?token={token}").get_data(as_text=True)
     assert "Join with Local ID" in page
-    assert f'name="invitation" value="{token}"' in page
+    assert f"/auth/oidc/local/start?invitation={token}" in page
 
 
 def test_a_used_invitation_starts_no_sign_in(browser):
