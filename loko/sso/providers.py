@@ -15,6 +15,9 @@ Each provider is an OpenID Connect issuer with a client registered for this Loko
 - ``default_organization`` (an organization id) and ``default_role`` (``member``, ``admin``
   or ``owner``; default ``member``): where an account created on first sign-in is a
   member; without it the new user gets an organization of their own.
+- ``trust_email``: take the provider's ``email`` as verified even without
+  ``email_verified`` (default false). Only for a directory whose administrators set every
+  address, such as a single-tenant Entra ID, which sends no ``email_verified``.
 - ``allow_private``: the issuer may be on a private or loopback address (default false;
   ``LOKO_OUTBOUND_ALLOW_PRIVATE`` allows it for every outbound call).
 
@@ -42,6 +45,7 @@ KNOWN_KEYS = frozenset(
         "default_organization",
         "default_role",
         "allow_private",
+        "trust_email",
     }
 )
 
@@ -63,6 +67,7 @@ class OidcProvider:
     default_organization: str | None = None
     default_role: str = "member"
     allow_private: bool = False
+    trust_email: bool = False
 
     @property
     def discovery_url(self) -> str:
@@ -135,7 +140,7 @@ def _provider(entry, where: str) -> OidcProvider:
     role = entry.get("default_role", "member")
     if role not in ROLES:
         raise ProviderConfigError(f"{where}.default_role: one of {', '.join(ROLES)}")
-    for flag in ("invitation_required", "allow_private"):
+    for flag in ("invitation_required", "allow_private", "trust_email"):
         if not isinstance(entry.get(flag, False), bool):
             raise ProviderConfigError(f"{where}.{flag}: true or false")
     return OidcProvider(
@@ -150,4 +155,5 @@ def _provider(entry, where: str) -> OidcProvider:
         default_organization=text("default_organization", required=False),
         default_role=role,
         allow_private=entry.get("allow_private", False),
+        trust_email=entry.get("trust_email", False),
     )

@@ -273,7 +273,7 @@ def _account_for(provider: OidcProvider, claims: dict, invitation_token: str | N
     organization an invitation made them join (in the caller's transaction)."""
     issuer, subject = claims["iss"], str(claims["sub"])
     email = normalize_email(claims["email"]) if isinstance(claims.get("email"), str) else ""
-    verified = bool(email) and _email_verified(claims)
+    verified = bool(email) and (provider.trust_email or _email_verified(claims))
     now = utcnow()
     identity = db.session.execute(
         select(UserIdentity).where(UserIdentity.issuer == issuer, UserIdentity.subject == subject)

@@ -1,7 +1,8 @@
 """The sign-in tests' provider (one per run) and an app that trusts it under several names:
 ``local`` (accounts created for example.test), ``invite`` (invitation required),
-``team`` (new accounts join a default organization), and the two clients whose ID tokens
-are wrong: ``wrongaud`` (another audience) and ``expired``."""
+``team`` (new accounts join a default organization), ``trusting`` (its e-mails count as
+verified), and the two clients whose ID tokens are wrong: ``wrongaud`` (another audience)
+and ``expired``."""
 
 import pytest
 
@@ -11,7 +12,7 @@ from tests.pages.conftest import PageClient, page_as  # noqa: F401 (a fixture)
 from tests.sso.provider import missing, provider_entry, running_provider
 
 SITE = "http://localhost"
-NAMES = ("local", "invite", "team", "wrongaud", "expired")
+NAMES = ("local", "invite", "team", "wrongaud", "expired", "trusting")
 
 
 def callback(name: str) -> str:
@@ -48,6 +49,7 @@ def config_overrides(oidc_issuer, team_organization_id):
             ),
             provider_entry(oidc_issuer, "wrongaud", "loko-wrong-audience", allowed_domains=["example.test"]),
             provider_entry(oidc_issuer, "expired", "loko-expired", allowed_domains=["example.test"]),
+            provider_entry(oidc_issuer, "trusting", allowed_domains=["example.test"], trust_email=True),
         ]
     }
 

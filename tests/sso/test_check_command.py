@@ -35,6 +35,7 @@ def test_check_without_a_name_checks_every_provider(runner):
         "team",
         "wrongaud",
         "expired",
+        "trusting",
     ]
 
 

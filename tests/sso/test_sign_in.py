@@ -136,6 +136,14 @@ def test_an_unverified_email_neither_links_nor_creates_an_account(browser, app):
         assert count(UserIdentity) == 0
 
 
+def test_a_provider_trusted_for_its_emails_links_an_unverified_one(browser, app):
+    user = password_user(app, "unverified@example.test")
+    sso_sign_in(browser, "unverified@example.test", name="trusting")
+    assert signed_in_as(browser) == "unverified@example.test"
+    with app.app_context():
+        assert db.session.execute(select(UserIdentity.user_id)).scalar_one() == user.id
+
+
 def test_a_domain_not_allowed_is_refused_naming_the_invitation(browser, app):
     response = sso_sign_in(browser, "someone@elsewhere.test")
     assert response.status_code == 401
