@@ -102,10 +102,15 @@ def login_page(next_path: str, status: int | None = None):
 
 @auth_ui.post("/logout")
 def logout():
+    from loko.sso.views import sign_out_at_provider_page
+
     cookie = request.cookies.get(SESSION_COOKIE)
+    elsewhere = None
     if isinstance(g.get("actor"), UserActor):
+        # A session a provider opened may end there too (asked before the session is gone).
+        elsewhere = sign_out_at_provider_page(cookie)
         service.logout(g.actor, cookie)
-    return without_session_cookie(redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
+    return without_session_cookie(elsewhere or redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
 
 
 @auth_ui.route("/account", methods=["GET", "POST"])

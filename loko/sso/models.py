@@ -37,3 +37,15 @@ class PendingSignIn(db.Model):
     next_path = db.Column(String(2048), nullable=True)
     invitation_token = db.Column(String(128), nullable=True)
     expires_at = db.Column(UTCDateTime, nullable=False, index=True)
+
+
+class SsoSession(db.Model):
+    """A Loko session opened by a provider's sign-in: which provider, so that signing out
+    can also end the session there. Goes with its session."""
+
+    __tablename__ = "sso_sessions"
+
+    token_hash = db.Column(
+        String(64), ForeignKey("sessions.token_hash", ondelete="CASCADE"), primary_key=True
+    )
+    provider = db.Column(String(32), nullable=False)

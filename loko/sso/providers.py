@@ -18,6 +18,9 @@ Each provider is an OpenID Connect issuer with a client registered for this Loko
 - ``trust_email``: take the provider's ``email`` as verified even without
   ``email_verified`` (default false). Only for a directory whose administrators set every
   address, such as a single-tenant Entra ID, which sends no ``email_verified``.
+- ``sign_out_at_provider``: signing out of Loko also sends the browser to the provider's
+  ``end_session_endpoint`` (RP-initiated logout), which returns it to the sign-in page
+  (default false).
 - ``allow_private``: the issuer may be on a private or loopback address (default false;
   ``LOKO_OUTBOUND_ALLOW_PRIVATE`` allows it for every outbound call).
 
@@ -32,6 +35,7 @@ from urllib.parse import urlsplit
 NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$")
 ROLES = ("member", "admin", "owner")
 DEFAULT_SCOPES = ("openid", "email", "profile")
+MAX_ISSUER = 255
 KNOWN_KEYS = frozenset(
     {
         "name",
@@ -46,6 +50,7 @@ KNOWN_KEYS = frozenset(
         "default_role",
         "allow_private",
         "trust_email",
+        "sign_out_at_provider",
     }
 )
 
@@ -68,6 +73,7 @@ class OidcProvider:
     default_role: str = "member"
     allow_private: bool = False
     trust_email: bool = False
+    sign_out_at_provider: bool = False
 
     @property
     def discovery_url(self) -> str:
@@ -126,6 +132,8 @@ def _provider(entry, where: str) -> OidcProvider:
     if not NAME.match(name):
         raise ProviderConfigError(f"{where}.name: lower-case letters, digits and '-', at most 32 characters")
     issuer = text("issuer")
+    if len(issuer) > MAX_ISSUER:
+        raise ProviderConfigError(f"{where}.issuer: at most {MAX_ISSUER} characters")
     parts = urlsplit(issuer)
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or parts.fragment:
         raise ProviderConfigError(f"{where}.issuer: an https URL without query or fragment")
@@ -140,7 +148,7 @@ def _provider(entry, where: str) -> OidcProvider:
     role = entry.get("default_role", "member")
     if role not in ROLES:
         raise ProviderConfigError(f"{where}.default_role: one of {', '.join(ROLES)}")
-    for flag in ("invitation_required", "allow_private", "trust_email"):
+    for flag in ("invitation_required", "allow_private", "trust_email", "sign_out_at_provider"):
         if not isinstance(entry.get(flag, False), bool):
             raise ProviderConfigError(f"{where}.{flag}: true or false")
     return OidcProvider(
@@ -156,4 +164,5 @@ def _provider(entry, where: str) -> OidcProvider:
         default_role=role,
         allow_private=entry.get("allow_private", False),
         trust_email=entry.get("trust_email", False),
+        sign_out_at_provider=entry.get("sign_out_at_provider", False),
     )

@@ -6,8 +6,6 @@ Network calls (discovery, keys, the code exchange) happen outside any transactio
 pending sign-in is stored before the browser leaves, and spent before the code is exchanged.
 """
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,20 +22,22 @@ from joserfc.errors import (
 from sqlalchemy import delete, select
 
 from loko.auth.models import User
-from loko.auth.service import MAX_NAME, create_user, normalize_email, open_session
+from loko.auth.service import MAX_EMAIL, MAX_NAME, create_user, normalize_email, open_session
+from loko.auth.tokens import new_session_token, token_hash
 from loko.database import unit_of_work, utcnow
 from loko.errors import BadGateway, Conflict, LokoError, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.organizations.service import _usable_invitation, _use_invitation
 from loko.sso.client import GuardedOpenIdApp
-from loko.sso.models import PendingSignIn, UserIdentity
+from loko.sso.models import PendingSignIn, SsoSession, UserIdentity
 from loko.sso.providers import OidcProvider
 
 PENDING_MINUTES = 10
 # Clock difference tolerated between Loko and the provider when checking exp and iat.
 CLOCK_LEEWAY_SECONDS = 60
 MAX_NEXT = 2048
+MAX_SUBJECT = 255  # the columns of user_identities
 
 
 class SignInRefused(Unauthorized):
@@ -46,10 +46,6 @@ class SignInRefused(Unauthorized):
 
 class ProviderUnavailable(BadGateway):
     """The provider could not be reached, or answered something that is not OpenID Connect."""
-
-
-def _hash(value: str) -> str:
-    return hashlib.sha256(value.encode()).hexdigest()
 
 
 def _same_issuer(configured: str, discovered: str | None) -> bool:
@@ -107,14 +103,14 @@ def start_sign_in(
         authorization = client.create_authorization_url(redirect_uri)
     except (requests.RequestException, RuntimeError) as error:
         raise ProviderUnavailable(f"{provider.label} cannot be reached: {_reason(error)}") from error
-    browser_token = secrets.token_urlsafe(32)
+    browser_token = new_session_token()
     now = utcnow()
     with unit_of_work():
         db.session.execute(delete(PendingSignIn).where(PendingSignIn.expires_at <= now))
         db.session.add(
             PendingSignIn(
-                state_hash=_hash(authorization["state"]),
-                browser_hash=_hash(browser_token),
+                state_hash=token_hash(authorization["state"]),
+                browser_hash=token_hash(browser_token),
                 provider=provider.name,
                 nonce=authorization["nonce"],
                 code_verifier=authorization["code_verifier"],
@@ -172,6 +168,7 @@ def finish_sign_in(
     with unit_of_work():
         user, created, joined = _account_for(provider, claims, pending.invitation_token)
         session_token = open_session(user.id, session_days)
+        db.session.add(SsoSession(token_hash=token_hash(session_token), provider=provider.name))
     return SignedIn(user, session_token, pending.next_path, created, joined)
 
 
@@ -182,7 +179,7 @@ def _spend_pending(state: str, provider: OidcProvider, browser_token: str | None
     with unit_of_work():
         row = db.session.execute(
             delete(PendingSignIn)
-            .where(PendingSignIn.state_hash == _hash(state))
+            .where(PendingSignIn.state_hash == token_hash(state))
             .returning(
                 PendingSignIn.browser_hash,
                 PendingSignIn.provider,
@@ -199,7 +196,7 @@ def _spend_pending(state: str, provider: OidcProvider, browser_token: str | None
         )
     if row.expires_at <= utcnow():
         raise SignInRefused(f"This sign-in took longer than {PENDING_MINUTES} minutes; sign in again.")
-    if row.provider != provider.name or not browser_token or row.browser_hash != _hash(browser_token):
+    if row.provider != provider.name or not browser_token or row.browser_hash != token_hash(browser_token):
         raise SignInRefused(
             "This sign-in was started in another browser or for another provider; sign in again."
         )
@@ -272,7 +269,11 @@ def _account_for(provider: OidcProvider, claims: dict, invitation_token: str | N
     """The user these claims sign in, and whether the account was created now, and the
     organization an invitation made them join (in the caller's transaction)."""
     issuer, subject = claims["iss"], str(claims["sub"])
+    if len(subject) > MAX_SUBJECT or len(issuer) > MAX_SUBJECT:
+        raise SignInRefused(f"{provider.label}'s subject or issuer is longer than {MAX_SUBJECT} characters.")
     email = normalize_email(claims["email"]) if isinstance(claims.get("email"), str) else ""
+    if len(email) > MAX_EMAIL:
+        email = ""  # no address Loko could keep: as if none was sent
     verified = bool(email) and (provider.trust_email or _email_verified(claims))
     now = utcnow()
     identity = db.session.execute(
@@ -363,6 +364,29 @@ def _create(email, name, *, with_organization):
         ) from None
     except LokoError as error:
         raise SignInRefused(error.message) from None
+
+
+def session_provider(session_token: str | None) -> str | None:
+    """The name of the provider that opened the session of ``session_token``, if one did."""
+    if not session_token:
+        return None
+    return db.session.execute(
+        select(SsoSession.provider).where(SsoSession.token_hash == token_hash(session_token))
+    ).scalar_one_or_none()
+
+
+def provider_sign_out_url(provider: OidcProvider, client: GuardedOpenIdApp, after: str) -> str | None:
+    """Where to send the browser to end its session at ``provider`` (RP-initiated logout),
+    coming back to ``after``; None when the provider is not set to, or has no
+    end_session_endpoint, or cannot be reached (signing out of Loko never waits on it)."""
+    if not provider.sign_out_at_provider:
+        return None
+    try:
+        if not discovery(provider, client).get("end_session_endpoint"):
+            return None
+        return client.create_logout_url(post_logout_redirect_uri=after, client_id=provider.client_id)["url"]
+    except (LokoError, RuntimeError):
+        return None
 
 
 @dataclass

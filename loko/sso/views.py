@@ -8,7 +8,7 @@ from loko.auth.views import _is_local_path, login_page
 from loko.errors import NotFound
 from loko.sso import service
 from loko.sso.client import configured
-from loko.web.pages import REFUSED, attempt, redirect_with_notice
+from loko.web.pages import REFUSED, attempt, redirect_with_notice, render_page
 
 sso_ui = Blueprint("sso_ui", __name__)
 
@@ -85,3 +85,16 @@ def callback(name):
         response = with_session_cookie(redirect_with_notice(target, notice), signed_in.session_token)
     response.delete_cookie(BROWSER_COOKIE, path=_cookie_path())
     return response
+
+
+def sign_out_at_provider_page(session_token: str | None):
+    """For the sign-out: when a provider set to ``sign_out_at_provider`` opened the session,
+    a page that sends the browser on to the provider's end-session URL; None otherwise."""
+    name = service.session_provider(session_token)
+    provider, client = configured(name) if name else (None, None)
+    if provider is None:
+        return None
+    url = service.provider_sign_out_url(provider, client, url_for("auth_ui.login", _external=True))
+    if url is None:
+        return None
+    return render_page("sso/signed_out.html", end_session_url=url, label=provider.label)

@@ -11,21 +11,34 @@ import pytest
 from tests.browser.conftest import Problems, _free_port, check_accessibility, running_loko
 from tests.sso.provider import missing, provider_entry, running_provider
 
-NAMES = {"local": "loko", "wrongaud": "loko-wrong-audience", "expired": "loko-expired"}
-LABELS = {"local": "Local ID", "wrongaud": "Other app ID", "expired": "Stale ID"}
+NAMES = {"local": "loko", "wrongaud": "loko-wrong-audience", "expired": "loko-expired", "roundtrip": "loko"}
+LABELS = {
+    "local": "Local ID",
+    "wrongaud": "Other app ID",
+    "expired": "Stale ID",
+    "roundtrip": "Round-trip ID",
+}
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
 
 @pytest.fixture(scope="module")
 def sso_server(tmp_path_factory):
-    """Loko with three providers at one real OpenID provider: one that works, one whose ID
-    tokens name another audience, one whose ID tokens have expired."""
+    """Loko with four providers at one real OpenID provider: one that works, one that also
+    signs out there, one whose ID tokens name another audience, one whose ID tokens have
+    expired."""
     port = _free_port()
     site = f"http://127.0.0.1:{port}"
     with running_provider([f"{site}/auth/oidc/{name}/callback" for name in NAMES]) as issuer:
         providers = [
-            provider_entry(issuer, name, client_id, label=LABELS[name], allowed_domains=["example.test"])
+            provider_entry(
+                issuer,
+                name,
+                client_id,
+                label=LABELS[name],
+                allowed_domains=["example.test"],
+                sign_out_at_provider=name == "roundtrip",
+            )
             for name, client_id in NAMES.items()
         ]
         settings = {"LOKO_OIDC_PROVIDERS": json.dumps(providers)}
@@ -109,3 +122,15 @@ def test_a_replayed_answer_is_refused_on_the_sign_in_page(sso_page):
     sso_page.goto(answers[0])
     assert "already used" in sso_page.get_by_role("alert").inner_text()
     assert session_cookie(sso_page) == []
+
+
+def test_signing_out_can_end_the_session_at_the_provider_too(sso_page):
+    sign_in_with(sso_page, "roundtrip", "rita@example.test")
+    sso_page.wait_for_url(re.compile(r"/orgs/"))
+    sso_page.locator("summary", has_text="rita").click()
+    sso_page.get_by_role("button", name="Sign out").click()
+    sso_page.get_by_role("button", name="Yes, sign me out").click()  # the provider's page
+    sso_page.wait_for_url(re.compile(r"/login"))
+    assert session_cookie(sso_page) == []
+    sign_in_with(sso_page, "roundtrip", "rita@example.test")
+    sso_page.wait_for_url(re.compile(r"/orgs/"))

@@ -1,8 +1,8 @@
 """The sign-in tests' provider (one per run) and an app that trusts it under several names:
 ``local`` (accounts created for example.test), ``invite`` (invitation required),
 ``team`` (new accounts join a default organization), ``trusting`` (its e-mails count as
-verified), and the two clients whose ID tokens are wrong: ``wrongaud`` (another audience)
-and ``expired``."""
+verified, and signing out of Loko signs out there too), and the two clients whose ID
+tokens are wrong: ``wrongaud`` (another audience) and ``expired``."""
 
 import pytest
 
@@ -49,7 +49,13 @@ def config_overrides(oidc_issuer, team_organization_id):
             ),
             provider_entry(oidc_issuer, "wrongaud", "loko-wrong-audience", allowed_domains=["example.test"]),
             provider_entry(oidc_issuer, "expired", "loko-expired", allowed_domains=["example.test"]),
-            provider_entry(oidc_issuer, "trusting", allowed_domains=["example.test"], trust_email=True),
+            provider_entry(
+                oidc_issuer,
+                "trusting",
+                allowed_domains=["example.test"],
+                trust_email=True,
+                sign_out_at_provider=True,
+            ),
         ]
     }
 

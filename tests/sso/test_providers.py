@@ -58,6 +58,7 @@ def test_invitation_required_outweighs_the_allowed_domains():
         ({**VALID, "scopes": "openid email"}, r"\[0\]\.scopes"),
         ({**VALID, "invitation_required": "yes"}, r"\[0\]\.invitation_required"),
         ({**VALID, "clientid": "x"}, r"\[0\]: unknown field 'clientid'"),
+        ({**VALID, "issuer": "https://id.example.com/" + "x" * 255}, r"\[0\]\.issuer: at most 255"),
     ],
 )
 def test_a_wrong_field_is_named(entry, message):

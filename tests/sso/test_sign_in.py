@@ -2,6 +2,8 @@
 the account found, linked or created, the session opened; and every refusal shown on the
 sign-in page with no session."""
 
+import html
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -14,7 +16,7 @@ from loko.database import unit_of_work
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.organizations.service import create_invitation
-from loko.sso.models import PendingSignIn, UserIdentity
+from loko.sso.models import PendingSignIn, SsoSession, UserIdentity
 from tests.pages.conftest import ALL_CALLERS, PageClient, alert_of, notice_of
 from tests.sso.conftest import SITE
 from tests.sso.provider import free_port, provider_entry
@@ -335,3 +337,40 @@ def test_a_used_invitation_starts_no_sign_in(browser):
     response = start(browser, "invite", invitation="y" * 43)
     assert response.status_code == 404
     assert "invitation link is not valid" in alert_of(response)
+
+
+def test_an_overlong_subject_is_refused(browser, app):
+    response = sso_sign_in(browser, "x" * 250 + "@example.test")
+    assert response.status_code == 401
+    assert "longer than 255 characters" in alert_of(response)
+    with app.app_context():
+        assert count(User) == 0
+
+
+def test_signing_out_stays_at_loko_for_a_provider_not_set_to_sign_out_there(browser):
+    sso_sign_in(browser, "lea@example.test")
+    response = browser.post("/logout", data={"csrf_token": browser.csrf_token()})
+    assert response.location == "/login"
+
+
+def test_signing_out_also_ends_the_session_at_a_provider_set_to(browser, app, oidc_issuer):
+    sso_sign_in(browser, "max@example.test", name="trusting")
+    response = browser.post("/logout", data={"csrf_token": browser.csrf_token()})
+    assert response.status_code == 200
+    end_session = re.search(r'url=([^"]+)"', response.get_data(as_text=True)).group(1)
+    end_session = html.unescape(end_session)
+    query = parse_qs(urlsplit(end_session).query)
+    assert end_session.startswith(f"{oidc_issuer}/session/end?")
+    assert query["post_logout_redirect_uri"] == [f"{SITE}/login"]
+    assert query["client_id"] == ["loko"]
+    assert signed_in_as(browser) is None
+    with app.app_context():
+        assert count(Session) == 0
+        assert count(SsoSession) == 0
+
+
+def test_a_password_session_signs_out_at_loko_only(browser, app):
+    password_user(app, "nia@example.test")
+    browser.submit("/login", {"email": "nia@example.test", "password": PASSWORD})
+    response = browser.post("/logout", data={"csrf_token": browser.csrf_token()})
+    assert response.location == "/login"

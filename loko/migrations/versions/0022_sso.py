@@ -3,8 +3,8 @@
 Revision ID: 0022_sso
 Revises: 0016_checks_review
 
-The accounts users hold at OpenID providers, linked by (issuer, subject), and the
-sign-ins sent to a provider that have not come back yet.
+The accounts users hold at OpenID providers, linked by (issuer, subject), the sign-ins
+sent to a provider that have not come back yet, and which provider opened a session.
 """
 from alembic import op
 import sqlalchemy as sa
@@ -48,7 +48,16 @@ def upgrade():
         batch_op.create_index(batch_op.f('ix_sso_pending_sign_ins_expires_at'), ['expires_at'], unique=False)
 
 
+    op.create_table('sso_sessions',
+    sa.Column('token_hash', sa.String(length=64), nullable=False),
+    sa.Column('provider', sa.String(length=32), nullable=False),
+    sa.ForeignKeyConstraint(['token_hash'], ['sessions.token_hash'], name=op.f('fk_sso_sessions_token_hash_sessions'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('token_hash', name=op.f('pk_sso_sessions'))
+    )
+
+
 def downgrade():
+    op.drop_table('sso_sessions')
     with op.batch_alter_table('sso_pending_sign_ins', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_sso_pending_sign_ins_expires_at'))
     op.drop_table('sso_pending_sign_ins')
