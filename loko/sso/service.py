@@ -20,6 +20,7 @@ from joserfc.errors import (
     MissingClaimError,
 )
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from loko.auth.models import User
 from loko.auth.service import MAX_EMAIL, MAX_NAME, create_user, normalize_email, open_session
@@ -304,7 +305,11 @@ def _account_for(provider: OidcProvider, claims: dict, invitation_token: str | N
             last_sign_in_at=now,
         )
     )
-    db.session.flush()
+    try:
+        db.session.flush()
+    except IntegrityError:
+        # The same identity signing in twice at once: the other sign-in linked it first.
+        raise SignInRefused("This account was signed in twice at once; sign in again.") from None
     return user, created, joined
 
 

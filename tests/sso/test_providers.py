@@ -74,3 +74,15 @@ def test_a_name_used_twice_is_refused():
 def test_text_that_is_not_json_is_refused():
     with pytest.raises(ProviderConfigError, match="not valid JSON"):
         parse_providers("[{")
+
+
+def test_a_wrong_setting_stops_the_app_from_starting(tmp_path):
+    from loko import create_app
+
+    settings = {
+        "LOKO_DATABASE_URL": f"sqlite:///{tmp_path / 'loko.db'}",
+        "LOKO_SECRET_KEY": "test",
+        "LOKO_OIDC_PROVIDERS": '[{"name": "corp", "issuer": "https://id.example.com"}]',
+    }
+    with pytest.raises(ProviderConfigError, match=r"LOKO_OIDC_PROVIDERS\[0\]\.client_id"):
+        create_app(settings)
