@@ -1,8 +1,11 @@
 """Pages of single sign-on: the button that sends the browser to a provider, and the
 callback the provider sends it back to."""
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, current_app, g, redirect, request, url_for
 
+from loko.auth import service as auth_service
+from loko.auth.actors import UserActor
+from loko.auth.identity import SESSION_COOKIE
 from loko.auth.signin import with_session_cookie
 from loko.auth.views import _is_local_path, login_page
 from loko.errors import NotFound
@@ -82,6 +85,9 @@ def callback(name):
             if signed_in.next_path
             else url_for("organizations_ui.home")
         )
+        if isinstance(g.get("actor"), UserActor):
+            # The browser's previous session is replaced, not left behind.
+            auth_service.logout(g.actor, request.cookies.get(SESSION_COOKIE))
         response = with_session_cookie(redirect_with_notice(target, notice), signed_in.session_token)
     response.delete_cookie(BROWSER_COOKIE, path=_cookie_path())
     return response

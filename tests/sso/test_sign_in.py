@@ -374,3 +374,11 @@ def test_a_password_session_signs_out_at_loko_only(browser, app):
     browser.submit("/login", {"email": "nia@example.test", "password": PASSWORD})
     response = browser.post("/logout", data={"csrf_token": browser.csrf_token()})
     assert response.location == "/login"
+
+
+def test_signing_in_again_replaces_the_browser_s_session(browser, app):
+    sso_sign_in(browser, "olu@example.test")
+    sso_sign_in(browser, "olu@example.test")
+    assert signed_in_as(browser) == "olu@example.test"
+    with app.app_context():
+        assert count(Session) == 1
