@@ -41,8 +41,10 @@ system-deps:
 	fi
 
 # From the npm registry: axe-core checks the pages' accessibility in the browser tests;
-# i18next loads the nested JSON output as apps do.
+# i18next loads the nested JSON output as apps do; oidc-provider is the OpenID provider the
+# single sign-on tests sign in at.
 AXE := tests/browser/node_modules/axe-core/axe.min.js
+OIDC_PROVIDER := tests/sso/node_modules/oidc-provider/package.json
 I18NEXT := tests/unit/formats/node_modules/i18next/package.json
 NPM_INSTALL := npm install --no-save --no-package-lock --no-audit --no-fund --silent
 browser-deps:
@@ -51,6 +53,12 @@ browser-deps:
 			$(NPM_INSTALL) --prefix tests/browser axe-core@~4.14.1; \
 		else \
 			echo "npm is missing: the browser tests skip (they need axe-core from the npm registry)"; \
+		fi; }
+	@[ -f $(OIDC_PROVIDER) ] || { \
+		if command -v npm >/dev/null 2>&1; then \
+			$(NPM_INSTALL) --prefix tests/sso oidc-provider@~9.13.3; \
+		else \
+			echo "npm is missing: the single sign-on tests skip (they need oidc-provider from the npm registry)"; \
 		fi; }
 	@[ -f $(I18NEXT) ] || { \
 		if command -v npm >/dev/null 2>&1; then \

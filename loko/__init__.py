@@ -32,6 +32,7 @@ def page_blueprints() -> list:
     from loko.organizations.views import organizations_ui
     from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
+    from loko.sso.views import sso_ui
     from loko.translations.views import translations_ui
     from loko.webhooks.views import webhooks_ui
 
@@ -50,6 +51,7 @@ def page_blueprints() -> list:
         webhooks_ui,
         machine_ui,
         glossary_ui,
+        sso_ui,
     ]
 
 
@@ -93,6 +95,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
     from loko.repohost.api import repohost_api
+    from loko.sso.client import init_sso
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
@@ -110,6 +113,7 @@ def create_app(config: dict | None = None) -> "Flask":
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIRECTORY, render_as_batch=True)
     init_sign_in_limit(app)
+    init_sso(app)
     with app.app_context():
         configure_sqlite(db.engine)
         # The early answers: a revalidation (304) and a single PATCH by API key.

@@ -50,6 +50,8 @@ main.add_command(repohost_group)
 
 
 def register_commands(app) -> None:
+    from loko.sso.cli import sso_group
+
     for command in (
         serve,
         create_user_command,
@@ -60,6 +62,7 @@ def register_commands(app) -> None:
         worker_command,
         backup_command,
         restore_command,
+        sso_group,
     ):
         app.cli.add_command(command)
 

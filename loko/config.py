@@ -50,6 +50,10 @@ DEFAULTS = {
     "LOKO_JOB_STALE_SECONDS": 60,
     "LOKO_JOB_RETENTION_DAYS": 30,
     "LOKO_WEBHOOK_DELIVERY_DAYS": 30,
+    # Single sign-on: the OpenID providers (a JSON list, see loko/sso/providers.py), and
+    # whether accounts may still sign in and sign up with a password.
+    "LOKO_OIDC_PROVIDERS": None,
+    "LOKO_PASSWORD_SIGNIN": True,
 }
 
 _CONVERTERS = {
@@ -68,6 +72,7 @@ _CONVERTERS = {
     "LOKO_COOKIE_SECURE": "bool",
     "LOKO_OUTBOUND_ALLOW_PRIVATE": "bool",
     "LOKO_REPOHOST_ALLOW_PRIVATE": "bool",
+    "LOKO_PASSWORD_SIGNIN": "bool",
 }
 
 

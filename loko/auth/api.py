@@ -26,7 +26,8 @@ auth_api = Blueprint("auth_api", __name__)
     body=SignupIn,
     responses={201: UserEnvelope},
     errors=(400, 403, 409),
-    description="Open to the very first user, and to anyone when LOKO_ALLOW_SIGNUP is true.",
+    description="Open to the very first user, and to anyone when LOKO_ALLOW_SIGNUP is true; "
+    "403 when LOKO_PASSWORD_SIGNIN is off.",
 )
 def signup():
     data = load_body(SignupIn)
@@ -34,6 +35,7 @@ def signup():
         **data,
         allow_signup=current_app.config["LOKO_ALLOW_SIGNUP"],
         session_days=current_app.config["LOKO_SESSION_DAYS"],
+        password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
     )
     response = current_app.json.response(UserEnvelope().dump({"user": user}))
     response.status_code = 201
@@ -49,12 +51,16 @@ def signup():
     body=LoginIn,
     responses={200: UserEnvelope},
     errors=(400, 401, 403, 429),
-    description="Ten failed attempts a minute for one address and email are answered with 429.",
+    description="Ten failed attempts a minute for one address and email are answered with 429. "
+    "When LOKO_PASSWORD_SIGNIN is off: 403.",
 )
 def login():
     data = load_body(LoginIn)
     user, token = service.login(
-        data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
+        data["email"],
+        data["password"],
+        session_days=current_app.config["LOKO_SESSION_DAYS"],
+        password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
     )
     response = current_app.json.response(UserEnvelope().dump({"user": user}))
     return with_session_cookie(response, token)

@@ -21,6 +21,12 @@ from loko.organizations.models import Organization, OrganizationMember
 _hasher = PasswordHasher()
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 INVALID_LOGIN = "Invalid email or password."
+PASSWORD_SIGNIN_OFF = (
+    "Password sign-in is turned off on this installation; sign in with your identity provider."  # noqa: S105
+)
+# The stored hash of an account without a password (made by single sign-on): no password
+# matches it, as it is not an argon2 hash.
+NO_PASSWORD = "!"  # noqa: S105
 MAX_EMAIL = 320
 MAX_NAME = 128
 
@@ -53,14 +59,15 @@ def user_actor(user: User) -> UserActor:
 
 def create_user(
     email: str,
-    password: str,
+    password: str | None,
     name: str | None = None,
     organization: str | None = None,
     *,
     with_organization: bool = True,
 ):
     """Create a user who owns a new organization (none when ``with_organization`` is false:
-    the user joins one by invitation); BadRequest when the email is too long once
+    the user joins one by invitation), without a password when ``password`` is None (single
+    sign-on); BadRequest when the email is too long once
     lower-cased, Conflict when it is taken.
 
     The caller owns the transaction (sign-up and the CLI wrap it in a unit of work).
@@ -70,7 +77,8 @@ def create_user(
         # Lower-casing can lengthen a string ("İ" becomes two code points).
         raise BadRequest(f"email: at most {MAX_EMAIL} characters.")
     name = name or email.split("@", 1)[0][:MAX_NAME]
-    user = User(email=email, name=name, password_hash=hash_password(password))
+    password_hash = hash_password(password) if password is not None else NO_PASSWORD
+    user = User(email=email, name=name, password_hash=password_hash)
     org = Organization(name=organization or _default_organization_name(name)) if with_organization else None
     db.session.add_all([user, org] if org is not None else [user])
     try:
@@ -93,8 +101,20 @@ def signup_open(allow_signup: bool) -> bool:
     return allow_signup or db.session.execute(db.select(User.id).limit(1)).first() is None
 
 
-def signup(email, password, name=None, organization=None, *, allow_signup: bool, session_days: int):
-    """Register a user and sign them in; Forbidden when sign-up is closed, Conflict on a taken email."""
+def signup(
+    email,
+    password,
+    name=None,
+    organization=None,
+    *,
+    allow_signup: bool,
+    session_days: int,
+    password_signin: bool = True,
+):
+    """Register a user and sign them in; Forbidden when sign-up is closed or password sign-in
+    is turned off, Conflict on a taken email."""
+    if not password_signin:
+        raise Forbidden(PASSWORD_SIGNIN_OFF)
     with unit_of_work():
         if not signup_open(allow_signup):
             raise Forbidden("Sign-up is closed on this installation; ask an administrator for an account.")
@@ -103,8 +123,11 @@ def signup(email, password, name=None, organization=None, *, allow_signup: bool,
     return user, token
 
 
-def login(email: str, password: str, *, session_days: int):
-    """Check the credentials and open a session; Unauthorized with one message for any mismatch."""
+def login(email: str, password: str, *, session_days: int, password_signin: bool = True):
+    """Check the credentials and open a session; Unauthorized with one message for any
+    mismatch, Forbidden when password sign-in is turned off."""
+    if not password_signin:
+        raise Forbidden(PASSWORD_SIGNIN_OFF)
     with unit_of_work():
         user = db.session.execute(
             db.select(User).where(User.email == normalize_email(email))

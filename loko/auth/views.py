@@ -47,14 +47,20 @@ def signup():
         def sign_up():
             data = form_input(SignupIn, drop_empty=("name", "organization"))
             created["user"], created["token"] = service.signup(
-                **data, allow_signup=allow, session_days=current_app.config["LOKO_SESSION_DAYS"]
+                **data,
+                allow_signup=allow,
+                session_days=current_app.config["LOKO_SESSION_DAYS"],
+                password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
             )
 
         done = submit(sign_up, then=url_for("organizations_ui.home"), notice="Welcome to Loko.")
         if done is not None:
             return with_session_cookie(done, created["token"])
     return render_page(
-        "auth/signup.html", open=service.signup_open(allow), form=request.form, title="Create your account"
+        "auth/signup.html",
+        open=current_app.config["LOKO_PASSWORD_SIGNIN"] and service.signup_open(allow),
+        form=request.form,
+        title="Create your account",
     )
 
 
@@ -67,7 +73,10 @@ def login():
         def sign_in():
             data = form_input(LoginIn)
             _user, opened["token"] = service.login(
-                data["email"], data["password"], session_days=current_app.config["LOKO_SESSION_DAYS"]
+                data["email"],
+                data["password"],
+                session_days=current_app.config["LOKO_SESSION_DAYS"],
+                password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
             )
 
         done = submit(sign_in, then=_next_page(), notice="Signed in.")
@@ -75,20 +84,33 @@ def login():
             return with_session_cookie(done, opened["token"])
     elif isinstance(g.get("actor"), UserActor):
         return redirect(_next_page())
+    return login_page(request.values.get("next", ""))
+
+
+def login_page(next_path: str, status: int | None = None):
+    """The sign-in page: the password form (unless password sign-in is off) and a button for
+    each identity provider; a refusal set by the caller is shown on it."""
+    password_signin = current_app.config["LOKO_PASSWORD_SIGNIN"]
     return render_page(
         "auth/login.html",
+        status,
         form=request.form,
-        next=request.values.get("next", ""),
-        signup_open=service.signup_open(current_app.config["LOKO_ALLOW_SIGNUP"]),
+        next=next_path,
+        signup_open=password_signin and service.signup_open(current_app.config["LOKO_ALLOW_SIGNUP"]),
     )
 
 
 @auth_ui.post("/logout")
 def logout():
+    from loko.sso.views import sign_out_at_provider_page
+
     cookie = request.cookies.get(SESSION_COOKIE)
+    elsewhere = None
     if isinstance(g.get("actor"), UserActor):
+        # A session a provider opened may end there too (asked before the session is gone).
+        elsewhere = sign_out_at_provider_page(cookie)
         service.logout(g.actor, cookie)
-    return without_session_cookie(redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
+    return without_session_cookie(elsewhere or redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
 
 
 @auth_ui.route("/account", methods=["GET", "POST"])

@@ -213,15 +213,18 @@ def accept_invitation():
     auth=(),
     body=InvitationSignup,
     responses={201: InvitationSignedUp},
-    errors=(400, 404, 409, 410),
-    description="Works also when open sign-up is off: the link is the permission. No "
-    "organization of the user's own is created. Sets the session cookie. A taken email: 409 and "
-    "the link stays unused.",
+    errors=(400, 403, 404, 409, 410),
+    description="403 when LOKO_PASSWORD_SIGNIN is off. Works also when open sign-up is off: "
+    "the link is the permission. No organization of the user's own is created. Sets the "
+    "session cookie. A taken email: 409 and the link stays unused.",
 )
 def signup_with_invitation():
     data = load_body(InvitationSignup)
     user, organization, session = service.signup_with_invitation(
-        data.pop("token"), **data, session_days=current_app.config["LOKO_SESSION_DAYS"]
+        data.pop("token"),
+        **data,
+        session_days=current_app.config["LOKO_SESSION_DAYS"],
+        password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
     )
     response = current_app.json.response(
         InvitationSignedUp().dump({"user": user, "organization": organization})

@@ -7,10 +7,16 @@ from sqlalchemy.exc import IntegrityError
 
 from loko.auth import policy
 from loko.auth.models import User
-from loko.auth.service import create_user, normalize_email, open_session, organizations_of
+from loko.auth.service import (
+    PASSWORD_SIGNIN_OFF,
+    create_user,
+    normalize_email,
+    open_session,
+    organizations_of,
+)
 from loko.auth.tokens import new_invitation_token, token_hash
 from loko.database import unit_of_work, utcnow
-from loko.errors import BadRequest, Conflict, LokoError, NotFound
+from loko.errors import BadRequest, Conflict, Forbidden, LokoError, NotFound
 from loko.extensions import db
 from loko.organizations.models import INVITATION_DAYS_DEFAULT, Invitation, Organization, OrganizationMember
 from loko.projects.models import Project, ProjectMember
@@ -323,11 +329,20 @@ def accept_invitation(actor, token: str) -> dict:
 
 
 def signup_with_invitation(
-    token: str, email: str, password: str, name: str | None = None, *, session_days: int
+    token: str,
+    email: str,
+    password: str,
+    name: str | None = None,
+    *,
+    session_days: int,
+    password_signin: bool = True,
 ):
     """Create an account through an invitation link (open sign-up is not needed), join its
     organization and sign in; returns ``(user, membership, session token)``. NotFound or
-    InvitationGone for a link that cannot be used, Conflict on a taken email."""
+    InvitationGone for a link that cannot be used, Conflict on a taken email, Forbidden when
+    password sign-in is turned off."""
+    if not password_signin:
+        raise Forbidden(PASSWORD_SIGNIN_OFF)
     with unit_of_work():
         _usable_invitation(token)
         user, _ = create_user(email, password, name, with_organization=False)

@@ -200,7 +200,10 @@ def join_signup():
     def sign_up():
         data = form_input(InvitationSignup, drop_empty=("name",))
         _user, created["organization"], created["session"] = service.signup_with_invitation(
-            data.pop("token"), **data, session_days=current_app.config["LOKO_SESSION_DAYS"]
+            data.pop("token"),
+            **data,
+            session_days=current_app.config["LOKO_SESSION_DAYS"],
+            password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
         )
         return created["organization"]
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,14 @@ def _free_port() -> int:
 def server_url(tmp_path_factory):
     """A real ``loko serve`` on a free port, with a new SQLite database, open sign-up, and
     repository hosts allowed on private addresses (the stand-ins are on 127.0.0.1)."""
-    folder = tmp_path_factory.mktemp("browser-server")
-    port = _free_port()
+    with running_loko(tmp_path_factory.mktemp("browser-server"), _free_port()) as url:
+        yield url
+
+
+@contextmanager
+def running_loko(folder: Path, port: int, **settings: str):
+    """``loko serve`` on ``port`` with a new SQLite database in ``folder``, open sign-up and
+    private addresses allowed, and ``settings`` (LOKO_* variables); yields its URL."""
     loko = shutil.which("loko", path=str(Path(sys.executable).parent)) or "loko"
     env = {
         **os.environ,
@@ -76,6 +83,7 @@ def server_url(tmp_path_factory):
         "LOKO_ALLOW_SIGNUP": "true",
         "LOKO_RATELIMIT_STORAGE_URI": "memory://",
         "LOKO_REPOHOST_ALLOW_PRIVATE": "true",
+        **settings,
     }
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen([loko, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -89,12 +97,15 @@ def server_url(tmp_path_factory):
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
+                log.close()
                 raise RuntimeError(f"loko serve did not start: see {folder / 'server.log'}") from None
             time.sleep(0.2)
-    yield url
-    process.terminate()
-    process.wait(timeout=15)
-    log.close()
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        log.close()
 
 
 @pytest.fixture(scope="session")
