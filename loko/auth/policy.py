@@ -234,14 +234,22 @@ class OrganizationPermissions:
     can_rename: bool = False
     can_delete: bool = False
     can_manage_machine: bool = False
+    can_view_audit: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
     "owner": OrganizationPermissions(
-        True, True, True, can_invite=True, can_rename=True, can_delete=True, can_manage_machine=True
+        True,
+        True,
+        True,
+        can_invite=True,
+        can_rename=True,
+        can_delete=True,
+        can_manage_machine=True,
+        can_view_audit=True,
     ),
     "admin": OrganizationPermissions(
-        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True
+        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True, can_view_audit=True
     ),
     "member": OrganizationPermissions(),
 }
@@ -251,6 +259,8 @@ INVITE_MEMBERS = "can_invite"
 # The organization's machine translation providers (their addresses, keys and instructions):
 # seen and changed by its owners and admins, by session only.
 MANAGE_MACHINE = "can_manage_machine"
+# The organization's audit log: read by its owners and admins, by session only.
+VIEW_AUDIT = "can_view_audit"
 ORGANIZATION_REFUSALS = {
     RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
     DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
@@ -258,6 +268,7 @@ ORGANIZATION_REFUSALS = {
     MANAGE_MACHINE: (
         "Only an owner or admin of the organization can manage its machine translation providers."
     ),
+    VIEW_AUDIT: "Only an owner or admin of the organization can read its audit log.",
 }
 
 
@@ -270,7 +281,8 @@ def organization_permissions(role: str | None) -> OrganizationPermissions:
 
 def require_organization_permission(actor: Actor | None, organization_id: str, permission: str) -> str:
     """The caller's role in the organization, when it grants ``permission`` (one of
-    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``).
+    ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``,
+    ``VIEW_AUDIT``).
 
     Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
     (not a member: existence is not revealed).
