@@ -9,6 +9,7 @@ from loko.audit.models import ACTOR_TYPES, TARGET_TYPES
 from loko.fields import ApiSchema, no_control_characters
 
 MAX_POSITION = 2**31 - 1
+MAX_MOMENT = 40
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -19,11 +20,13 @@ class DayOrMoment(fields.String):
     default_error_messages = {"invalid_moment": "Not a day (YYYY-MM-DD) or an ISO 8601 date and time."}
 
     def __init__(self, *, end: bool = False, **kwargs):
-        super().__init__(validate=validate.Length(max=40), **kwargs)
+        super().__init__(**kwargs)
         self.end = end
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs).strip()
+        if len(text) > MAX_MOMENT:
+            raise self.make_error("invalid_moment")
         try:
             if DAY.match(text):
                 moment = datetime.combine(datetime.strptime(text, "%Y-%m-%d").date(), time(), UTC)

@@ -228,7 +228,7 @@ def test_machine_providers_created_changed_and_deleted_are_recorded(app, as_call
     owner = as_caller("org_owner")
     created = owner.post(base, json={"kind": "deepl", "name": "DeepL", "apiKey": "deepl-key-secret-1234:fx"})
     assert created.status_code == 201, created.json
-    provider_id = (created.json.get("provider") or created.json)["id"]
+    provider_id = created.json["provider"]["id"]
     assert (
         owner.patch(
             f"{base}/{provider_id}", json={"enabled": False, "apiKey": "another-secret-5678"}
