@@ -152,7 +152,7 @@ def test_creating_and_deleting_a_project_are_recorded(app, as_caller, world):
     created = as_caller("org_admin").post(
         "/api/projects", json={"name": "Mobile", "organization_id": world.organization_id}
     )
-    project_id = created.json["project"]["id"] if "project" in created.json else created.json["id"]
+    project_id = created.json["project"]["id"]
     assert as_caller("org_owner").delete(f"/api/projects/{project_id}").status_code == 200
     made = only(app, world.organization_id, "project.created")
     gone = only(app, world.organization_id, "project.deleted")
