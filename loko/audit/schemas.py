@@ -32,9 +32,9 @@ class DayOrMoment(fields.String):
                 moment = datetime.combine(datetime.strptime(text, "%Y-%m-%d").date(), time(), UTC)
                 return moment + timedelta(days=1) if self.end else moment
             moment = datetime.fromisoformat(text)
-        except ValueError:
+            return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        except (ValueError, OverflowError):
             raise self.make_error("invalid_moment") from None
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 class AuditQuery(ApiSchema):

@@ -150,6 +150,8 @@ def test_from_and_to_take_days_and_moments(app, as_caller, world):
     [
         ({"from": "yesterday"}, "from"),
         ({"to": "2026-13-01"}, "to"),
+        ({"to": "9999-12-31"}, "to"),
+        ({"from": "9999-12-31T23:59:59-01:00"}, "from"),
         ({"targetType": "planet"}, "targetType"),
         ({"limit": 0}, "limit"),
         ({"limit": 201}, "limit"),
