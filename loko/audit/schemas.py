@@ -10,6 +10,7 @@ from loko.fields import ApiSchema, no_control_characters
 
 MAX_POSITION = 2**31 - 1
 MAX_MOMENT = 40
+MOMENT_FORMATS = [{"format": "date"}, {"format": "date-time"}]
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -30,11 +31,29 @@ class DayOrMoment(fields.String):
         try:
             if DAY.match(text):
                 moment = datetime.combine(datetime.strptime(text, "%Y-%m-%d").date(), time(), UTC)
-                return moment + timedelta(days=1) if self.end else moment
-            moment = datetime.fromisoformat(text)
-            return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-        except (ValueError, OverflowError):
+                return _shifted(moment, timedelta(days=1) if self.end else timedelta())
+            moment = datetime.fromisoformat(FRACTION.sub(_micro, text.upper()))
+        except ValueError:
             raise self.make_error("invalid_moment") from None
+        if moment.tzinfo is None:
+            return moment.replace(tzinfo=UTC)
+        return _shifted(moment.replace(tzinfo=UTC), -moment.utcoffset())
+
+
+FRACTION = re.compile(r"\.(\d+)")
+
+
+def _micro(match) -> str:
+    """A fraction of a second to the microsecond Python keeps (RFC 3339 allows more digits)."""
+    return "." + match.group(1)[:6].ljust(6, "0")
+
+
+def _shifted(moment: datetime, by: timedelta) -> datetime:
+    """``moment + by``, or the calendar's first or last moment beyond it."""
+    try:
+        return moment + by
+    except OverflowError:
+        return datetime.max.replace(tzinfo=UTC) if by > timedelta() else datetime.min.replace(tzinfo=UTC)
 
 
 class AuditQuery(ApiSchema):
@@ -50,11 +69,17 @@ class AuditQuery(ApiSchema):
     from_ = DayOrMoment(
         data_key="from",
         attribute="from",
-        metadata={"description": "Events at or after this day's start or moment (UTC when no offset)."},
+        metadata={
+            "description": "Events at or after this day's start or moment (UTC when no offset).",
+            "anyOf": MOMENT_FORMATS,
+        },
     )
     to = DayOrMoment(
         end=True,
-        metadata={"description": "Events before this moment, or up to the end of this day."},
+        metadata={
+            "description": "Events before this moment, or up to the end of this day.",
+            "anyOf": MOMENT_FORMATS,
+        },
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.Integer(
