@@ -5,6 +5,8 @@ import pytest
 
 from loko.audit import service as audit
 from loko.database import unit_of_work
+from tests.audit.helpers import only
+from tests.factories import PASSWORD
 from tests.pages.conftest import SIGNED_OUT, alert_of
 
 
@@ -80,3 +82,9 @@ def test_older_events_are_a_page_further(app, page_as, world):
     assert "project.step0<" not in first
     older = first.split('rel="next"')[0].rsplit('href="', 1)[1].split('"')[0].replace("&amp;", "&")
     assert "<code>project.step0</code>" in browser.get(older).get_data(as_text=True)
+
+
+def test_a_sign_in_through_the_page_is_recorded(app, page_as, world):
+    response = page_as("anonymous").submit("/login", {"email": "editor@example.test", "password": PASSWORD})
+    assert response.status_code == 303
+    assert only(app, world.organization_id, "auth.sign_in")["actor"][2] == "editor@example.test"
