@@ -21,6 +21,7 @@ def loko_version() -> str:
 def page_blueprints() -> list:
     """Each feature's pages (its ``views.py``)."""
     from loko.apikeys.views import apikeys_ui
+    from loko.audit.views import audit_ui
     from loko.auth.views import auth_ui
     from loko.comments.views import comments_ui
     from loko.files.views import files_ui
@@ -52,12 +53,14 @@ def page_blueprints() -> list:
         machine_ui,
         glossary_ui,
         sso_ui,
+        audit_ui,
     ]
 
 
 def register_job_handlers() -> None:
     """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
     import loko.glossary.jobs
+    import loko.audit.jobs
     import loko.imports.jobs
     import loko.jobs.maintenance
     import loko.machine.jobs
@@ -71,6 +74,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from flask import Flask
 
     from loko.apikeys.api import apikeys_api
+    from loko.audit.api import audit_api
     from loko.auth.api import auth_api
     from loko.auth.identity import NoFlaskSession, resolve_identity
     from loko.auth.signin import init_sign_in_limit
@@ -127,6 +131,7 @@ def create_app(config: dict | None = None) -> "Flask":
         health_api,
         auth_api,
         organizations_api,
+        audit_api,
         projects_api,
         apikeys_api,
         translations_api,

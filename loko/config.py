@@ -54,6 +54,7 @@ DEFAULTS = {
     # whether accounts may still sign in and sign up with a password.
     "LOKO_OIDC_PROVIDERS": None,
     "LOKO_PASSWORD_SIGNIN": True,
+    "LOKO_AUDIT_RETENTION_DAYS": 365,
 }
 
 _CONVERTERS = {
@@ -68,6 +69,7 @@ _CONVERTERS = {
     "LOKO_JOB_STALE_SECONDS": int,
     "LOKO_JOB_RETENTION_DAYS": int,
     "LOKO_WEBHOOK_DELIVERY_DAYS": int,
+    "LOKO_AUDIT_RETENTION_DAYS": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
     "LOKO_OUTBOUND_ALLOW_PRIVATE": "bool",

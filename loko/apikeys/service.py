@@ -1,6 +1,7 @@
 """Project API keys: created by signed-in project editors, shown in full only once."""
 
 from loko.apikeys.models import ApiKey
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.tokens import new_api_key, token_hash
@@ -15,7 +16,17 @@ def create_api_key(actor, project_id: str, name: str, scope: str = "write") -> t
     """Create a key and return ``(full_key, record)``; the full key is not stored."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
-        return issue_api_key(project_id, name, scope, created_by=actor.id)
+        key, record = issue_api_key(project_id, name, scope, created_by=actor.id)
+        audit.record_for_project_id(actor, project_id, "api_key.created", _target(record), _details(record))
+        return key, record
+
+
+def _target(record: ApiKey) -> audit.Target:
+    return audit.Target("api_key", record.id, record.name)
+
+
+def _details(record: ApiKey) -> dict:
+    return {"scope": record.scope, "prefix": record.prefix}
 
 
 def issue_api_key(project_id: str, name: str, scope: str, created_by: str | None) -> tuple[str, ApiKey]:
@@ -53,3 +64,4 @@ def revoke_api_key(actor, project_id: str, key_id: str) -> None:
         if record is None or record.project_id != project_id or record.revoked_at is not None:
             raise NotFound("API key not found.")
         record.revoked_at = utcnow()
+        audit.record_for_project_id(actor, project_id, "api_key.revoked", _target(record), _details(record))

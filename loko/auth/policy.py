@@ -241,6 +241,7 @@ class OrganizationPermissions:
     can_delete: bool = False
     can_manage_machine: bool = False
     can_manage_glossary: bool = False
+    can_view_audit: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
@@ -253,9 +254,17 @@ ORGANIZATION_PERMISSIONS = {
         can_delete=True,
         can_manage_machine=True,
         can_manage_glossary=True,
+        can_view_audit=True,
     ),
     "admin": OrganizationPermissions(
-        True, True, False, can_invite=True, can_rename=True, can_manage_machine=True, can_manage_glossary=True
+        True,
+        True,
+        False,
+        can_invite=True,
+        can_rename=True,
+        can_manage_machine=True,
+        can_manage_glossary=True,
+        can_view_audit=True,
     ),
     "member": OrganizationPermissions(),
 }
@@ -268,6 +277,8 @@ MANAGE_MACHINE = "can_manage_machine"
 # The organization's glossary: read by every member (``require_organization_role``), changed
 # (terms, imports) by its owners and admins, by session only.
 MANAGE_GLOSSARY = "can_manage_glossary"
+# The organization's audit log: read by its owners and admins, by session only.
+VIEW_AUDIT = "can_view_audit"
 ORGANIZATION_REFUSALS = {
     RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
     DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
@@ -276,6 +287,7 @@ ORGANIZATION_REFUSALS = {
         "Only an owner or admin of the organization can manage its machine translation providers."
     ),
     MANAGE_GLOSSARY: "Only an owner or admin of the organization can change its glossary.",
+    VIEW_AUDIT: "Only an owner or admin of the organization can read its audit log.",
 }
 
 
@@ -290,6 +302,7 @@ def require_organization_permission(actor: Actor | None, organization_id: str, p
     """The caller's role in the organization, when it grants ``permission`` (one of
     ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``,
     ``MANAGE_GLOSSARY``).
+    ``VIEW_AUDIT``).
 
     Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
     (not a member: existence is not revealed).

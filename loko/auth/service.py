@@ -9,6 +9,7 @@ from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from loko.apikeys.models import ApiKey
+from loko.audit import service as audit
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
 from loko.auth.policy import require_user
@@ -125,7 +126,8 @@ def signup(
 
 def login(email: str, password: str, *, session_days: int, password_signin: bool = True):
     """Check the credentials and open a session; Unauthorized with one message for any
-    mismatch, Forbidden when password sign-in is turned off."""
+    mismatch, Forbidden when password sign-in is turned off. Both outcomes for a known email
+    are kept in the audit log of the user's organizations."""
     if not password_signin:
         raise Forbidden(PASSWORD_SIGNIN_OFF)
     with unit_of_work():
@@ -135,18 +137,22 @@ def login(email: str, password: str, *, session_days: int, password_signin: bool
         if user is None:
             _password_matches(_dummy_hash(), password)
             raise Unauthorized(INVALID_LOGIN)
-        if not _password_matches(user.password_hash, password):
-            raise Unauthorized(INVALID_LOGIN)
-        token = open_session(user.id, session_days)
-    return user, token
+        if _password_matches(user.password_hash, password):
+            token = open_session(user.id, session_days)
+            audit.record_for_user(user_actor(user), user.id, "auth.sign_in", audit.user_target(user))
+            return user, token
+        # Kept (committed) before the refusal, in each of the user's organizations.
+        audit.record_for_user(None, user.id, "auth.sign_in_failed", audit.user_target(user))
+    raise Unauthorized(INVALID_LOGIN)
 
 
 def logout(actor, session_token: str) -> None:
     """Delete the caller's session server-side; Unauthorized without a valid session,
     Forbidden for an API key."""
-    require_user(actor)
+    user = require_user(actor)
     with unit_of_work():
         db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
+        audit.record_for_user(user, user.id, "auth.sign_out", audit.Target("user", user.id, user.email))
 
 
 def rename_user(actor, name: str) -> User:

@@ -19,7 +19,9 @@ import orjson
 from sqlalchemy import Row, ScalarSelect, Text, bindparam, cast, func, null, or_, select
 from sqlalchemy.orm import aliased
 
+from loko.audit import service as audit
 from loko.auth import policy
+from loko.auth.actors import ApiKeyActor
 from loko.database import new_snapshot, read_snapshot, stream_batches
 from loko.errors import BadRequest, NotFound
 from loko.exports import writers
@@ -598,7 +600,12 @@ WAITS = 3
 
 
 def build_export(
-    project: Row, query: ExportQuery, etag: str, cache: ExportCache, max_stale: float | None = None
+    project: Row,
+    query: ExportQuery,
+    etag: str,
+    cache: ExportCache,
+    max_stale: float | None = None,
+    actor=None,
 ) -> Export:
     """The export for ``query``, at least as new as the data the caller read (``project``
     and ``etag``, from its snapshot), always with the body's own ETag: from the cache when
@@ -608,7 +615,10 @@ def build_export(
     share); otherwise streamed (and kept when small). When the caller accepts an older body
     (``max_stale``: seconds since that build began) and another request builds the
     owner's newer one, the body it replaces. BadRequest for a PO catalog that is not one
-    file in one language."""
+    file in one language. An export of every file by an API key (``actor``) is kept in the
+    audit log."""
+    if isinstance(actor, ApiKeyActor) and query.file_names is None:
+        audit.record_full_export(actor, project.id, _audited(query))
     slug = _slug(project.name)
     if query.format != "json" and not query.zip:
         return _single_file(project, query, etag)
@@ -646,6 +656,16 @@ def build_export(
     else:
         chunks = _json_document(project, query, link, layout)
     return Export(cache.keep(build, chunks), mimetype, filename, etag)
+
+
+def _audited(query: ExportQuery) -> dict:
+    languages = list(query.languages) if query.languages else None
+    return {
+        "format": query.format,
+        "zip": query.zip,
+        "languages": languages,
+        "reviewedOnly": query.reviewed_only,
+    }
 
 
 def _newest(project: Row, query: ExportQuery) -> tuple[Row, str]:

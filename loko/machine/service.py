@@ -15,6 +15,7 @@ import orjson
 from flask import current_app
 from sqlalchemy import select
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
@@ -129,7 +130,19 @@ def create_provider(actor, organization_id: str, data: dict) -> dict:
         _set_key(row, data.get("apiKey"))
         db.session.add(row)
         db.session.flush()
+        audit.record(actor, organization_id, "machine_provider.created", _target(row), _audit_details(row))
         return describe(row)
+
+
+def _target(row: MachineProvider) -> audit.Target:
+    return audit.Target("machine_provider", row.id, row.name)
+
+
+def _audit_details(row: MachineProvider, changed=None) -> dict:
+    """What the audit log keeps of a provider: never its key, only whether it has one."""
+    details = {"kind": row.kind, "baseUrl": audit.safe_url(row.base_url), "model": row.model}
+    details |= {"enabled": row.enabled, "hasKey": row.api_key_encrypted is not None}
+    return details | ({"fields": sorted(changed)} if changed is not None else {})
 
 
 def update_provider(actor, organization_id: str, provider_id: str, data: dict) -> dict:
@@ -149,13 +162,18 @@ def update_provider(actor, organization_id: str, provider_id: str, data: dict) -
         if "apiKey" in data:
             _set_key(row, data["apiKey"])
         row.updated_at = utcnow()
+        audit.record(
+            actor, organization_id, "machine_provider.updated", _target(row), _audit_details(row, data)
+        )
         return describe(row)
 
 
 def delete_provider(actor, organization_id: str, provider_id: str) -> None:
     with unit_of_work():
         policy.require_organization_permission(actor, organization_id, policy.MANAGE_MACHINE)
-        db.session.delete(_provider(organization_id, provider_id))
+        row = _provider(organization_id, provider_id)
+        audit.record(actor, organization_id, "machine_provider.deleted", _target(row), _audit_details(row))
+        db.session.delete(row)
 
 
 def _call_of(row: MachineProvider, language: str | None) -> ProviderCall:

@@ -5,6 +5,7 @@ from datetime import timedelta
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.service import (
@@ -13,6 +14,7 @@ from loko.auth.service import (
     normalize_email,
     open_session,
     organizations_of,
+    user_actor,
 )
 from loko.auth.tokens import new_invitation_token, token_hash
 from loko.database import unit_of_work, utcnow
@@ -60,6 +62,14 @@ def rename_organization(actor, organization_id: str, name: str) -> dict:
     with unit_of_work():
         role = policy.require_organization_permission(actor, organization_id, policy.RENAME_ORGANIZATION)
         organization = db.session.get(Organization, organization_id)
+        if organization.name != name:
+            audit.record(
+                actor,
+                organization_id,
+                "organization.renamed",
+                audit.Target("organization", organization_id, name),
+                {"from": organization.name, "to": name},
+            )
         organization.name = name
     return {
         "id": organization.id,
@@ -124,6 +134,9 @@ def add_member(actor, organization_id: str, email: str, role: str) -> dict:
             db.session.flush()
         except IntegrityError:
             raise Conflict("email: this user is already a member of the organization.") from None
+        audit.record(
+            actor, organization_id, "organization.member_added", audit.user_target(user), {"role": role}
+        )
     return {"user": user, "role": role}
 
 
@@ -138,8 +151,16 @@ def change_member_role(actor, organization_id: str, user_id: str, role: str) -> 
         policy.require_owner_rights(caller_role, role, member.role)
         if member.role == "owner" and role != "owner" and _owner_count(organization_id) <= 1:
             raise Conflict("The last owner of an organization cannot stop being an owner.")
-        member.role = role
+        before, member.role = member.role, role
         user = db.session.get(User, user_id)
+        if before != role:
+            audit.record(
+                actor,
+                organization_id,
+                "organization.member_role_changed",
+                audit.user_target(user),
+                {"from": before, "to": role},
+            )
     return {"user": user, "role": role}
 
 
@@ -166,6 +187,13 @@ def remove_member(actor, organization_id: str, user_id: str) -> None:
             policy.require_owner_rights(caller_role, member.role)
             if _owner_count(organization_id) <= 1:
                 raise Conflict("The last owner of an organization cannot be removed.")
+        audit.record(
+            actor,
+            organization_id,
+            "organization.member_removed",
+            audit.user_target(db.session.get(User, user_id)),
+            {"role": member.role},
+        )
         db.session.delete(member)
         _drop_project_roles(organization_id, user_id)
 
@@ -215,8 +243,19 @@ def create_invitation(
         )
         db.session.add(invitation)
         db.session.flush()
+        audit.record(
+            actor,
+            organization_id,
+            "invitation.created",
+            _invitation_target(invitation),
+            {"role": role, "expiresAt": invitation.expires_at.isoformat()},
+        )
         creator = db.session.get(User, user.id)
     return token, _invitation_record(invitation, creator)
+
+
+def _invitation_target(invitation: Invitation) -> audit.Target:
+    return audit.Target("invitation", invitation.id, f"Invitation as {invitation.role}")
 
 
 def _invitation_record(invitation: Invitation, creator: User | None) -> dict:
@@ -264,6 +303,13 @@ def revoke_invitation(actor, organization_id: str, invitation_id: str) -> None:
             raise NotFound("Invitation not found, or no longer pending.")
         policy.require_invitation_rights(actor, organization_id, invitation.role)
         invitation.revoked_at = utcnow()
+        audit.record(
+            actor,
+            organization_id,
+            "invitation.revoked",
+            _invitation_target(invitation),
+            {"role": invitation.role},
+        )
 
 
 def _usable_invitation(token: str) -> Invitation:
@@ -315,6 +361,14 @@ def _use_invitation(token: str, user_id: str) -> dict:
         OrganizationMember(organization_id=invitation.organization_id, user_id=user_id, role=invitation.role)
     )
     db.session.flush()
+    user = db.session.get(User, user_id)
+    audit.record(
+        user_actor(user),
+        invitation.organization_id,
+        "invitation.accepted",
+        _invitation_target(invitation),
+        {"role": invitation.role, "user": {"id": user.id, "email": user.email}},
+    )
     organization = db.session.get(Organization, invitation.organization_id)
     return {"id": organization.id, "name": organization.name, "role": invitation.role}
 

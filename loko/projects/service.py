@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, func, update
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
@@ -87,6 +88,9 @@ def create_project(
             )
             project.source_language = code
             db.session.flush()
+        audit.record_for_project(
+            actor, project, "project.created", details={"sourceLanguage": source_language}
+        )
     return ProjectView(project, policy.permissions_for(actor, project))
 
 
@@ -159,6 +163,7 @@ def update_project(actor, project_id: str, changes: dict) -> ProjectView:
             _check_link(actor, project, changes)
         if "source_language" in changes:
             _check_source_language(project, changes["source_language"])
+        _audit_settings(actor, project, changes)
         for field in SETTINGS_FIELDS:
             if field in changes:
                 setattr(project, field, changes[field])
@@ -172,6 +177,24 @@ def update_project(actor, project_id: str, changes: dict) -> ProjectView:
                     )
                 )
     return ProjectView(project, permissions)
+
+
+def _audit_settings(actor, project: Project, changes: dict) -> None:
+    """Record what ``changes`` changes: the settings (with the checks' levels) and the link."""
+    changed = {
+        field: {"from": getattr(project, field), "to": changes[field]}
+        for field in SETTINGS_FIELDS
+        if field not in LINK_FIELDS and field in changes and getattr(project, field) != changes[field]
+    }
+    checks = {code: level for code, level in (changes.get("checks") or {}).items()}
+    if changed or checks:
+        details = {"changes": changed} | ({"checks": checks} if checks else {})
+        audit.record_for_project(actor, project, "project.settings_changed", details=details)
+    link = {field: changes[field] for field in LINK_FIELDS if field in changes}
+    if link and any(getattr(project, field) != value for field, value in link.items()):
+        before = {field: getattr(project, field) for field in LINK_FIELDS}
+        action = "project.unlinked" if link.get("linked_project_id") is None else "project.linked"
+        audit.record_for_project(actor, project, action, details={"from": before, "to": link})
 
 
 def _check_link(actor, project: Project, changes: dict) -> None:
@@ -242,6 +265,7 @@ def delete_project(actor, project_id: str, confirm_name: str | None = None) -> s
                 data_version=Project.data_version + 1,
             )
         )
+        audit.record_for_project(actor, project, "project.deleted")
         db.session.execute(db.delete(Project).where(Project.id == project_id))
     return organization_id
 
@@ -254,6 +278,7 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> d
         if user is None or policy.organization_role(user_id, project.organization_id) is None:
             raise NotFound("This user is not a member of the project's organization.")
         member = db.session.get(ProjectMember, (project_id, user_id))
+        before = member.role if member is not None else None
         if role is None:
             if member is not None:
                 db.session.delete(member)
@@ -261,6 +286,14 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> d
             db.session.add(ProjectMember(project_id=project_id, user_id=user_id, role=role))
         else:
             member.role = role
+        if before != role:
+            audit.record_for_project(
+                actor,
+                project,
+                "project.member_role_changed",
+                audit.user_target(user),
+                {"from": before, "to": role},
+            )
     return {"user": user, "role": role}
 
 

@@ -19,6 +19,7 @@ import orjson
 from flask import current_app
 from sqlalchemy import or_, select, update
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import UserActor
 from loko.auth.models import User
@@ -234,6 +235,20 @@ def configure(actor, project_id: str, data: dict) -> tuple[dict, dict | None]:
         _record_run(project_id, actor, "check", "ok", "Connection checked: the token may push to the branch.")
         db.session.flush()
         config = describe(row)
+        audit.record_for_project_id(
+            actor,
+            project_id,
+            "repository.configured",
+            audit.Target("repository", project_id, f"{row.provider}: {row.repository}"),
+            {
+                "provider": row.provider,
+                "repository": row.repository,
+                "branch": row.branch,
+                "path": row.path,
+                "format": row.format,
+                "apiUrl": audit.safe_url(row.api_url),
+            },
+        )
     return config, ({"secret": webhook_secret} if webhook_secret else None)
 
 
@@ -260,6 +275,13 @@ def delete_config(actor, project_id: str) -> None:
         row = _row(project_id)
         if row is None:
             raise NotFound("repohost: no repository is configured for this project.")
+        audit.record_for_project_id(
+            actor,
+            project_id,
+            "repository.removed",
+            audit.Target("repository", project_id, f"{row.provider}: {row.repository}"),
+            {"provider": row.provider, "repository": row.repository},
+        )
         db.session.delete(row)
 
 

@@ -88,7 +88,8 @@ def export_translations(project_id):
     if request.if_none_match.contains_weak(etag):
         return _not_modified(etag)
     cache = current_app.extensions["loko_export_cache"]
-    export = exports.build_export(project, query, etag, cache, _max_stale(arguments, cache.stale_seconds))
+    max_stale = _max_stale(arguments, cache.stale_seconds)
+    export = exports.build_export(project, query, etag, cache, max_stale, actor=current_actor())
     if request.if_none_match.contains_weak(export.etag):
         return _not_modified(export.etag)  # the older body, which this request accepts
     # A streamed body is read in this request's transaction: the snapshot of its ETag.

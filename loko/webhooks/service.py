@@ -17,6 +17,7 @@ from flask import current_app
 from sqlalchemy import event, select
 
 from loko import events
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import new_id, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
@@ -148,7 +149,19 @@ def create_webhook(actor, project_id: str, data: dict) -> tuple[dict, str]:
         )
         db.session.add(hook)
         db.session.flush()
+        audit.record_for_project_id(actor, project_id, "webhook.created", _target(hook), _audit_details(hook))
         return describe(hook), secret
+
+
+def _target(hook: Webhook) -> audit.Target:
+    return audit.Target("webhook", hook.id, audit.safe_url(hook.url))
+
+
+def _audit_details(hook: Webhook, changed=None) -> dict:
+    """What the audit log keeps of an endpoint: its address without credentials or query,
+    never its secret."""
+    details = {"url": audit.safe_url(hook.url), "events": orjson.loads(hook.events), "enabled": hook.enabled}
+    return details | ({"fields": sorted(changed)} if changed is not None else {})
 
 
 def update_webhook(actor, project_id: str, hook_id: str, data: dict) -> dict:
@@ -164,13 +177,18 @@ def update_webhook(actor, project_id: str, hook_id: str, data: dict) -> dict:
         if "enabled" in data:
             hook.enabled = data["enabled"]
         hook.updated_at = utcnow()
+        audit.record_for_project_id(
+            actor, project_id, "webhook.updated", _target(hook), _audit_details(hook, data)
+        )
         return describe(hook)
 
 
 def delete_webhook(actor, project_id: str, hook_id: str) -> None:
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.MANAGE_WEBHOOKS)
-        db.session.delete(_hook(project_id, hook_id))
+        hook = _hook(project_id, hook_id)
+        audit.record_for_project_id(actor, project_id, "webhook.deleted", _target(hook), _audit_details(hook))
+        db.session.delete(hook)
 
 
 def _deliveries(hook_id: str, limit: int) -> list[dict]:

@@ -1,0 +1,50 @@
+"""Pages: an organization's audit log, with the filters of /api/organizations/{id}/audit as
+a GET form (owners and admins)."""
+
+from flask import Blueprint, current_app, request
+
+from loko.audit import service
+from loko.audit.models import TARGET_TYPES
+from loko.audit.schemas import AuditQuery
+from loko.auth.policy import VIEW_AUDIT
+from loko.organizations.service import get_organization
+from loko.web.pages import page_query, page_user, render_page
+
+audit_ui = Blueprint("audit_ui", __name__)
+FILTERS = ("action", "actor", "targetType", "from", "to")
+PAGE_SIZE = 50
+# The actions' areas, for the page's action filter (a prefix).
+ACTION_AREAS = (
+    ("auth.", "Sign-ins and sign-outs"),
+    ("organization.", "Organization members and settings"),
+    ("invitation.", "Invitations"),
+    ("project.", "Projects, their settings, links and roles"),
+    ("api_key.", "API keys"),
+    ("repository.", "Repository integration"),
+    ("machine_provider.", "Machine translation providers"),
+    ("webhook.", "Webhooks"),
+    ("export.", "Exports by API keys"),
+)
+
+
+@audit_ui.get("/orgs/<uuid:organization_id>/audit")
+def audit_log(organization_id):
+    actor, organization_id = page_user(), str(organization_id)
+    organization = get_organization(actor, organization_id, VIEW_AUDIT)
+    query = page_query(AuditQuery, request.args, (*FILTERS, "cursor"), limit=PAGE_SIZE)
+    cursor = query.pop("cursor", None)
+    query.pop("limit")
+    events, older = service.list_events(actor, organization_id, query, PAGE_SIZE, cursor)
+    chosen = {name: request.args[name] for name in FILTERS if name in query}
+    return render_page(
+        "audit/log.html",
+        organization=organization,
+        events=events,
+        chosen=chosen,
+        cursor=cursor,
+        older=older,
+        actors=service.list_actors(actor, organization_id),
+        areas=ACTION_AREAS,
+        target_types=TARGET_TYPES,
+        retention_days=current_app.config["LOKO_AUDIT_RETENTION_DAYS"],
+    )
