@@ -59,8 +59,8 @@ def page_blueprints() -> list:
 
 def register_job_handlers() -> None:
     """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
-    import loko.glossary.jobs
     import loko.audit.jobs
+    import loko.glossary.jobs
     import loko.imports.jobs
     import loko.jobs.maintenance
     import loko.machine.jobs

@@ -22,8 +22,9 @@ from joserfc.errors import (
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from loko.audit import service as audit
 from loko.auth.models import User
-from loko.auth.service import MAX_EMAIL, MAX_NAME, create_user, normalize_email, open_session
+from loko.auth.service import MAX_EMAIL, MAX_NAME, create_user, normalize_email, open_session, user_actor
 from loko.auth.tokens import new_session_token, token_hash
 from loko.database import unit_of_work, utcnow
 from loko.errors import BadGateway, Conflict, LokoError, Unauthorized
@@ -169,6 +170,9 @@ def finish_sign_in(
     with unit_of_work():
         user, created, joined = _account_for(provider, claims, pending.invitation_token)
         session_token = open_session(user.id, session_days)
+        audit.record_for_user(
+            user_actor(user), user.id, "auth.sign_in", audit.user_target(user), {"provider": provider.name}
+        )
         db.session.add(SsoSession(token_hash=token_hash(session_token), provider=provider.name))
     return SignedIn(user, session_token, pending.next_path, created, joined)
 

@@ -17,6 +17,7 @@ from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.organizations.service import create_invitation
 from loko.sso.models import PendingSignIn, SsoSession, UserIdentity
+from tests.audit.helpers import only
 from tests.pages.conftest import ALL_CALLERS, PageClient, alert_of, notice_of
 from tests.sso.conftest import SITE
 from tests.sso.provider import free_port, provider_entry
@@ -382,3 +383,15 @@ def test_signing_in_again_replaces_the_browser_s_session(browser, app):
     assert signed_in_as(browser) == "olu@example.test"
     with app.app_context():
         assert count(Session) == 1
+
+
+def test_a_sign_in_with_a_provider_is_recorded_in_the_audit_log(browser, app):
+    sso_sign_in(browser, "newcomer@example.test")
+    with app.app_context():
+        user = db.session.execute(select(User).where(User.email == "newcomer@example.test")).scalar_one()
+        organization_id = db.session.execute(
+            select(OrganizationMember.organization_id).where(OrganizationMember.user_id == user.id)
+        ).scalar_one()
+    event = only(app, organization_id, "auth.sign_in")
+    assert event["actor"] == ("user", user.id, "newcomer@example.test")
+    assert event["details"] == {"provider": "local"}
