@@ -11,6 +11,7 @@ something in a written value raises ``Refused`` (a 400), and the transaction wri
 import contextvars
 from collections import defaultdict
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import orjson
 
@@ -109,6 +110,45 @@ def _settings_with_details(statements, project_id: str, translation_ids: list[st
         return check_levels(None), None, {}
     details = {row[2]: row[3:] for row in rows if row[2] is not None}
     return check_levels(rows[0][0]), rows[0][1], details
+
+
+@dataclass(frozen=True)
+class KeyBefore:
+    """One key as a write of it read it, in its transaction, before writing (``key_before``):
+    the project's check levels and source language, the key's id (None when it is not stored
+    yet), its details, its stored values ``{language: value}`` and the languages whose
+    values have issues. Given to ``values_written``, which then reads none of it again."""
+
+    levels: dict
+    source: str | None
+    translation_id: str | None
+    max_length: int | None
+    comment: str | None
+    values: dict
+    with_issues: frozenset
+
+
+KEY_BEFORE = (
+    "SELECT p.checks, p.source_language, t.id, t.max_length, t.comment, v.language_code, v.value, "
+    "EXISTS (SELECT 1 FROM value_issues i WHERE i.translation_id = v.translation_id "
+    "AND i.language_code = v.language_code) "
+    "FROM projects p LEFT JOIN translations t ON t.project_id = p.id AND t.file_name = ? "
+    "AND t.key = ? AND t.deleted_at IS NULL "
+    "LEFT JOIN translation_values v ON v.translation_id = t.id "
+    "WHERE p.id = ?"
+)
+
+
+def key_before(statements, project_id: str, file_name: str, key: str) -> KeyBefore:
+    """The active key ``key`` of ``file_name`` as ``KeyBefore``, with the project's settings,
+    in one query: a write of one key (a PATCH) needs nothing else to check what it writes."""
+    rows = statements.fetch(KEY_BEFORE, (file_name, key, project_id))
+    if not rows:
+        return KeyBefore(check_levels(None), None, None, None, None, {}, frozenset())
+    checks, source, translation_id, max_length, comment = rows[0][:5]
+    values = {row[5]: row[6] for row in rows if row[5] is not None}
+    with_issues = frozenset(row[5] for row in rows if row[7])
+    return KeyBefore(check_levels(checks), source, translation_id, max_length, comment, values, with_issues)
 
 
 def _placeholders(count: int) -> str:
@@ -295,12 +335,22 @@ def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -
     return {"refused": refusals, "warnings": warnings}
 
 
-def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> int:
+def values_written(
+    project_id: str,
+    rows: list[tuple],
+    statements=SESSION_STATEMENTS,
+    *,
+    before: KeyBefore | None = None,
+    stated: bool = False,
+) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
     file_name, language, action, old_value, new_value)``. Sets the written values' state,
     marks the other languages of keys whose source value changed ``needs-review``, stores
     the issues the checks find in them all; ``Refused`` when a check at ``refuse`` finds
-    something in a written value. Returns the warnings found in the written values."""
+    something in a written value. Returns the warnings found in the written values.
+
+    ``before``: the one key the rows write, as the write read it (``key_before``).
+    ``stated``: the write's own UPDATE gave the values it updated the write's state."""
     written = {}
     updated = []
     for translation_id, key, file_name, language, action, _old, new in rows:
@@ -311,25 +361,40 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
     if not written:
         return 0
     keys = sorted({t for t, _language in written})
-    if len(keys) <= SMALL_WRITE:
+    if before is not None:
+        levels, source, details = before.levels, before.source, _details_after(before, written)
+    elif len(keys) <= SMALL_WRITE:
         levels, source, details = _settings_with_details(statements, project_id, keys)
     else:
         (levels, source), details = _project_settings(statements, project_id), None
     state = written_state()
     changed_sources = sorted({t for t, language in written if language == source})
-    dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
+    if not changed_sources:
+        dependents = []
+    elif before is not None:
+        dependents = [
+            (t, language, value)
+            for t in changed_sources
+            for language, value in before.values.items()
+            if language != source and (t, language) not in written
+        ]
+    else:
+        dependents = _dependents(statements, changed_sources, source, written)
     # Every other language of a key whose source value changed waits for a review, in one
     # statement per chunk of keys (not one per language); the values this write wrote then
     # take the write's state. A value created takes the column's default, "translated".
     _mark_other_languages(statements, changed_sources, source)
     changed = set(changed_sources)
-    _set_states(
-        statements,
+    pairs = (
         list(written)
         if state != TRANSLATED
-        else updated + [(t, language) for t, language in written if t in changed and language != source],
-        state,
+        else updated + [(t, language) for t, language in written if t in changed and language != source]
     )
+    if stated:
+        # Those the write's UPDATE gave the state keep it, but for the ones marked just above.
+        done = {p for p in updated if p[0] not in changed or p[1] == source}
+        pairs = [p for p in pairs if p not in done]
+    _set_states(statements, pairs, state)
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
     if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.
@@ -351,11 +416,30 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
         # The keys whose source value changed have every value checked again: their issues go
-        # by key; the other values written, by value.
+        # by key; the other values written, by value. A key read before the write tells
+        # which of its values have issues to delete.
+        deleted = list(dict.fromkeys(p for p in updated if p[0] not in changed))
+        if before is not None:
+            changed_sources = changed_sources if before.with_issues else []
+            deleted = [p for p in deleted if p[1] in before.with_issues]
         _delete_key_issues(statements, changed_sources)
-        _delete_issues(statements, project_id, list(dict.fromkeys(p for p in updated if p[0] not in changed)))
+        _delete_issues(statements, project_id, deleted)
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
+
+
+def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
+    """``_key_details`` of the key ``before`` read, once the write's values are in: its
+    source value is the one written, if the write wrote one."""
+    details = {}
+    for translation_id in {t for t, _language in written}:
+        source_value = written.get((translation_id, before.source))
+        details[translation_id] = (
+            before.max_length,
+            before.comment,
+            source_value[2] if source_value is not None else before.values.get(before.source),
+        )
+    return details
 
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
