@@ -134,9 +134,15 @@ class ConnectionStatements(SessionStatements):
         self.listeners = engine.dispatch.before_cursor_execute
         # Known here: ``driver_timestamp`` would ask the app's engine for it on every call.
         self.dialect_name = engine.dialect.name
+        self._last_timestamp = (None, None)
 
     def timestamp(self, value: datetime):
-        return driver_timestamp(value, self.dialect_name)
+        # A write stamps its rows with one ``now``: the last one made serves again.
+        last, stamp = self._last_timestamp
+        if value is not last:
+            stamp = driver_timestamp(value, self.dialect_name)
+            self._last_timestamp = (value, stamp)
+        return stamp
 
     def run(self, sql: str, parameters=(), many: bool = False):
         """``sql`` as the driver takes it; returns the cursor."""
