@@ -293,7 +293,7 @@ def evaluate(
         return [], [], 0
     if details is None:
         files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
-        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+        details = _key_details(statements, list({row[0] for row in values}), source, files)
     nothing = (None, None, None)
     target_of = checks.Target
     check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
@@ -360,7 +360,7 @@ def values_written(
                 updated.append((translation_id, language))
     if not written:
         return 0
-    keys = sorted({t for t, _language in written})
+    keys = list({t for t, _language in written})
     if before is not None:
         levels, source, details = before.levels, before.source, _details_after(before, written)
     elif len(keys) <= SMALL_WRITE:
@@ -399,7 +399,7 @@ def values_written(
     if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.
         files = sorted({(project_id, row[2]) for row in values})
-        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+        details = _key_details(statements, list({row[0] for row in values}), source, files)
     issues, refusals, warnings = evaluate(statements, project_id, values, levels, source, details)
     if refusals:
         raise Refused(refusals)
