@@ -16,6 +16,7 @@ import gc
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -133,10 +134,17 @@ def checker(codes: Iterable[str] | None = None):
     a bulk write; the same issues, in the same order, in a fraction of the calls)."""
     from loko.checks.registry import CHECKS
 
-    modules = list(CHECKS.values()) if codes is None else [CHECKS[c] for c in codes]
-    functions = [module.check for module in modules]
-    signals = [module.SIGNAL for module in modules if getattr(module, "SIGNAL", None) is not None]
-    unsignalled = [module.check for module in modules if getattr(module, "SIGNAL", None) is None]
+    modules = CHECKS.values() if codes is None else [CHECKS[c] for c in codes]
+    return _checker(tuple((module.check, getattr(module, "SIGNAL", None)) for module in modules))
+
+
+@lru_cache(maxsize=64)
+def _checker(parts: tuple):
+    """``checker`` of ``(check, signal)`` pairs, made once for the same checks (a single
+    write asks for one; making it costs more than checking one value)."""
+    functions = [function for function, _signal in parts]
+    signals = [signal for _function, signal in parts if signal is not None]
+    unsignalled = [function for function, signal in parts if signal is None]
 
     def check(target: Target) -> list[Issue]:
         return [issue for function in functions for issue in function(target)]
