@@ -117,15 +117,39 @@ def is_plain_key_value(item) -> bool:
     TranslationValue accept: a quick check for bulk loads of thousands of items."""
     if type(item) is not dict or len(item) != 2:
         return False
-    key, value = item.get("key"), item.get("value")
+    value = item.get("value")
+    return is_plain_key(item.get("key")) and type(value) is str and len(value) <= MAX_VALUE
+
+
+def is_plain_key(key) -> bool:
+    """True when TranslationKey accepts ``key`` as it is."""
     return (
         type(key) is str
         and 0 < len(key) <= MAX_KEY
         and CONTROL_CHARACTERS.search(key) is None
         and key == key.strip()
-        and type(value) is str
-        and len(value) <= MAX_VALUE
     )
+
+
+def is_plain_file_name(name) -> bool:
+    """True when FileName accepts ``name`` as it is."""
+    return (
+        type(name) is str
+        and 0 < len(name) <= MAX_FILE_NAME
+        and CONTROL_CHARACTERS.search(name) is None
+        and "\\" not in name
+        and not name.startswith("/")
+        and all(segment not in ("", ".", "..") for segment in name.split("/"))
+    )
+
+
+def plain_language_code(code) -> str | None:
+    """The canonical form LanguageCode loads ``code`` as, or None when it would refuse it."""
+    try:
+        canonical = canonical_code(code)
+    except ValueError:
+        return None
+    return canonical if len(canonical) <= MAX_LANGUAGE_CODE and LANGUAGE_CODE.match(canonical) else None
 
 
 def TranslationKey(**kwargs):

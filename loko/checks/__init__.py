@@ -13,8 +13,11 @@ in one pass. The translations service calls them on each write path and stores t
 """
 
 import gc
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -27,14 +30,14 @@ class Issue:
     fix: str | None = None
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """What a check looks at: a value in ``language`` and what surrounds it.
 
     ``source`` is the key's value in the project's source language (None when there is none,
     or when ``value`` is itself the source value). ``max_length`` and ``comment`` are the
     key's details. ``glossary`` holds the glossary's terms that apply (filled by the
-    glossary feature; empty until then).
+    glossary feature; empty until then). A named tuple: a bulk write makes one per value,
+    and a frozen dataclass costs several times as much to make.
     """
 
     value: str
@@ -43,7 +46,7 @@ class Target:
     source_language: str | None = None
     max_length: int | None = None
     comment: str | None = None
-    glossary: tuple = field(default=())
+    glossary: tuple = ()
 
 
 def run(target: Target, codes: Iterable[str] | None = None) -> list[Issue]:
@@ -90,16 +93,69 @@ def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> l
     return results
 
 
+class Signal(NamedTuple):
+    """What a check needs to see in a value or in its source to find anything at all: one of
+    ``characters`` anywhere, one of ``substrings``, a first character among ``first`` or a
+    last among ``last``. A check module that defines ``SIGNAL`` promises to find nothing in a
+    value where neither the value nor its source shows it (``checker`` then skips it)."""
+
+    characters: str = ""
+    substrings: tuple[str, ...] = ()
+    first: str = ""
+    last: str = ""
+
+
+def _shows_none(signals: list[Signal]):
+    """A function ``text -> bool``: whether ``text`` shows none of ``signals``."""
+    characters = "".join(sorted({c for signal in signals for c in signal.characters}))
+    search = re.compile("[" + re.escape(characters) + "]").search if characters else None
+    substrings = tuple(dict.fromkeys(s for signal in signals for s in signal.substrings))
+    first = frozenset(c for signal in signals for c in signal.first)
+    last = frozenset(c for signal in signals for c in signal.last)
+
+    def shows_none(text: str) -> bool:
+        if not text:
+            return True
+        if text[0] in first or text[-1] in last:
+            return False
+        if search is not None and search(text) is not None:
+            return False
+        return not any(substring in text for substring in substrings)
+
+    return shows_none
+
+
 def checker(codes: Iterable[str] | None = None):
     """``run`` with its checks looked up once: a function ``target -> list[Issue]`` by every
-    check or by the checks named in ``codes``, for callers that check many values."""
+    check or by the checks named in ``codes``, for callers that check many values.
+
+    The checks with a ``SIGNAL`` are looked at together first: a value where neither it nor
+    its source shows any of their signals runs only the checks without one (most values of
+    a bulk write; the same issues, in the same order, in a fraction of the calls)."""
     from loko.checks.registry import CHECKS
 
-    functions = [
-        module.check for module in (CHECKS.values() if codes is None else [CHECKS[c] for c in codes])
-    ]
+    modules = CHECKS.values() if codes is None else [CHECKS[c] for c in codes]
+    return _checker(tuple((module.check, getattr(module, "SIGNAL", None)) for module in modules))
+
+
+@lru_cache(maxsize=64)
+def _checker(parts: tuple):
+    """``checker`` of ``(check, signal)`` pairs, made once for the same checks (a single
+    write asks for one; making it costs more than checking one value)."""
+    functions = [function for function, _signal in parts]
+    signals = [signal for _function, signal in parts if signal is not None]
+    unsignalled = [function for function, signal in parts if signal is None]
 
     def check(target: Target) -> list[Issue]:
         return [issue for function in functions for issue in function(target)]
 
-    return check
+    if not signals:
+        return check
+    shows_none = _shows_none(signals)
+
+    def check_signalled(target: Target) -> list[Issue]:
+        if shows_none(target.value) and shows_none(target.source):
+            return [issue for function in unsignalled for issue in function(target)]
+        return [issue for function in functions for issue in function(target)]
+
+    return check_signalled

@@ -3,10 +3,12 @@ trailing runs are the whitespace check's). The fix collapses each inner run to o
 
 import re
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 
 CODE = "double-space"
 TITLE = "Double space"
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``).
+SIGNAL = Signal(substrings=("  ",))
 
 _RUN = re.compile(r"(?<=\S)  +(?=\S)")
 

@@ -22,13 +22,15 @@ from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.icu import parse as parse_icu
 from loko.checks.text import looks_like_icu, plural_word
 from loko.formats.plurals import CATEGORY_ORDER, categories
 
 CODE = "icu-syntax"
 TITLE = "ICU message syntax or plural forms"
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``).
+SIGNAL = Signal(characters="{")
 
 _CHOICE_TYPES = ("plural", "selectordinal", "select")
 

@@ -20,12 +20,14 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.icu import parse as parse_icu
 from loko.checks.text import looks_like_icu, plural_word
 
 CODE = "placeholders"
 TITLE = "Placeholders differ from the source"
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``).
+SIGNAL = Signal(characters="%{$")
 
 _PRINTF = (
     r"(?<![0-9])%(?:[1-9][0-9]*\$)?[-+0#']*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?"

@@ -20,7 +20,7 @@ in Chinese, `` :`` with a non-breaking space in French).
 
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.text import base_language
 
 CODE = "punctuation"
@@ -85,6 +85,9 @@ _MARKS = {
 }
 _TRAILING = " \t\r\n\u00a0\u202f\u2009"
 _STRIPPED = "".join(_ALL_MARKS) + _TRAILING
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``): a
+# mark at the end, trailing whitespace aside.
+SIGNAL = Signal(last="".join(sorted(_ALL_MARKS)) + _TRAILING)
 
 
 def _ending(text: str, language: str) -> str | None:

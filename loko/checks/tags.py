@@ -12,11 +12,13 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.text import plural_word
 
 CODE = "tags"
 TITLE = "Tags differ from the source"
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``).
+SIGNAL = Signal(characters="<")
 
 # A name starts with a letter, or is a number (react-i18next's ``<1>...</1>``).
 TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*|[0-9]+)(?:\s[^<>]*?)?\s*(/?)>")

@@ -6,11 +6,13 @@ No fix: where the address goes in the sentence is the translator's."""
 import re
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.text import plural_word
 
 CODE = "urls"
 TITLE = "URL or e-mail address changed"
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``).
+SIGNAL = Signal(characters=":@")
 
 _URL = re.compile(r"(?=[hfm])(?:(?:https?|ftp)://|mailto:)[^\s<>\"'`{}|\\^]+")
 # An e-mail address, tried only where a word starts (not again inside each word).

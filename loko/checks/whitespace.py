@@ -8,13 +8,16 @@ is the value with the source's leading and trailing whitespace.
 
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 
 CODE = "whitespace"
 TITLE = "Leading or trailing whitespace differs from the source"
 
 _EDGE_CHARACTERS = " \t\r\n"
 _NAMES = {" ": "space", "\t": "tab", "\n": "newline", "\r": "carriage return"}
+# Finds nothing in a value unless it or its source shows this (``checks.Signal``):
+# whitespace at either end.
+SIGNAL = Signal(first=_EDGE_CHARACTERS, last=_EDGE_CHARACTERS)
 
 
 @lru_cache(maxsize=8192)

@@ -108,6 +108,10 @@ class SessionStatements:
     def insert(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
         insert_rows(table, columns, rows)
 
+    def timestamp(self, value: datetime):
+        """``value`` as the driver of these statements' database takes it (``driver_timestamp``)."""
+        return driver_timestamp(value)
+
     def fetch(self, sql: str, parameters: tuple | list) -> list[tuple]:
         """The rows of ``sql`` (``?`` placeholders), as plain tuples."""
         connection = db.session.connection()
@@ -128,6 +132,17 @@ class ConnectionStatements(SessionStatements):
         self.connection = connection
         self.dialect = engine.dialect
         self.listeners = engine.dispatch.before_cursor_execute
+        # Known here: ``driver_timestamp`` would ask the app's engine for it on every call.
+        self.dialect_name = engine.dialect.name
+        self._last_timestamp = (None, None)
+
+    def timestamp(self, value: datetime):
+        # A write stamps its rows with one ``now``: the last one made serves again.
+        last, stamp = self._last_timestamp
+        if value is not last:
+            stamp = driver_timestamp(value, self.dialect_name)
+            self._last_timestamp = (value, stamp)
+        return stamp
 
     def run(self, sql: str, parameters=(), many: bool = False):
         """``sql`` as the driver takes it; returns the cursor."""

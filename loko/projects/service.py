@@ -8,7 +8,7 @@ from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
-from loko.database import SESSION_STATEMENTS, driver_timestamp, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.catalog import flag_emoji, language_name
@@ -135,7 +135,7 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
     increment counts as shared.
     """
     bump = SHARED_BUMP if files is None else SCOPED_BUMP
-    statements.execute(bump, [(driver_timestamp(utcnow()), project_id)])
+    statements.execute(bump, [(statements.timestamp(utcnow()), project_id)])
     if files:
         stamp_files(project_id, files, statements)
 

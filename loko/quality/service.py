@@ -11,6 +11,7 @@ something in a written value raises ``Refused`` (a 400), and the transaction wri
 import contextvars
 from collections import defaultdict
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import orjson
 
@@ -126,6 +127,57 @@ def _settings_with_details(statements, project_id: str, translation_ids: list[st
         return check_levels(None), None, {}, None
     details = {row[2]: row[3:6] for row in rows if row[2] is not None}
     return check_levels(rows[0][0]), rows[0][1], details, _stamp(rows[0][6:8])
+
+
+@dataclass(frozen=True)
+class KeyBefore:
+    """One key as a write of it read it, in its transaction, before writing (``key_before``):
+    the project's check levels and source language, the key's id (None when it is not stored
+    yet), its details, its stored values ``{language: value}``, the languages whose
+    values have issues and the organization's glossary revision. Given to ``values_written``,
+    which then reads none of it again."""
+
+    levels: dict
+    source: str | None
+    translation_id: str | None
+    max_length: int | None
+    comment: str | None
+    values: dict
+    with_issues: frozenset
+    glossary_stamp: tuple | None = None
+
+
+KEY_BEFORE = (
+    "SELECT p.checks, p.source_language, t.id, t.max_length, t.comment, v.language_code, v.value, "  # noqa: S608
+    "EXISTS (SELECT 1 FROM value_issues i WHERE i.translation_id = v.translation_id "
+    "AND i.language_code = v.language_code), "
+    + GLOSSARY_STAMP
+    + "LEFT JOIN translations t ON t.project_id = p.id AND t.file_name = ? "
+    "AND t.key = ? AND t.deleted_at IS NULL "
+    "LEFT JOIN translation_values v ON v.translation_id = t.id "
+    "WHERE p.id = ?"
+)
+
+
+def key_before(statements, project_id: str, file_name: str, key: str) -> KeyBefore:
+    """The active key ``key`` of ``file_name`` as ``KeyBefore``, with the project's settings,
+    in one query: a write of one key (a PATCH) needs nothing else to check what it writes."""
+    rows = statements.fetch(KEY_BEFORE, (file_name, key, project_id))
+    if not rows:
+        return KeyBefore(check_levels(None), None, None, None, None, {}, frozenset())
+    checks, source, translation_id, max_length, comment = rows[0][:5]
+    values = {row[5]: row[6] for row in rows if row[5] is not None}
+    with_issues = frozenset(row[5] for row in rows if row[7])
+    return KeyBefore(
+        check_levels(checks),
+        source,
+        translation_id,
+        max_length,
+        comment,
+        values,
+        with_issues,
+        _stamp(rows[0][8:10]),
+    )
 
 
 def _placeholders(count: int) -> str:
@@ -277,7 +329,7 @@ def evaluate(
     glossary = glossary_of(statements, glossary_stamp) if "glossary" in enabled else None
     if details is None:
         files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
-        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+        details = _key_details(statements, list({row[0] for row in values}), source, files)
     nothing = (None, None, None)
     target_of = checks.Target
     check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
@@ -320,12 +372,22 @@ def preview(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -
     return {"refused": refusals, "warnings": warnings}
 
 
-def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEMENTS) -> int:
+def values_written(
+    project_id: str,
+    rows: list[tuple],
+    statements=SESSION_STATEMENTS,
+    *,
+    before: KeyBefore | None = None,
+    stated: bool = False,
+) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
     file_name, language, action, old_value, new_value)``. Sets the written values' state,
     marks the other languages of keys whose source value changed ``needs-review``, stores
     the issues the checks find in them all; ``Refused`` when a check at ``refuse`` finds
-    something in a written value. Returns the warnings found in the written values."""
+    something in a written value. Returns the warnings found in the written values.
+
+    ``before``: the one key the rows write, as the write read it (``key_before``).
+    ``stated``: the write's own UPDATE gave the values it updated the write's state."""
     written = {}
     updated = []
     for translation_id, key, file_name, language, action, _old, new in rows:
@@ -335,31 +397,47 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
                 updated.append((translation_id, language))
     if not written:
         return 0
-    keys = sorted({t for t, _language in written})
-    if len(keys) <= SMALL_WRITE:
+    keys = list({t for t, _language in written})
+    if before is not None:
+        levels, source, stamp = before.levels, before.source, before.glossary_stamp
+        details = _details_after(before, written)
+    elif len(keys) <= SMALL_WRITE:
         levels, source, details, stamp = _settings_with_details(statements, project_id, keys)
     else:
         (levels, source, stamp), details = _project_settings(statements, project_id), None
     state = written_state()
     changed_sources = sorted({t for t, language in written if language == source})
-    dependents = _dependents(statements, changed_sources, source, written) if changed_sources else []
+    if not changed_sources:
+        dependents = []
+    elif before is not None:
+        dependents = [
+            (t, language, value)
+            for t in changed_sources
+            for language, value in before.values.items()
+            if language != source and (t, language) not in written
+        ]
+    else:
+        dependents = _dependents(statements, changed_sources, source, written)
     # Every other language of a key whose source value changed waits for a review, in one
     # statement per chunk of keys (not one per language); the values this write wrote then
     # take the write's state. A value created takes the column's default, "translated".
     _mark_other_languages(statements, changed_sources, source)
     changed = set(changed_sources)
-    _set_states(
-        statements,
+    pairs = (
         list(written)
         if state != TRANSLATED
-        else updated + [(t, language) for t, language in written if t in changed and language != source],
-        state,
+        else updated + [(t, language) for t, language in written if t in changed and language != source]
     )
+    if stated:
+        # Those the write's UPDATE gave the state keep it, but for the ones marked just above.
+        done = {p for p in updated if p[0] not in changed or p[1] == source}
+        pairs = [p for p in pairs if p not in done]
+    _set_states(statements, pairs, state)
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
     if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.
         files = sorted({(project_id, row[2]) for row in values})
-        details = _key_details(statements, sorted({row[0] for row in values}), source, files)
+        details = _key_details(statements, list({row[0] for row in values}), source, files)
     issues, refusals, warnings = evaluate(statements, project_id, values, levels, source, details, stamp)
     if refusals:
         raise Refused(refusals)
@@ -377,11 +455,30 @@ def values_written(project_id: str, rows: list[tuple], statements=SESSION_STATEM
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
         # The keys whose source value changed have every value checked again: their issues go
-        # by key; the other values written, by value.
+        # by key; the other values written, by value. A key read before the write tells
+        # which of its values have issues to delete.
+        deleted = list(dict.fromkeys(p for p in updated if p[0] not in changed))
+        if before is not None:
+            changed_sources = changed_sources if before.with_issues else []
+            deleted = [p for p in deleted if p[1] in before.with_issues]
         _delete_key_issues(statements, changed_sources)
-        _delete_issues(statements, project_id, list(dict.fromkeys(p for p in updated if p[0] not in changed)))
+        _delete_issues(statements, project_id, deleted)
         statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
     return warnings
+
+
+def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
+    """``_key_details`` of the key ``before`` read, once the write's values are in: its
+    source value is the one written, if the write wrote one."""
+    details = {}
+    for translation_id in {t for t, _language in written}:
+        source_value = written.get((translation_id, before.source))
+        details[translation_id] = (
+            before.max_length,
+            before.comment,
+            source_value[2] if source_value is not None else before.values.get(before.source),
+        )
+    return details
 
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:

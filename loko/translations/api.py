@@ -38,6 +38,7 @@ from loko.translations.schemas import (
     UndoRequest,
     UndoResult,
     load_bulk_operation,
+    load_patch,
 )
 
 translations_api = Blueprint("translations_api", __name__)
@@ -184,7 +185,7 @@ def bulk_translations(project_id):
     },
 )
 def patch_translation(project_id):
-    data = load_body(TranslationPatch)
+    data = load_patch(json_body())
     updates, expected = service.patch_changes(data["updates"])
     results = service.patch_translation(
         current_actor(), str(project_id), data["key"], data["fileName"], updates, expected

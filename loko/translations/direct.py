@@ -31,8 +31,8 @@ from loko.auth.tokens import bearer_key, token_hash
 from loko.database import KeptRows, group_commit, wal_index
 from loko.errors import LokoError
 from loko.files.service import file_record_ids
-from loko.http import json_object, schema_instance
-from loko.translations.schemas import TranslationPatch
+from loko.http import json_object
+from loko.translations.schemas import load_patch
 from loko.translations.service import patch_changes, write_patch
 
 log = logging.getLogger("loko")
@@ -47,13 +47,19 @@ class FullPathNeeded(Exception):
     """The write needs what only the full path does (adding a language or a file record)."""
 
 
-def existing_file_records(statements):
+def existing_file_records(statements, kept: KeptRows | None = None, index=None):
     """``write_patch``'s ``file_records`` for the direct path: the file's records, or
-    FullPathNeeded when a language lacks one."""
+    FullPathNeeded when a language lacks one. With ``kept`` and the WAL ``index``, the
+    records are kept between writes (read in the write's transaction, at the state no one
+    else can change meanwhile)."""
 
     def file_records(project_id: str, file_name: str, codes):
-        ids = file_record_ids(project_id, file_name, codes, statements)
-        if len(ids) != len(codes):
+        def load():
+            ids = file_record_ids(project_id, file_name, codes, statements)
+            return ids if len(ids) == len(codes) else None
+
+        ids = load() if kept is None else kept.read((project_id, file_name, *codes), index.state(), load)
+        if ids is None:
             raise FullPathNeeded
         return ids, []
 
@@ -75,9 +81,12 @@ class DirectPatch:
         # Whether a project's writes raise events someone listens to (webhooks), kept the
         # same way: these writes leave the listeners' settings alone.
         self.kept_listeners = KeptRows(seconds=1.0)
+        # A file's records in the languages written, kept the same way: these writes add none.
+        self.kept_records = KeptRows(seconds=1.0)
         if self.enabled:
             group_commit(engine).after_commit.append(self.kept_keys.advance)
             group_commit(engine).after_commit.append(self.kept_listeners.advance)
+            group_commit(engine).after_commit.append(self.kept_records.advance)
 
     def __call__(self, environ, start_response):
         if environ["REQUEST_METHOD"] != "PATCH" or not self.enabled or not self._compact_json():
@@ -132,7 +141,7 @@ class DirectPatch:
         return self.kept_listeners.read(project_id, self.wal_index.state(), ask)[0]
 
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
-        data = schema_instance(TranslationPatch).load(json_object(body))
+        data = load_patch(json_object(body))
         actor, noted = self._key(key) or (None, False)
         if not noted or not policy.api_key_may(
             actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
@@ -152,7 +161,7 @@ class DirectPatch:
                 data["fileName"],
                 updates,
                 expected,
-                existing_file_records(statements),
+                existing_file_records(statements, self.kept_records, self.wal_index),
             )
 
         results = group_commit(self.engine).run(work, self.app.config["LOKO_PROCESSES"] > 1)

@@ -6,7 +6,7 @@ from sqlalchemy import func, insert, literal, null, select
 from loko import events
 from loko.auth import policy
 from loko.auth.actors import actor_summary
-from loko.database import SESSION_STATEMENTS, driver_timestamp, utcnow
+from loko.database import SESSION_STATEMENTS, utcnow
 from loko.extensions import db
 from loko.quality.service import values_written
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
@@ -38,13 +38,15 @@ ROW_COLUMNS = (
 )
 
 
-def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> int:
+def record_rows(
+    actor, project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS, **written
+) -> int:
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
     old_value, new_value)`` tuples written with one executemany. The values these rows
-    write are checked and their review states set here (``quality.values_written``): every
-    write of values records history, so every write path is checked. Returns the number of
-    warnings the checks found in them."""
-    warnings = values_written(project_id, rows, statements)
+    write are checked and their review states set here (``quality.values_written``, which
+    ``written`` is passed on to): every write of values records history, so every write
+    path is checked. Returns the number of warnings the checks found in them."""
+    warnings = values_written(project_id, rows, statements, **written)
     summary = actor_summary(actor)
     common = (
         project_id,
@@ -52,7 +54,7 @@ def record_rows(actor, project_id: str, rows: list[tuple], now, statements=SESSI
         summary["type"],
         summary["id"],
         summary["name"],
-        driver_timestamp(now),
+        statements.timestamp(now),
     )
     statements.insert(HistoryEntry.__table__, ROW_COLUMNS, [common + row for row in rows])
     if statements is SESSION_STATEMENTS:

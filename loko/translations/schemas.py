@@ -13,8 +13,11 @@ from loko.fields import (
     TranslationKey,
     TranslationValue,
     WholeNumber,
+    is_plain_file_name,
+    is_plain_key,
     is_plain_key_value,
     no_control_characters,
+    plain_language_code,
 )
 from loko.formats.registry import FORMAT_NAMES
 from loko.http import schema_instance
@@ -56,6 +59,47 @@ class TranslationPatch(ApiSchema):
         required=True,
         validate=validate.Length(min=1, error="Give at least one language."),
     )
+
+
+UPDATE_FIELDS = ({"value"}, {"value", "expected"})
+
+
+def plain_patch(data) -> dict | None:
+    """What ``TranslationPatch`` loads from ``data`` when it is the common body (a key, a file
+    name and each language's value, maybe with an expected value) and the schema accepts it
+    as it is, checked without marshmallow, whose load costs more than a small write's SQL;
+    None for anything else, which the schema then loads (or refuses with its messages)."""
+    if type(data) is not dict or len(data) != 3:
+        return None
+    key, file_name, updates = data.get("key"), data.get("fileName"), data.get("updates")
+    if not is_plain_key(key) or not is_plain_file_name(file_name) or type(updates) is not dict or not updates:
+        return None
+    loaded = {}
+    for code, item in updates.items():
+        canonical = plain_language_code(code)
+        if (
+            canonical is None
+            or canonical in loaded
+            or type(item) is not dict
+            or item.keys() not in UPDATE_FIELDS
+        ):
+            return None
+        value, expected = item["value"], item.get("expected")
+        if type(value) is not str or len(value) > MAX_VALUE:
+            return None
+        if (
+            "expected" in item
+            and expected is not None
+            and (type(expected) is not str or len(expected) > MAX_VALUE)
+        ):
+            return None
+        loaded[canonical] = dict(item)
+    return {"key": key, "fileName": file_name, "updates": loaded}
+
+
+def load_patch(data) -> dict:
+    """A PATCH body as ``TranslationPatch`` loads it (``plain_patch`` first)."""
+    return plain_patch(data) or schema_instance(TranslationPatch).load(data)
 
 
 KEY_NOTE = [validate.Length(max=MAX_VALUE)]

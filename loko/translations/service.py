@@ -8,12 +8,11 @@ few set-based statements and records history with the actor.
 from collections import defaultdict
 from datetime import timedelta
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import func, or_, select, update
 
 from loko.auth import policy
 from loko.database import (
     SESSION_STATEMENTS,
-    DriverQuery,
     driver_timestamp,
     in_chunks,
     insert_rows,
@@ -26,7 +25,7 @@ from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import Refused, refused_message
+from loko.quality.service import Refused, key_before, refused_message, written_state
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import expire_operations, operation
@@ -101,22 +100,30 @@ TRANSLATION_COLUMNS = ("id", "project_id", "file_name", "key", "sort_key", "crea
 
 def _insert_values(project_id: str, rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
     """Insert ``(translation_id, language_code, value)`` rows."""
-    stamp = driver_timestamp(now)
+    stamp = statements.timestamp(now)
     statements.insert(values_table, VALUE_COLUMNS, [(t, c, project_id, v, stamp) for t, c, v in rows])
 
 
-def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS) -> None:
-    """Overwrite ``(translation_id, language_code, value)`` rows."""
-    stamp = driver_timestamp(now)
+def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state: str | None = None) -> None:
+    """Overwrite ``(translation_id, language_code, value)`` rows; with ``state``, set their
+    review state in the same statement (then tell ``values_written`` it is ``stated``)."""
+    stamp = statements.timestamp(now)
+    if state is None:
+        statements.execute(
+            "UPDATE translation_values SET value = ?, updated_at = ? "
+            "WHERE translation_id = ? AND language_code = ?",
+            [(v, stamp, t, c) for t, c, v in rows],
+        )
+        return
     statements.execute(
-        "UPDATE translation_values SET value = ?, updated_at = ? "
+        "UPDATE translation_values SET value = ?, updated_at = ?, state = ? "
         "WHERE translation_id = ? AND language_code = ?",
-        [(v, stamp, t, c) for t, c, v in rows],
+        [(v, stamp, state, t, c) for t, c, v in rows],
     )
 
 
 def _touch(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> None:
-    stamp = driver_timestamp(now)
+    stamp = statements.timestamp(now)
     statements.execute(
         "UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in translation_ids]
     )
@@ -151,18 +158,6 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
         )
         history.keys_created(project_id, [(translation.id, key, file_name)])
         return describe([translation])[0]
-
-
-ACTIVE_WITH_VALUES = DriverQuery(
-    select(Translation.id, TranslationValue.language_code, TranslationValue.value)
-    .outerjoin(TranslationValue, TranslationValue.translation_id == Translation.id)
-    .where(
-        Translation.project_id == bindparam("project_id"),
-        Translation.file_name == bindparam("file_name"),
-        Translation.key == bindparam("key"),
-        Translation.deleted_at.is_(None),
-    )
-)
 
 
 def patch_changes(updates: dict) -> tuple[dict, dict]:
@@ -206,20 +201,15 @@ def write_patch(
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones)."""
     bump_data_version(project_id, statements, files=(file_name,))
-    rows = statements.query(
-        ACTIVE_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "key": key}
-    )
-    translation_id, stored = None, {}
-    for translation_id, code, value in rows:  # noqa: B007 - the id is the same on every row
-        if code is not None:
-            stored[code] = value
+    before = key_before(statements, project_id, file_name, key)
+    translation_id, stored = before.translation_id, before.values
     _check_expected(expected or {}, stored)
     record_ids, _ = file_records(project_id, file_name, updates)
     now = utcnow()
     created = translation_id is None
     if created:
         translation_id = new_id()
-        stamp = driver_timestamp(now)
+        stamp = statements.timestamp(now)
         statements.insert(
             translations_table,
             TRANSLATION_COLUMNS,
@@ -240,11 +230,11 @@ def write_patch(
             "updated": code not in stored or stored[code] != value,
         }
     _insert_values(project_id, new_rows, now, statements)
-    _update_values(changed_rows, now, statements)
+    _update_values(changed_rows, now, statements, state=written_state())
     if entries and not created:
         _touch([translation_id], now, statements)
     try:
-        history.record_rows(actor, project_id, entries, now, statements)
+        history.record_rows(actor, project_id, entries, now, statements, before=before, stated=True)
     except Refused as refused:
         raise BadRequest(
             refused_message(lambda item: f"updates.{item['language']}.value", refused.issues),
@@ -325,10 +315,10 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         ) as details:
             insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
             _insert_values(project_id, new_values, now)
-            _update_values(changed_values, now)
+            _update_values(changed_values, now, state=written_state())
             created_ids = {row[0] for row in new_translations}
             _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
-            history.record_rows(actor, project_id, entries, now)
+            history.record_rows(actor, project_id, entries, now, stated=True)
             history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations])
             details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
     refresh_statistics(

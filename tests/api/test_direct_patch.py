@@ -188,3 +188,28 @@ def test_a_webhook_added_after_direct_writes_sends_the_next_write_through_the_ha
     assert api.owner.post(api.url("/webhooks"), json=hook).status_code == 201
     assert patch(api, {"en": {"value": "Hello there"}}).status_code == 200
     assert flask_calls == [api.url("/translations")]
+
+
+def test_a_file_deleted_after_direct_writes_is_written_again_with_new_records(api, flask_calls):
+    first = patch(api, {"de": {"value": "Hallo"}}).json["results"]["de"]["id_file"]
+    assert patch(api, {"de": {"value": "Servus"}}).status_code == 200
+    assert flask_calls == []
+    gone = api.owner.delete(api.url("/files"), json={"fileName": "common", "permanent": True})
+    assert gone.status_code == 200
+    response = patch(api, {"de": {"value": "Moin"}})
+    assert response.status_code == 200
+    assert flask_calls == [api.url("/translations")]  # the file's records are the handler's to add
+    assert response.json["results"]["de"]["id_file"] != first
+    assert [f["id"] for f in api.files(fileName="common") if f["language"] == "de"] == [
+        response.json["results"]["de"]["id_file"]
+    ]
+
+
+def test_direct_writes_in_a_row_look_their_files_records_up_once(api, flask_calls, monkeypatch):
+    looked_up = []
+    lookup = direct.file_record_ids
+    monkeypatch.setattr(direct, "file_record_ids", lambda *args: looked_up.append(args[:3]) or lookup(*args))
+    for value in ("Hallo", "Servus", "Moin"):
+        assert patch(api, {"de": {"value": value}}).status_code == 200
+    assert len(looked_up) == 1
+    assert flask_calls == []

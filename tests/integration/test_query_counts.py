@@ -152,6 +152,35 @@ def test_a_patch_is_a_handful_of_statements_each_counted(app, api):
     assert _statements_for(app, lambda: _patch(api, "greeting", "en")) <= 16
 
 
+def _statements_of_a_change(app, api, value: str) -> list[str]:
+    """The statements of a PATCH changing the stored German value of ``greeting``."""
+    body = {"key": "greeting", "fileName": "common", "updates": {"de": {"value": value}}}
+    with counted_statements(app) as statements:
+        assert api.patch("/translations", body).status_code == 200
+    return statements
+
+
+def test_a_patch_sets_a_value_and_its_review_state_in_one_statement(app, api):
+    _patch(api, "greeting", "de")
+    statements = _statements_of_a_change(app, api, "Hallo")
+    assert len([s for s in statements if s.startswith("UPDATE translation_values")]) == 1
+
+
+def test_a_patch_of_a_value_without_issues_deletes_no_issues(app, api):
+    _patch(api, "greeting", "de")
+    statements = _statements_of_a_change(app, api, "Hallo")
+    assert not [s for s in statements if s.startswith("DELETE")]
+
+
+def test_a_patch_of_a_value_with_issues_deletes_them(app, api):
+    _patch(api, "greeting", "en")  # the source value, "v", has no double space
+    _patch(api, "greeting", "de")
+    _statements_of_a_change(app, api, "Hallo  Welt")  # a double space
+    statements = _statements_of_a_change(app, api, "Hallo Welt")
+    assert [s for s in statements if s.startswith("DELETE FROM value_issues")]
+    assert api.get("/checks").json["total"] == 0
+
+
 def test_patch_statements_do_not_grow_with_the_languages_of_the_file(app, api):
     one_language = project_api(app)
     one_language.upsert("en", _items(SMALL), file_name="messages")
