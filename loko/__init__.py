@@ -55,6 +55,7 @@ def register_job_handlers() -> None:
     """Each feature's job handlers (its ``jobs.py``), registered by name with the queue."""
     import loko.imports.jobs
     import loko.jobs.maintenance
+    import loko.memory.jobs
     import loko.repohost.jobs
     import loko.translations.jobs
     import loko.webhooks.jobs  # noqa: F401
