@@ -206,12 +206,22 @@ VALUES_OF_KEYS = (
 )
 
 
+KEYS_OF = (
+    "SELECT t.id, t.key, t.project_id, p.organization_id FROM translations t "
+    "JOIN projects p ON p.id = t.project_id WHERE t.id IN ({marks})"
+)
+# The scope of keys themselves (the editor's search looks in keys and values).
+KEY_SCOPE = ""
+
+
 def _reindex_keys(writer: _Writer, translation_ids: list[str]) -> int:
-    """Make the entries of these keys' values what the values are now; the number changed."""
+    """Make the entries of these keys and their values what they are now; the number of
+    entries changed."""
     changed = 0
     for chunk in in_chunks(translation_ids, 2000):
         marks = _marks(chunk)
         current = fetch(VALUES_OF_KEYS.format(marks=marks), chunk)
+        current += [(row[0], KEY_SCOPE, row[2], row[3], row[1]) for row in fetch(KEYS_OF.format(marks=marks), chunk)]
         existing = {
             (row[1], row[2]): (row[0], row[3])
             for row in fetch(
@@ -222,7 +232,7 @@ def _reindex_keys(writer: _Writer, translation_ids: list[str]) -> int:
         numbers = _scope_numbers({(row[3], row[1]) for row in current})
         stale, fresh = [], []
         for translation_id, language, project_id, organization_id, value in current:
-            normalised = normalise(value)
+            normalised = normalise(value) if language != KEY_SCOPE else value
             hashed = digest(normalised)
             scope = numbers[(organization_id, language)]
             entry = existing.pop((translation_id, language), None)
@@ -292,16 +302,17 @@ def rebuild() -> dict:
     """Index every value and TMX unit again from nothing."""
     with unit_of_work():
         latest = _latest_history()
+        sqlite = db.session.get_bind().dialect.name == "sqlite"
         _run("DELETE FROM memory_entries")
-        if db.session.get_bind().dialect.name == "sqlite":
-            _run("DELETE FROM memory_trigrams")
-        else:
-            ensure_trigram_index()
+        # Filled in one go, then indexed: cheaper than growing the index row by row.
+        _run("DELETE FROM memory_trigrams" if sqlite else "DROP INDEX IF EXISTS ix_memory_entries_trigrams")
         writer = _Writer()
         keys = [row[0] for row in fetch("SELECT DISTINCT translation_id FROM translation_values")]
         changed = _reindex_keys(writer, keys)
         units = fetch("SELECT id, organization_id, source_language, source FROM memory_units")
         changed += _index_units(writer, units)
+        if not sqlite:
+            ensure_trigram_index()
         _save_state(latest, _settled(latest, 0), rebuilt=True)
     analyse_after(changed)
     return {"historyRead": 0, "entriesChanged": changed, "indexedTo": latest}
@@ -429,3 +440,26 @@ def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
             [*chunk, low, high],
         )
     return found
+
+
+def containing_in_project(fragment: str, low: int, high: int, project_id: str, limit: int) -> list[str] | None:
+    """Translation ids of the project's entries in [low, high] whose text contains
+    ``fragment`` (any case), at most ``limit``; None when the index has gone through more
+    entries than that many times ``limit`` without finishing (a term common elsewhere)."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        sql = (
+            "SELECT e.project_id, e.translation_id FROM memory_trigrams f JOIN memory_entries e ON e.id = f.rowid "
+            "WHERE memory_trigrams MATCH ? AND f.rowid BETWEEN ? AND ? LIMIT ?"
+        )
+        parameter = _fts_phrase(fragment)
+    else:
+        sql = (
+            "SELECT project_id, translation_id FROM memory_entries "
+            "WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? LIMIT ?"
+        )
+        parameter = _like_pattern(fragment)
+    scanned = limit * 4
+    found = fetch(sql, (parameter, low, high, scanned + 1))
+    if len(found) > scanned:
+        return None
+    return [translation_id for owner, translation_id in found if owner == project_id][: limit]

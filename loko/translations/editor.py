@@ -24,6 +24,7 @@ from loko.comments.service import open_counts
 from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.languages.service import file_names, language_rows
+from loko.memory.search import candidate_keys
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.quality.models import ValueIssue
@@ -214,9 +215,12 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
             TranslationValue.translation_id == Translation.id,
             contains_text(TranslationValue.value, filters.search),
         )
-        conditions.append(
-            or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
-        )
+        matched = or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
+        # A rare term: the memory's trigram index names the few keys to check.
+        narrowed = candidate_keys(project_id, filters.search)
+        if narrowed is not None:
+            matched = and_(Translation.id.in_(narrowed), matched)
+        conditions.append(matched)
     if filters.missing is not None:
         conditions.append(is_missing(filters.missing, link))
     if filters.changed_since is not None:
