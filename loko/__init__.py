@@ -84,6 +84,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.logging import configure_logging
     from loko.machine.api import machine_api
     from loko.mcp.api import mcp_api
+    from loko.memory.api import memory_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
@@ -129,6 +130,7 @@ def create_app(config: dict | None = None) -> "Flask":
         webhooks_api,
         comments_api,
         machine_api,
+        memory_api,
         files_api,
         languages_api,
         mcp_api,

@@ -136,11 +136,26 @@ class SuggestionsQuery(ApiSchema):
 
 
 class SuggestionOut(ApiSchema):
-    source = fields.String(required=True, metadata={"enum": ["machine"]})
-    provider = fields.String(required=True, metadata={"description": "The provider's name."})
-    providerId = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"enum": list(PROVIDER_KINDS)})
+    source = fields.String(
+        required=True,
+        metadata={
+            "enum": ["memory", "machine"],
+            "description": "`memory` (the organization's translation memory: `score`, where it comes "
+            "from) or `machine` (a provider: `provider`, `providerId`, `kind`).",
+        },
+    )
+    provider = fields.String(metadata={"description": "The provider's name (machine)."})
+    providerId = fields.String()
+    kind = fields.String(metadata={"enum": list(PROVIDER_KINDS)})
     text = fields.String(required=True)
+    score = fields.Integer(metadata={"description": "How alike the source texts are, 0-100 (memory)."})
+    sourceText = fields.String(metadata={"description": "The source text the match translates (memory)."})
+    origin = fields.String(metadata={"enum": ["project", "tmx"]})
+    project = fields.String(allow_none=True, metadata={"description": "The project's name (memory)."})
+    projectId = fields.String(allow_none=True)
+    file = fields.String(allow_none=True)
+    key = fields.String(allow_none=True)
+    updatedAt = fields.DateTime(allow_none=True)
 
 
 class SuggestionErrorOut(ApiSchema):

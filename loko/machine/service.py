@@ -20,6 +20,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.machine.models import MachineProvider
+from loko.memory.service import suggestions_for as memory_suggestions
 from loko.secrets import UnreadableSecret
 from loko.translations.models import Translation, TranslationValue
 
@@ -256,7 +257,8 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
         .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
         .order_by(MachineProvider.created_at, MachineProvider.id)
     ).all()
-    suggestions, errors, calls = [], [], []
+    # The memory's matches come first: a translation already made is worth more.
+    suggestions, errors, calls = memory_suggestions(project, row.id, source, language), [], []
     for provider in providers:
         try:
             calls.append(_call_of(provider, language))

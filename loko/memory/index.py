@@ -122,9 +122,11 @@ class _Writer:
     """Entries added and removed in one transaction, with the next sequence number of each
     (scope, length) taken from the largest id in use."""
 
-    def __init__(self):
+    def __init__(self, deferred: bool = False):
         self.next_sequence: dict[tuple[int, int], int] = {}
         self.sqlite = db.session.get_bind().dialect.name == "sqlite"
+        # A rebuild fills the FTS5 table at the end, in one statement in id order.
+        self.deferred = deferred
 
     def new_id(self, scope: int, length: int) -> int:
         length = min(length, MAX_LENGTH)
@@ -149,15 +151,19 @@ class _Writer:
         """``rows``: (id, translation_id, language, project_id, unit_id, digest, text)."""
         if not rows:
             return
+        # FTS5 writes its pending terms out whenever a rowid is smaller than the last one.
+        rows = sorted(rows)
         if self.sqlite:
             execute_rows(
                 "INSERT INTO memory_entries (id, translation_id, language_code, project_id, unit_id, digest) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [row[:6] for row in rows],
             )
-            execute_rows(
-                "INSERT INTO memory_trigrams (rowid, text) VALUES (?, ?)", [(row[0], row[6]) for row in rows]
-            )
+            if not self.deferred:
+                execute_rows(
+                    "INSERT INTO memory_trigrams (rowid, text) VALUES (?, ?)",
+                    [(row[0], row[6]) for row in rows],
+                )
         else:
             execute_rows(
                 "INSERT INTO memory_entries (id, translation_id, language_code, project_id, unit_id, digest, text) "
@@ -214,14 +220,16 @@ KEYS_OF = (
 KEY_SCOPE = ""
 
 
-def _reindex_keys(writer: _Writer, translation_ids: list[str]) -> int:
+def _reindex_keys(writer: _Writer, translation_ids: list[str], batch: int = 2000) -> int:
     """Make the entries of these keys and their values what they are now; the number of
     entries changed."""
     changed = 0
-    for chunk in in_chunks(translation_ids, 2000):
+    for chunk in in_chunks(translation_ids, batch):
         marks = _marks(chunk)
         current = fetch(VALUES_OF_KEYS.format(marks=marks), chunk)
-        current += [(row[0], KEY_SCOPE, row[2], row[3], row[1]) for row in fetch(KEYS_OF.format(marks=marks), chunk)]
+        current += [
+            (row[0], KEY_SCOPE, row[2], row[3], row[1]) for row in fetch(KEYS_OF.format(marks=marks), chunk)
+        ]
         existing = {
             (row[1], row[2]): (row[0], row[3])
             for row in fetch(
@@ -271,9 +279,9 @@ def _settled(indexed: int, previous: int) -> int:
 def refresh(batch: int = HISTORY_BATCH) -> dict:
     """Index the values written since the watermark (all of them the first time); the
     numbers of history entries read and entries changed."""
-    indexed, settled = _state()
-    if indexed == 0:
+    if not fetch("SELECT 1 FROM memory_state WHERE id = ?", (STATE_ID,)):
         return rebuild()
+    indexed, settled = _state()
     read = changed = 0
     start = settled
     while True:
@@ -306,16 +314,32 @@ def rebuild() -> dict:
         _run("DELETE FROM memory_entries")
         # Filled in one go, then indexed: cheaper than growing the index row by row.
         _run("DELETE FROM memory_trigrams" if sqlite else "DROP INDEX IF EXISTS ix_memory_entries_trigrams")
-        writer = _Writer()
-        keys = [row[0] for row in fetch("SELECT DISTINCT translation_id FROM translation_values")]
+        writer = _Writer(deferred=sqlite)
+        keys = [row[0] for row in fetch("SELECT id FROM translations")]
         changed = _reindex_keys(writer, keys)
         units = fetch("SELECT id, organization_id, source_language, source FROM memory_units")
         changed += _index_units(writer, units)
-        if not sqlite:
+        if sqlite:
+            _fill_trigrams()
+        else:
             ensure_trigram_index()
         _save_state(latest, _settled(latest, 0), rebuilt=True)
     analyse_after(changed)
     return {"historyRead": 0, "entriesChanged": changed, "indexedTo": latest}
+
+
+def _fill_trigrams() -> None:
+    """SQLite: the FTS5 table from the entries, in id order (its cheapest order)."""
+    _run(
+        "INSERT INTO memory_trigrams (rowid, text) SELECT entry_id, text FROM ("
+        "SELECT e.id AS entry_id, v.value AS text FROM memory_entries e JOIN translation_values v "
+        "ON v.translation_id = e.translation_id AND v.language_code = e.language_code "
+        "UNION ALL SELECT e.id, t.key FROM memory_entries e JOIN translations t "
+        "ON t.id = e.translation_id AND e.language_code = ? "
+        "UNION ALL SELECT e.id, u.source FROM memory_entries e JOIN memory_units u ON u.id = e.unit_id"
+        ") ORDER BY entry_id",
+        (KEY_SCOPE,),
+    )
 
 
 def _index_units(writer: _Writer, units: list[tuple]) -> int:
@@ -354,7 +378,7 @@ def ensure_trigram_index() -> bool:
         with db.session.begin_nested():
             _run("CREATE EXTENSION IF NOT EXISTS pg_trgm")
             _run("CREATE INDEX ix_memory_entries_trigrams ON memory_entries USING gin (text gin_trgm_ops)")
-    except Exception:  # noqa: BLE001 - any refusal leaves the index out, as the migration does
+    except Exception:
         return False
     return True
 
@@ -371,11 +395,11 @@ def _like_pattern(fragment: str) -> str:
     return f"%{escaped}%"
 
 
-def containing(fragment: str, low: int, high: int, limit: int, descending: bool = False) -> list[int]:
+def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
     """Ids in [low, high] of entries whose text contains ``fragment`` (3 characters or more;
-    letters of any case), nearest ``low`` first (``high`` first when ``descending``), at
-    most ``limit``. The one dialect-specific read of the trigram index."""
-    order = "DESC" if descending else "ASC"
+    letters of any case), lowest first, at most ``limit``. The dialect-specific read of the
+    trigram index for lookups."""
+    order = "ASC"
     if db.session.get_bind().dialect.name == "sqlite":
         sql = (
             "SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ? AND rowid BETWEEN ? AND ? "  # noqa: S608
@@ -417,16 +441,25 @@ def candidates(
     scope: int, normalised: str, shortest: int, longest: int, *, per_fragment: int, fragments_max: int
 ) -> Counter:
     """Entries of a scope in the length window sharing fragments with the text, counted by
-    the fragments they share; each fragment's list is read from the query's own length
-    outwards, so that a common fragment brings the nearest lengths."""
-    low, high = id_range(scope, shortest, longest)
-    middle, _ = id_range(scope, len(normalised), len(normalised))
+    the fragments they share. Each fragment's list is read upwards from the text's own
+    length, then upwards from two thirds of it, then from the shortest: a common fragment
+    brings the nearest lengths first (FTS5 reads ascending rowids far faster than
+    descending ones)."""
+    length = len(normalised)
+    near = max(shortest, (2 * length) // 3)
+    windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
+    windows = [(low, high) for low, high in windows if low <= high]
     hits: Counter = Counter()
-    half = max(1, per_fragment // 2)
     for fragment in fragments(normalised, fragments_max, 5):
-        hits.update(containing(fragment, max(low, middle), high, half))
-        if middle > low:
-            hits.update(containing(fragment, low, middle - 1, half, descending=True))
+        wanted = per_fragment
+        for low, high in windows:
+            found = containing(
+                fragment, *id_range(scope, low, high), max(1, wanted // 2) if low == length else wanted
+            )
+            hits.update(found)
+            wanted -= len(found)
+            if wanted <= 0:
+                break
     return hits
 
 
@@ -442,7 +475,9 @@ def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
     return found
 
 
-def containing_in_project(fragment: str, low: int, high: int, project_id: str, limit: int) -> list[str] | None:
+def containing_in_project(
+    fragment: str, low: int, high: int, project_id: str, limit: int
+) -> list[str] | None:
     """Translation ids of the project's entries in [low, high] whose text contains
     ``fragment`` (any case), at most ``limit``; None when the index has gone through more
     entries than that many times ``limit`` without finishing (a term common elsewhere)."""
@@ -462,4 +497,4 @@ def containing_in_project(fragment: str, low: int, high: int, project_id: str, l
     found = fetch(sql, (parameter, low, high, scanned + 1))
     if len(found) > scanned:
         return None
-    return [translation_id for owner, translation_id in found if owner == project_id][: limit]
+    return [translation_id for owner, translation_id in found if owner == project_id][:limit]

@@ -13,7 +13,7 @@ import base64
 from datetime import datetime
 
 from rapidfuzz import fuzz
-from sqlalchemy import and_, select
+from sqlalchemy import select
 
 from loko.auth import policy
 from loko.auth.actors import actor_record
@@ -38,7 +38,7 @@ MAX_UNITS = 500_000
 MAX_BATCH = 10_000
 # Fuzzy candidates: fragments of the text looked up, entries read per fragment, and the
 # entries (most fragments shared first) re-scored.
-FRAGMENTS = 12
+FRAGMENTS = 8
 PER_FRAGMENT = 64
 RESCORED = 100
 UNIT_BATCH = 5_000
@@ -56,50 +56,67 @@ def _score(normalised: str, other: str, cutoff: int) -> int:
 
 
 def _value_rows(organization_id: str, source_language: str, target_language: str, translation_ids) -> list:
-    source, target = db.aliased(TranslationValue), db.aliased(TranslationValue)
-    rows = []
-    for chunk in in_chunks(sorted(translation_ids), 1000):
-        rows += db.session.execute(
-            select(
-                Translation.id,
-                Translation.key,
-                Translation.file_name,
-                Project.id,
-                Project.name,
-                source.value,
-                target.value,
-                target.updated_at,
-            )
-            .join(Project, Project.id == Translation.project_id)
-            .join(
-                source, and_(source.translation_id == Translation.id, source.language_code == source_language)
-            )
-            .join(
-                target, and_(target.translation_id == Translation.id, target.language_code == target_language)
-            )
-            .where(
-                Translation.id.in_(chunk),
-                Translation.deleted_at.is_(None),
+    """The keys' source and target values where they are memory. Each statement reads a
+    primary key by the ids given: no plan walks a project's keys, statistics or not."""
+    projects = {
+        row[0]: row[1]
+        for row in db.session.execute(
+            select(Project.id, Project.name).where(
                 Project.organization_id == organization_id,
                 Project.memory_enabled.is_(True),
                 Project.source_language == source_language,
-                target.value != "",
             )
         ).all()
-    return [
-        {
-            "text": row[6],
-            "source": row[5],
-            "origin": "project",
-            "projectId": row[3],
-            "projectName": row[4],
-            "file": row[2],
-            "key": row[1],
-            "translationId": row[0],
-            "updatedAt": row[7],
+    }
+    found = []
+    for chunk in in_chunks(sorted(translation_ids), 1000):
+        keys = {
+            row[0]: row
+            for row in db.session.execute(
+                select(
+                    Translation.id,
+                    Translation.key,
+                    Translation.file_name,
+                    Translation.project_id,
+                    Translation.deleted_at,
+                ).where(Translation.id.in_(chunk))
+            ).all()
+            if row[4] is None and row[3] in projects
         }
-        for row in rows
-    ]
+        if not keys:
+            continue
+        values: dict[str, dict] = {}
+        for translation_id, language, value, updated_at in db.session.execute(
+            select(
+                TranslationValue.translation_id,
+                TranslationValue.language_code,
+                TranslationValue.value,
+                TranslationValue.updated_at,
+            ).where(
+                TranslationValue.translation_id.in_(list(keys)),
+                TranslationValue.language_code.in_([source_language, target_language]),
+            )
+        ).all():
+            values.setdefault(translation_id, {})[language] = (value, updated_at)
+        for translation_id, languages in values.items():
+            if source_language not in languages or not languages.get(target_language, ("",))[0]:
+                continue
+            _, key, file_name, project_id, _ = keys[translation_id]
+            text, updated_at = languages[target_language]
+            found.append(
+                {
+                    "text": text,
+                    "source": languages[source_language][0],
+                    "origin": "project",
+                    "projectId": project_id,
+                    "projectName": projects[project_id],
+                    "file": file_name,
+                    "key": key,
+                    "translationId": translation_id,
+                    "updatedAt": updated_at,
+                }
+            )
+    return found
 
 
 def _unit_rows(organization_id: str, source_language: str, target_language: str, unit_ids) -> list:
@@ -129,9 +146,9 @@ def _unit_rows(organization_id: str, source_language: str, target_language: str,
     ]
 
 
-def _matches(organization_id, source_language, target_language, entry_ids, tail_ids) -> list[dict]:
-    """The entries behind index ids and recently written keys, as they are now."""
-    translation_ids, unit_ids = set(tail_ids), set()
+def _owners(entry_ids) -> tuple[set[str], set[str]]:
+    """The keys (translation ids) and TMX units behind index entries."""
+    translation_ids, unit_ids = set(), set()
     for chunk in in_chunks(sorted(entry_ids), 2000):
         marks = ", ".join("?" for _ in chunk)
         for translation_id, unit_id in index.fetch(
@@ -142,6 +159,11 @@ def _matches(organization_id, source_language, target_language, entry_ids, tail_
                 translation_ids.add(translation_id)
             else:
                 unit_ids.add(unit_id)
+    return translation_ids, unit_ids
+
+
+def _matches(organization_id, source_language, target_language, translation_ids, unit_ids) -> list[dict]:
+    """The keys' and units' entries as they are now."""
     found = (
         _value_rows(organization_id, source_language, target_language, translation_ids)
         if translation_ids
@@ -150,6 +172,33 @@ def _matches(organization_id, source_language, target_language, entry_ids, tail_
     if unit_ids:
         found += _unit_rows(organization_id, source_language, target_language, unit_ids)
     return found
+
+
+def _best_sources(translation_ids, unit_ids, source_language, normalised, min_score, count, exclude):
+    """The ``count`` keys and units whose current source text scores best (and at least
+    ``min_score``): one primary-key read of the source values, before anything else is read."""
+    scored = []
+    for chunk in in_chunks(sorted(translation_ids), 1000):
+        for translation_id, value in db.session.execute(
+            select(TranslationValue.translation_id, TranslationValue.value).where(
+                TranslationValue.translation_id.in_(chunk), TranslationValue.language_code == source_language
+            )
+        ).all():
+            if exclude and translation_id in exclude:
+                continue
+            score = _score(normalised, index.normalise(value), min_score)
+            if score >= min_score:
+                scored.append((score, "value", translation_id))
+    for chunk in in_chunks(sorted(unit_ids), 1000):
+        for unit_id, source in db.session.execute(
+            select(MemoryUnit.id, MemoryUnit.source).where(MemoryUnit.id.in_(chunk))
+        ).all():
+            score = _score(normalised, index.normalise(source), min_score)
+            if score >= min_score:
+                scored.append((score, "unit", unit_id))
+    scored.sort(key=lambda item: -item[0])
+    best = scored[:count]
+    return {item[2] for item in best if item[1] == "value"}, {item[2] for item in best if item[1] == "unit"}
 
 
 def _tail(organization_id: str, source_language: str) -> set[str]:
@@ -214,9 +263,13 @@ def lookup(
             length = len(normalised)
             ranked = sorted(hits.items(), key=lambda item: (-item[1], abs(index.length_of(item[0]) - length)))
             entry_ids.update(entry for entry, _ in ranked[:RESCORED])
-    found = _matches(
-        organization_id, source_language, target_language, entry_ids, _tail(organization_id, source_language)
+    translation_ids, unit_ids = _owners(entry_ids)
+    translation_ids |= _tail(organization_id, source_language)
+    # A few more than asked: some may be of a project that opted out, or lack the target.
+    translation_ids, unit_ids = _best_sources(
+        translation_ids, unit_ids, source_language, normalised, min_score, limit * 4, exclude
     )
+    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids)
     return _ranked(found, normalised, min_score, limit, exclude)
 
 
@@ -232,9 +285,9 @@ def lookup_many(
         by_digest.setdefault(index.digest(form), []).append(text)
     scope = index.scopes(organization_id, [source_language]).get(source_language)
     entry_ids = {entry for _, entry in index.digests(scope, list(by_digest))} if scope is not None else set()
-    found = _matches(
-        organization_id, source_language, target_language, entry_ids, _tail(organization_id, source_language)
-    )
+    translation_ids, unit_ids = _owners(entry_ids)
+    translation_ids |= _tail(organization_id, source_language)
+    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids)
     best: dict[str, dict] = {}
     for match in sorted(found, key=lambda m: _timestamp(m["updatedAt"])):
         for text in by_digest.get(index.digest(index.normalise(match["source"])), ()):

@@ -37,6 +37,7 @@ TOOL_NAMES = {
     "list_comments",
     "add_comment",
     "suggest_translations",
+    "search_memory",
 }
 SEED = [
     (

@@ -31,8 +31,11 @@ class Memory:
         self.projects[name] = project.id
         return project.id
 
+    def actor(self):
+        return user_actor(db.session.get(User, self.owner_id))
+
     def write(self, project_id: str, language: str, values: dict, file_name: str = "app"):
-        actor = user_actor(db.session.get(User, self.owner_id))
+        actor = self.actor()
         bulk_upsert(
             actor, project_id, file_name, language, [{"key": k, "value": v} for k, v in values.items()]
         )
