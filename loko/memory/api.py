@@ -1,14 +1,13 @@
 """/api/projects/{id}/memory (lookups) and /api/organizations/{id}/memory.tmx and
 /memory/imports (TMX export and import)."""
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from loko.auth.identity import current_actor
-from loko.errors import BadRequest
-from loko.http import allow_body_up_to, load_query
+from loko.http import allow_body_up_to, load_body, load_query
 from loko.jobs.schemas import JobEnvelope
 from loko.memory import service
-from loko.memory.schemas import MemoryAnswer, MemoryQuery
+from loko.memory.schemas import MemoryAnswer, MemoryImport, MemoryQuery
 from loko.openapi import documented
 
 memory_api = Blueprint("memory_api", __name__)
@@ -59,22 +58,17 @@ def export_tmx(organization_id):
     "Import a TMX file into the organization's translation memory (owner or admin)",
     tags=TAGS,
     auth=("session",),
+    body=MemoryImport,
     responses={202: JobEnvelope},
     errors=(400, 401, 403, 404, 413),
-    description="The file is the request body (or the multipart field `file`). Answers 202 with "
-    "the background job at once; its `result` is `{unitsAdded}`, or its `error` says why the file "
-    "was refused (not TMX, an entity declaration or external reference, too many units). Follow it "
-    "with `GET /api/organizations/{id}/memory/imports/{job}`.",
+    description="The TMX 1.4 file, base64-encoded in `file`. Answers 202 with the background job "
+    "at once; its `result` is `{unitsAdded}`, or its `error` says why the file was refused (not "
+    "TMX, an entity declaration or external reference, too many units). Follow it with "
+    "`GET /api/organizations/{id}/memory/imports/{job}`.",
 )
 def import_tmx(organization_id):
     allow_body_up_to("LOKO_MAX_IMPORT_MB")
-    if request.mimetype == "multipart/form-data":
-        upload = request.files.get("file")
-        if upload is None:
-            raise BadRequest("file: a multipart import sends the file in the field `file`.")
-        data = upload.read()
-    else:
-        data = request.get_data(cache=False)
+    data = load_body(MemoryImport)["file"]
     return JobEnvelope().dump(
         {"job": service.enqueue_import(current_actor(), str(organization_id), data)}
     ), 202

@@ -1,6 +1,9 @@
 """Translation memory's requests and answers."""
 
-from marshmallow import fields, validate
+import base64
+import binascii
+
+from marshmallow import ValidationError, fields, validate
 
 from loko.fields import ApiSchema, LanguageCode
 from loko.memory.service import DEFAULT_LIMIT, DEFAULT_MIN_SCORE, MAX_LIMIT, MAX_TEXT
@@ -22,6 +25,25 @@ class MemoryQuery(ApiSchema):
         load_default=DEFAULT_MIN_SCORE,
         validate=validate.Range(1, 100),
         metadata={"description": "The lowest score (0-100) answered; 100 asks for exact matches only."},
+    )
+
+
+class Base64File(fields.String):
+    """A file's bytes as base64 text."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValidationError("not base64.") from None
+
+
+class MemoryImport(ApiSchema):
+    file = Base64File(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "The TMX file, base64-encoded.", "format": "byte"},
     )
 
 
