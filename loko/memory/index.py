@@ -93,7 +93,8 @@ def scopes(organization_id: str, languages) -> dict[str, int]:
     if not languages:
         return {}
     rows = fetch(
-        f"SELECT language_code, id FROM memory_scopes WHERE organization_id = ? AND language_code IN ({_marks(languages)})",  # noqa: S608
+        "SELECT language_code, id FROM memory_scopes "  # noqa: S608
+        f"WHERE organization_id = ? AND language_code IN ({_marks(languages)})",
         [organization_id, *languages],
     )
     return dict(rows)
@@ -166,7 +167,8 @@ class _Writer:
                 )
         else:
             execute_rows(
-                "INSERT INTO memory_entries (id, translation_id, language_code, project_id, unit_id, digest, text) "
+                "INSERT INTO memory_entries "
+                "(id, translation_id, language_code, project_id, unit_id, digest, text) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
@@ -233,7 +235,8 @@ def _reindex_keys(writer: _Writer, translation_ids: list[str], batch: int = 2000
         existing = {
             (row[1], row[2]): (row[0], row[3])
             for row in fetch(
-                f"SELECT id, translation_id, language_code, digest FROM memory_entries WHERE translation_id IN ({marks})",  # noqa: S608
+                "SELECT id, translation_id, language_code, digest FROM memory_entries "  # noqa: S608
+                f"WHERE translation_id IN ({marks})",
                 chunk,
             )
         }
@@ -483,7 +486,8 @@ def containing_in_project(
     entries than that many times ``limit`` without finishing (a term common elsewhere)."""
     if db.session.get_bind().dialect.name == "sqlite":
         sql = (
-            "SELECT e.project_id, e.translation_id FROM memory_trigrams f JOIN memory_entries e ON e.id = f.rowid "
+            "SELECT e.project_id, e.translation_id FROM memory_trigrams f "
+            "JOIN memory_entries e ON e.id = f.rowid "
             "WHERE memory_trigrams MATCH ? AND f.rowid BETWEEN ? AND ? LIMIT ?"
         )
         parameter = _fts_phrase(fragment)

@@ -177,7 +177,7 @@ def test_another_organization_s_import_job_is_not_found(app, stored, as_caller):
         json=upload(document(tu(("en", "a"), ("de", "b")))),
     )
     other = as_caller("outsider").get("/api/organizations").json
-    other_id = [org["id"] for org in other["organizations"] if org["id"] != stored.organization_id][0]
+    other_id = next(org["id"] for org in other["organizations"] if org["id"] != stored.organization_id)
     response = as_caller("outsider").get(
         f"/api/organizations/{other_id}/memory/imports/{queued.json['job']['id']}"
     )

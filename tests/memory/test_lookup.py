@@ -172,7 +172,8 @@ TMX = b"""<?xml version="1.0" encoding="UTF-8"?>
   <header creationtool="test" creationtoolversion="1" datatype="plaintext" segtype="sentence"
           adminlang="en" srclang="en" o-tmf="test"/>
   <body>
-    <tu><tuv xml:lang="en"><seg>Open the settings</seg></tuv><tuv xml:lang="de"><seg>Einstellungen \xc3\xb6ffnen</seg></tuv></tu>
+    <tu><tuv xml:lang="en"><seg>Open the settings</seg></tuv>
+        <tuv xml:lang="de"><seg>Einstellungen \xc3\xb6ffnen</seg></tuv></tu>
   </body>
 </tmx>
 """

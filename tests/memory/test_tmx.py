@@ -21,7 +21,7 @@ def tu(*variants, source=None) -> str:
     attribute = f' srclang="{source}"' if source else ""
     return (
         f"<tu{attribute}>"
-        + "".join(f'<tuv xml:lang="{l}"><seg>{t}</seg></tuv>' for l, t in variants)
+        + "".join(f'<tuv xml:lang="{language}"><seg>{t}</seg></tuv>' for language, t in variants)
         + "</tu>"
     )
 

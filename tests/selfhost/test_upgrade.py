@@ -457,7 +457,7 @@ def test_the_memory_holds_the_values_written_before_the_upgrade(upgraded):
         from loko.memory import service
 
         service.refresh_index()
-    [match] = client.get(f"/api/projects/{PROJECT}/memory", query_string={"text": "Hello", "language": "de"}).json[
-        "matches"
-    ]
+    [match] = client.get(
+        f"/api/projects/{PROJECT}/memory", query_string={"text": "Hello", "language": "de"}
+    ).json["matches"]
     assert (match["text"], match["score"], match["key"]) == ("Hallo", 100, "greeting")
