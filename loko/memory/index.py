@@ -284,6 +284,9 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
     numbers of history entries read and entries changed."""
     if not fetch("SELECT 1 FROM memory_state WHERE id = ?", (STATE_ID,)):
         return rebuild()
+    if db.session.get_bind().dialect.name != "sqlite":
+        with unit_of_work():
+            ensure_trigram_index()
     indexed, settled = _state()
     read = changed = 0
     start = settled

@@ -9,8 +9,8 @@ unit by scope (organization and language), length and text; memory_state is how 
 has read the history of writes (nothing yet: the first refresh indexes every value). The
 trigram index is an FTS5 table (tokenize=trigram) on SQLite and a pg_trgm GIN index on
 PostgreSQL. Where the pg_trgm extension cannot be created, the index is left out, with a
-message; lookups then read memory_entries without it (slower), and running the upgrade
-again once the extension is installed adds it.
+message; lookups then read memory_entries without it (slower), and the memory's next
+refresh (a background job) adds it once the extension can be created.
 """
 
 import logging
@@ -113,8 +113,8 @@ def _postgres_trigram_index():
         log.warning(
             "pg_trgm is not available (%s): translation memory and the editor's search work "
             "without their trigram index, more slowly. Install the PostgreSQL contrib package "
-            "(or ask the database's administrator for CREATE EXTENSION pg_trgm) and run "
-            "`loko db upgrade` again.",
+            "(or ask the database's administrator for CREATE EXTENSION pg_trgm): the memory's "
+            "next refresh, a background job, then adds the index.",
             str(error).splitlines()[0],
         )
         return
