@@ -16,6 +16,7 @@ and checks it, so an entry left behind by a later change or a deleted key never 
 
 import hashlib
 from collections import Counter
+from contextlib import contextmanager
 from datetime import timedelta
 
 from sqlalchemy import text
@@ -268,7 +269,8 @@ def _settled(indexed: int, previous: int) -> int:
     if db.session.get_bind().dialect.name == "sqlite":
         return indexed
     in_flight = fetch(
-        "SELECT count(*) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()"
+        "SELECT count(*) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() "
+        "AND datname = current_database()"
     )[0][0]
     if not in_flight:
         return indexed
@@ -412,12 +414,26 @@ def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
             f"ORDER BY rowid {order} LIMIT ?"
         )
         return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
-    # ``id + 0``: the GIN index finds the rows, never a walk of the primary key over the range.
     sql = (
         "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "  # noqa: S608
-        f"ORDER BY id {order} LIMIT ?"
+        f"ORDER BY id + 0 {order} LIMIT ?"
     )
-    return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+    with _trigram_plan():
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+
+
+@contextmanager
+def _trigram_plan():
+    """PostgreSQL: the GIN index, whatever the statistics say (none, on data never analysed):
+    neither a sequential scan nor a walk of the primary key in order, which reads every row
+    when the fragment is rare. For the next statement only."""
+    _run("SET LOCAL enable_seqscan = off")
+    _run("SET LOCAL enable_indexscan = off")
+    try:
+        yield
+    finally:
+        _run("RESET enable_seqscan")
+        _run("RESET enable_indexscan")
 
 
 def fragments(normalised: str, count: int, size: int) -> list[str]:
@@ -501,7 +517,11 @@ def containing_in_project(
         )
         parameter = _like_pattern(fragment)
     scanned = limit * 4
-    found = fetch(sql, (parameter, low, high, scanned + 1))
+    if db.session.get_bind().dialect.name == "sqlite":
+        found = fetch(sql, (parameter, low, high, scanned + 1))
+    else:
+        with _trigram_plan():
+            found = fetch(sql, (parameter, low, high, scanned + 1))
     if len(found) > scanned:
         return None
     return [translation_id for owner, translation_id in found if owner == project_id][:limit]
