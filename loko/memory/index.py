@@ -516,7 +516,7 @@ def containing_in_project(
             "WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? LIMIT ?"
         )
         parameter = _like_pattern(fragment)
-    scanned = limit * 4
+    scanned = limit * 2
     if db.session.get_bind().dialect.name == "sqlite":
         found = fetch(sql, (parameter, low, high, scanned + 1))
     else:

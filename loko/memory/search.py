@@ -15,7 +15,7 @@ from loko.projects.models import Project
 from loko.translations.models import HistoryEntry
 
 MIN_TERM = 3
-MAX_CANDIDATES = 5_000
+MAX_CANDIDATES = 1_000
 
 
 def candidate_keys(project_id: str, term: str) -> list[str] | None:
