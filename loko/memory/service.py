@@ -12,6 +12,7 @@ length window that the minimum score allows, re-scored with rapidfuzz's ``ratio`
 import base64
 from datetime import datetime
 
+import orjson
 from rapidfuzz import fuzz
 from sqlalchemy import select
 
@@ -325,8 +326,8 @@ def _source_of(project: Project, language: str) -> str:
 
 def suggestions_for(project: Project, translation_id: str, source_text: str, language: str) -> list[dict]:
     """The memory's matches for a key, as items of the suggestions answer (the key itself
-    left out); none when the project does not use the memory."""
-    if not project.memory_enabled or project.source_language is None:
+    left out). A project that keeps its own values out of the memory still uses it."""
+    if project.source_language is None:
         return []
     matches = lookup(
         project.organization_id,
@@ -449,8 +450,6 @@ def import_job(actor, organization_id: str, job_id: str) -> dict:
     described = describe(job)
     owner = (described["result"] or {}).get("organizationId")
     if owner is None and job.payload:
-        import orjson
-
         owner = orjson.loads(job.payload).get("organizationId")
     if owner != organization_id:
         raise NotFound("Job not found.")
