@@ -472,7 +472,7 @@ def candidates(
     windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
     windows = [(low, high) for low, high in windows if low <= high]
     hits: Counter = Counter()
-    for fragment in fragments(normalised, fragments_max, 5):
+    for fragment in fragments(normalised, fragments_max, 4):
         wanted = per_fragment
         for low, high in windows:
             found = containing(
@@ -486,14 +486,17 @@ def candidates(
 
 
 def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
-    """(digest, id) of a scope's entries with these digests."""
+    """(digest, id) of a scope's entries with these digests: the first and the last indexed
+    of each, not all of a text stored thousands of times (each is as exact as the next)."""
     low, high = id_range(scope)
     found = []
     for chunk in in_chunks(hashes, 2000):
-        found += fetch(
-            f"SELECT digest, id FROM memory_entries WHERE digest IN ({_marks(chunk)}) AND id BETWEEN ? AND ?",  # noqa: S608
+        for hashed, first, last in fetch(
+            "SELECT digest, min(id), max(id) FROM memory_entries "  # noqa: S608
+            f"WHERE digest IN ({_marks(chunk)}) AND id BETWEEN ? AND ? GROUP BY digest",
             [*chunk, low, high],
-        )
+        ):
+            found += [(hashed, first), (hashed, last)] if first != last else [(hashed, first)]
     return found
 
 
