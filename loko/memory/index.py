@@ -314,39 +314,59 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
     return {"historyRead": read, "entriesChanged": changed, "indexedTo": indexed}
 
 
+REBUILD_BATCH = 20_000
+# The FTS5 table is filled a scope's band of lengths at a time: a rebuild never holds
+# SQLite's write lock for long, whatever the number of values.
+FILL_LENGTHS = 64
+
+
 def rebuild() -> dict:
-    """Index every value and TMX unit again from nothing."""
+    """Index every value and TMX unit again from nothing, in transactions of REBUILD_BATCH
+    keys (lookups read the history of writes meanwhile, as the state is only saved at the
+    end)."""
+    sqlite = db.session.get_bind().dialect.name == "sqlite"
     with unit_of_work():
         latest = _latest_history()
-        sqlite = db.session.get_bind().dialect.name == "sqlite"
+        _run("DELETE FROM memory_state WHERE id = ?", (STATE_ID,))
         _run("DELETE FROM memory_entries")
-        # Filled in one go, then indexed: cheaper than growing the index row by row.
+        # Filled first, then indexed: cheaper than growing the index row by row.
         _run("DELETE FROM memory_trigrams" if sqlite else "DROP INDEX IF EXISTS ix_memory_entries_trigrams")
-        writer = _Writer(deferred=sqlite)
-        keys = [row[0] for row in fetch("SELECT id FROM translations")]
-        changed = _reindex_keys(writer, keys)
+        keys = [row[0] for row in fetch("SELECT id FROM translations ORDER BY id")]
+    changed = 0
+    for chunk in in_chunks(keys, REBUILD_BATCH):
+        with unit_of_work():
+            changed += _reindex_keys(_Writer(deferred=sqlite), chunk)
+    with unit_of_work():
         units = fetch("SELECT id, organization_id, source_language, source FROM memory_units")
-        changed += _index_units(writer, units)
-        if sqlite:
-            _fill_trigrams()
-        else:
+        changed += _index_units(_Writer(deferred=sqlite), units)
+        numbers = [row[0] for row in fetch("SELECT id FROM memory_scopes ORDER BY id")]
+    if sqlite:
+        for scope in numbers:
+            for shortest in range(0, MAX_LENGTH + 1, FILL_LENGTHS):
+                with unit_of_work():
+                    _fill_trigrams(*id_range(scope, shortest, shortest + FILL_LENGTHS - 1))
+    with unit_of_work():
+        if not sqlite:
             ensure_trigram_index()
         _save_state(latest, _settled(latest, 0), rebuilt=True)
     analyse_after(changed)
     return {"historyRead": 0, "entriesChanged": changed, "indexedTo": latest}
 
 
-def _fill_trigrams() -> None:
-    """SQLite: the FTS5 table from the entries, in id order (its cheapest order)."""
+def _fill_trigrams(low: int, high: int) -> None:
+    """SQLite: the FTS5 table from the entries with ids in [low, high], in id order (its
+    cheapest order)."""
     _run(
         "INSERT INTO memory_trigrams (rowid, text) SELECT entry_id, text FROM ("
         "SELECT e.id AS entry_id, v.value AS text FROM memory_entries e JOIN translation_values v "
         "ON v.translation_id = e.translation_id AND v.language_code = e.language_code "
+        "WHERE e.id BETWEEN ? AND ? "
         "UNION ALL SELECT e.id, t.key FROM memory_entries e JOIN translations t "
-        "ON t.id = e.translation_id AND e.language_code = ? "
-        "UNION ALL SELECT e.id, u.source FROM memory_entries e JOIN memory_units u ON u.id = e.unit_id"
+        "ON t.id = e.translation_id AND e.language_code = ? WHERE e.id BETWEEN ? AND ? "
+        "UNION ALL SELECT e.id, u.source FROM memory_entries e JOIN memory_units u ON u.id = e.unit_id "
+        "WHERE e.id BETWEEN ? AND ?"
         ") ORDER BY entry_id",
-        (KEY_SCOPE,),
+        (low, high, KEY_SCOPE, low, high, low, high),
     )
 
 
