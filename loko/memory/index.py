@@ -434,6 +434,14 @@ def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
             f"ORDER BY rowid {order} LIMIT ?"
         )
         return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
+    if len(fragment) <= 3:
+        # One trigram, a common one as a rule: walking the window's ids finds `limit` of
+        # them soon, where the GIN index would hand over every row that holds it.
+        sql = (
+            "SELECT id FROM memory_entries WHERE text ILIKE ? AND id BETWEEN ? AND ? "  # noqa: S608
+            f"ORDER BY id {order} LIMIT ?"
+        )
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
     sql = (
         "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "  # noqa: S608
         f"ORDER BY id + 0 {order} LIMIT ?"
@@ -492,7 +500,9 @@ def candidates(
     windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
     windows = [(low, high) for low, high in windows if low <= high]
     hits: Counter = Counter()
-    for fragment in fragments(normalised, fragments_max, 4):
+    sqlite = db.session.get_bind().dialect.name == "sqlite"
+    size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
+    for fragment in fragments(normalised, count, size):
         wanted = per_fragment
         for low, high in windows:
             found = containing(
