@@ -89,12 +89,14 @@ bench: install bench-deps
 	$(BIN)/python -m bench.webhooks
 	$(BIN)/python -m bench.pretranslate
 	$(BIN)/python -m bench.dist
+	$(BIN)/python -m bench.memory
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
 	$(BIN)/python -m bench.run --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.undo --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.webhooks --postgres "$$LOKO_TEST_DATABASE_URL"
+	$(BIN)/python -m bench.memory --database-url "$$LOKO_TEST_DATABASE_URL"
 
 lint: install
 	$(BIN)/ruff check .

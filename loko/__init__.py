@@ -64,6 +64,7 @@ def register_job_handlers() -> None:
     import loko.imports.jobs
     import loko.jobs.maintenance
     import loko.machine.jobs
+    import loko.memory.jobs
     import loko.repohost.jobs
     import loko.translations.jobs
     import loko.webhooks.jobs  # noqa: F401
@@ -94,6 +95,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.logging import configure_logging
     from loko.machine.api import machine_api
     from loko.mcp.api import mcp_api
+    from loko.memory.api import memory_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
@@ -143,6 +145,7 @@ def create_app(config: dict | None = None) -> "Flask":
         comments_api,
         machine_api,
         glossary_api,
+        memory_api,
         files_api,
         languages_api,
         mcp_api,

@@ -73,6 +73,9 @@ def _empty_tables():
     with db.engine.begin() as connection:
         for table in reversed(db.metadata.sorted_tables):
             connection.execute(table.delete())
+        if connection.dialect.name == "sqlite":
+            # The memory's FTS5 index is a virtual table, outside the models' metadata.
+            connection.exec_driver_sql("DELETE FROM memory_trigrams")
 
 
 @pytest.fixture

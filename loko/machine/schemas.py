@@ -137,14 +137,31 @@ class SuggestionsQuery(ApiSchema):
 
 
 class SuggestionOut(ApiSchema):
-    """A machine item (``provider``, ``providerId``, ``kind``, ``text``) or a glossary item
-    (``term``, ``translation``, ``forbidden``, ``note``): a term found in the source text."""
+    """A memory item (``text``, ``score``, ``sourceText``, where it comes from), a glossary
+    item (``term``, ``translation``, ``forbidden``, ``note``: a term found in the source text)
+    or a machine item (``provider``, ``providerId``, ``kind``, ``text``)."""
 
-    source = fields.String(required=True, metadata={"enum": ["machine", "glossary"]})
-    provider = fields.String(metadata={"description": "machine: the provider's name."})
+    source = fields.String(
+        required=True,
+        metadata={
+            "enum": ["memory", "glossary", "machine"],
+            "description": "`memory` (the organization's translation memory: `score`, where it comes "
+            "from), `glossary` (a term found in the source text) or `machine` (a provider: "
+            "`provider`, `providerId`, `kind`).",
+        },
+    )
+    provider = fields.String(metadata={"description": "The provider's name (machine)."})
     providerId = fields.String()
     kind = fields.String(metadata={"enum": list(PROVIDER_KINDS)})
-    text = fields.String(metadata={"description": "machine: the translation."})
+    text = fields.String(metadata={"description": "The translation (memory, machine)."})
+    score = fields.Integer(metadata={"description": "How alike the source texts are, 0-100 (memory)."})
+    sourceText = fields.String(metadata={"description": "The source text the match translates (memory)."})
+    origin = fields.String(metadata={"enum": ["project", "tmx"]})
+    project = fields.String(allow_none=True, metadata={"description": "The project's name (memory)."})
+    projectId = fields.String(allow_none=True)
+    file = fields.String(allow_none=True)
+    key = fields.String(allow_none=True)
+    updatedAt = fields.DateTime(allow_none=True)
     term = fields.String(metadata={"description": "glossary: the term found in the source text."})
     translation = fields.String(metadata={"description": "glossary: the term's translation."})
     forbidden = fields.Boolean(metadata={"description": "glossary: true for a translation not to use."})

@@ -21,6 +21,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.machine.models import MachineProvider
+from loko.memory.service import suggestions_for as memory_suggestions
 from loko.secrets import UnreadableSecret
 from loko.translations.models import Translation, TranslationValue
 
@@ -307,7 +308,10 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
         .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
         .order_by(MachineProvider.created_at, MachineProvider.id)
     ).all()
-    suggestions, errors, calls = suggestion_items(glossary), [], []
+    # The memory's matches come first (a translation already made is worth more), then the
+    # glossary's terms found in the source, then each provider's translation.
+    suggestions = memory_suggestions(project, row.id, source, language) + suggestion_items(glossary)
+    errors, calls = [], []
     for provider in providers:
         try:
             calls.append(_call_of(provider, language))

@@ -25,6 +25,8 @@ from loko.machine import pretranslate
 from loko.machine import service as machine
 from loko.machine.schemas import PretranslateIn, PretranslateStarted, SuggestionsOut, SuggestionsQuery
 from loko.mcp import schemas
+from loko.memory import service as memory
+from loko.memory.schemas import MemoryAnswer, MemoryQuery
 from loko.quality import review
 from loko.quality.schemas import ChecksPage, ReviewRequest, ReviewResult
 from loko.quality.service import agent_writes
@@ -323,10 +325,32 @@ def _suggest_translations(actor, args):
 
 
 def _render_suggestion(item: dict) -> str:
+    if item["source"] == "memory":
+        return f"- memory {item['score']}%: {_quote(item['text'], 500)}"
     if item["source"] == "glossary":
         rule = "never use" if item["forbidden"] else "use"
         return f"- glossary: for {_quote(item['term'])} {rule} {_quote(item['translation'])}"
     return f"- {item['provider']}: {_quote(item['text'], 500)}"
+
+
+def _search_memory(actor, args):
+    return memory.project_lookup(
+        actor, actor.project_id, args["text"], args["language"], args["limit"], args["minScore"]
+    )
+
+
+def _render_memory(result: dict) -> str:
+    if not result["matches"]:
+        return "No match in the translation memory."
+    return "\n".join(
+        f"- {item['score']}% {_quote(item['text'], 500)} (for {_quote(item['source'], 200)}; "
+        + (
+            f"{item['projectName']}, {item['file']}: {item['key']})"
+            if item["origin"] == "project"
+            else "TMX)"
+        )
+        for item in result["matches"]
+    )
 
 
 def _render_suggestions(result: dict) -> str:
@@ -688,6 +712,18 @@ TOOLS = {
             _render_reviewed,
             writes=True,
             idempotent=True,
+        ),
+        ToolSpec(
+            "search_memory",
+            "Search the translation memory",
+            "Translations into `language` of source-language texts like `text`, from the "
+            "organization's projects and imported TMX files: best first, each with a `score` "
+            "(0-100; placeholders count as alike whatever their syntax) and the project, file and "
+            "key it comes from. `minScore` 100 asks for exact matches only.",
+            MemoryQuery,
+            MemoryAnswer,
+            _search_memory,
+            _render_memory,
         ),
     )
 }

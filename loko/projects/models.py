@@ -1,4 +1,4 @@
-from sqlalchemy import CheckConstraint, ForeignKey, String, Text
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text, true
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -28,6 +28,8 @@ class Project(db.Model):
     # The level of each check (``loko.checks``) as JSON ``{code: "off" | "warn" | "refuse"}``;
     # a check not named is at "warn".
     checks = db.Column(Text, nullable=False, server_default="{}")
+    # Whether the project's values are translation memory for its organization's projects.
+    memory_enabled = db.Column(Boolean, nullable=False, default=True, server_default=true())
     data_version = db.Column(db.Integer, nullable=False, default=1)
     # For exports of named files (see ``bump_data_version``): the data version of the last
     # change not confined to named files, as it stood when the last confined one began, and

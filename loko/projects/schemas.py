@@ -84,6 +84,9 @@ class ProjectUpdate(ApiSchema):
         fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(LEVELS))),
         CHECKS_UPDATE,
     )
+    memory_enabled = fields.Boolean(
+        metadata={"description": "Whether the project's values are translation memory for its organization."}
+    )
 
     @pre_load
     def drop_read_only_fields(self, data, **_kwargs):
@@ -111,6 +114,11 @@ class ProjectOut(ApiSchema):
     checks = described(
         fields.Function(lambda view: check_levels(view.project.checks), required=True),
         CHECKS_OUT,
+    )
+    memory_enabled = fields.Boolean(
+        attribute="project.memory_enabled",
+        required=True,
+        metadata={"description": "Whether the project's values are translation memory for its organization."},
     )
     created_at = fields.DateTime(attribute="project.created_at", required=True)
     canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)

@@ -96,6 +96,7 @@ def settings_form(name: str):
         "link": save_link,
         "member": save_member_role,
         "checks": save_checks,
+        "memory": save_memory,
         "delete": delete,
     }
     if name not in forms:
@@ -121,6 +122,14 @@ def save_source_language(actor, project_id: str):
         lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
         then=url_for("projects_ui.overview", project_id=project_id),
         notice="Source language saved.",
+    )
+
+
+def save_memory(actor, project_id: str):
+    return submit(
+        lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
+        then=settings_url(project_id),
+        notice="Translation memory setting saved.",
     )
 
 

@@ -24,6 +24,7 @@ PROJECT_FIELDS = {
     "canEditTranslations",
     "canReviewTranslations",
     "checks",
+    "memory_enabled",
 }
 
 

@@ -39,6 +39,7 @@ TOOL_NAMES = {
     "suggest_translations",
     "search_glossary",
     "pretranslate",
+    "search_memory",
 }
 SEED = [
     (

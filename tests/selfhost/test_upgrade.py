@@ -446,3 +446,18 @@ def test_loko_create_user_refuses_a_database_from_a_newer_loko_and_writes_nothin
         users = db.session.execute(sa.text("SELECT count(*) FROM users")).scalar_one()
         db.session.remove()
     assert users == 0
+
+
+def test_the_memory_holds_the_values_written_before_the_upgrade(upgraded):
+    app, _before, _after = upgraded
+    client = app.test_client()
+    client.set_cookie("sb-access-token", SESSION_TOKEN)
+    assert client.get(f"/api/projects/{PROJECT}").json["project"]["memory_enabled"] is True
+    with app.app_context():
+        from loko.memory import service
+
+        service.refresh_index()
+    [match] = client.get(
+        f"/api/projects/{PROJECT}/memory", query_string={"text": "Hello", "language": "de"}
+    ).json["matches"]
+    assert (match["text"], match["score"], match["key"]) == ("Hallo", 100, "greeting")

@@ -1,0 +1,560 @@
+"""The memory's index: every value and TMX unit source as an entry whose id orders it by
+scope (organization and language) and by normalised length, with a trigram index over its
+text (SQLite: an FTS5 table, ``tokenize=trigram``; PostgreSQL: a pg_trgm GIN index).
+
+An entry's id is ``scope << 36 | length << 23 | sequence``: one id range is one scope's
+texts of a range of lengths, so the length filter is a range of the trigram index's own
+row ids (FTS5 walks only that range, in either direction) and short queries cost what long
+ones do.
+
+Writes never touch the index. A background job (``refresh``) reads the history of writes
+after its watermark and indexes the values they wrote; lookups and the editor's search also
+read the values written after the watermark (``tail_*``), so that nothing just written is
+missed. Candidates from the index are only candidates: the caller reads the current value
+and checks it, so an entry left behind by a later change or a deleted key never shows.
+"""
+
+import hashlib
+from collections import Counter
+from contextlib import contextmanager
+from datetime import timedelta
+
+from sqlalchemy import text
+
+from loko.checks.placeholders import read as read_placeholders
+from loko.database import driver_execute, execute_rows, in_chunks, unit_of_work, utcnow
+from loko.extensions import db
+
+SCOPE_SHIFT = 36
+LENGTH_SHIFT = 23
+MAX_LENGTH = (1 << (SCOPE_SHIFT - LENGTH_SHIFT)) - 1
+SEQUENCE_MASK = (1 << LENGTH_SHIFT) - 1
+# A placeholder, whatever its syntax, is this one character for matching.
+PLACEHOLDER = "\ufffc"
+STATE_ID = 1
+HISTORY_BATCH = 20_000
+# On PostgreSQL a write may commit after a later one: the watermark that the refresh starts
+# from only passes writes that no transaction in flight can precede, or that are this old.
+SETTLE_AFTER = timedelta(minutes=10)
+
+
+def normalise(value: str) -> str:
+    """The text as matched: each placeholder (the checks' reading of them) one character."""
+    tokens, _icu = read_placeholders(value)
+    if not tokens:
+        return value
+    for token in sorted(set(tokens), key=len, reverse=True):
+        value = value.replace(token, PLACEHOLDER)
+    return value
+
+
+def digest(normalised: str) -> int:
+    """A signed 64-bit hash of the normalised text: exact matches are found by it."""
+    return int.from_bytes(hashlib.blake2b(normalised.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def id_range(scope: int, shortest: int = 0, longest: int = MAX_LENGTH) -> tuple[int, int]:
+    """The ids of a scope's entries of normalised length ``shortest`` to ``longest``."""
+    shortest, longest = max(shortest, 0), min(longest, MAX_LENGTH)
+    low = (scope << SCOPE_SHIFT) | (shortest << LENGTH_SHIFT)
+    high = (scope << SCOPE_SHIFT) | (longest << LENGTH_SHIFT) | SEQUENCE_MASK
+    return low, high
+
+
+def length_of(entry_id: int) -> int:
+    return (entry_id >> LENGTH_SHIFT) & MAX_LENGTH
+
+
+def _cursor(sql: str, parameters=()):
+    connection = db.session.connection()
+    if connection.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    return driver_execute(connection, sql, tuple(parameters))
+
+
+def fetch(sql: str, parameters=()) -> list[tuple]:
+    """The rows of ``sql`` (``?`` placeholders) on the session's connection."""
+    return _cursor(sql, parameters).fetchall()
+
+
+def _run(sql: str, parameters=()) -> None:
+    _cursor(sql, parameters)
+
+
+def _marks(items) -> str:
+    return ", ".join("?" for _ in items)
+
+
+# -- scopes ------------------------------------------------------------------------------
+
+
+def scopes(organization_id: str, languages) -> dict[str, int]:
+    """The scope numbers of an organization's languages that have any."""
+    languages = list(languages)
+    if not languages:
+        return {}
+    rows = fetch(
+        "SELECT language_code, id FROM memory_scopes "  # noqa: S608
+        f"WHERE organization_id = ? AND language_code IN ({_marks(languages)})",
+        [organization_id, *languages],
+    )
+    return dict(rows)
+
+
+def _scope_numbers(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """Scope numbers of (organization, language) pairs, made for those that have none."""
+    found: dict[tuple[str, str], int] = {}
+    organizations = {organization for organization, _ in pairs}
+    for organization in organizations:
+        languages = [language for org, language in pairs if org == organization]
+        for language, number in scopes(organization, languages).items():
+            found[(organization, language)] = number
+    missing = sorted(pairs - set(found))
+    if missing:
+        execute_rows("INSERT INTO memory_scopes (organization_id, language_code) VALUES (?, ?)", missing)
+        for organization, language in missing:
+            found[(organization, language)] = scopes(organization, [language])[language]
+    return found
+
+
+# -- writing the index -------------------------------------------------------------------
+
+
+class _Writer:
+    """Entries added and removed in one transaction, with the next sequence number of each
+    (scope, length) taken from the largest id in use."""
+
+    def __init__(self, deferred: bool = False):
+        self.next_sequence: dict[tuple[int, int], int] = {}
+        self.sqlite = db.session.get_bind().dialect.name == "sqlite"
+        # A rebuild fills the FTS5 table at the end, in one statement in id order.
+        self.deferred = deferred
+
+    def new_id(self, scope: int, length: int) -> int:
+        length = min(length, MAX_LENGTH)
+        bucket = (scope, length)
+        sequence = self.next_sequence.get(bucket)
+        if sequence is None:
+            low, high = id_range(scope, length, length)
+            largest = fetch("SELECT max(id) FROM memory_entries WHERE id BETWEEN ? AND ?", (low, high))[0][0]
+            sequence = 0 if largest is None else (largest & SEQUENCE_MASK) + 1
+        if sequence > SEQUENCE_MASK:
+            raise OverflowError("memory: too many texts of one length in one scope")
+        self.next_sequence[bucket] = sequence + 1
+        return (scope << SCOPE_SHIFT) | (length << LENGTH_SHIFT) | sequence
+
+    def remove(self, ids: list[int]) -> None:
+        for chunk in in_chunks(ids):
+            _run(f"DELETE FROM memory_entries WHERE id IN ({_marks(chunk)})", chunk)  # noqa: S608
+            if self.sqlite:
+                _run(f"DELETE FROM memory_trigrams WHERE rowid IN ({_marks(chunk)})", chunk)  # noqa: S608
+
+    def add(self, rows: list[tuple]) -> None:
+        """``rows``: (id, translation_id, language, project_id, unit_id, digest, text)."""
+        if not rows:
+            return
+        # FTS5 writes its pending terms out whenever a rowid is smaller than the last one.
+        rows = sorted(rows)
+        if self.sqlite:
+            execute_rows(
+                "INSERT INTO memory_entries (id, translation_id, language_code, project_id, unit_id, digest) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [row[:6] for row in rows],
+            )
+            if not self.deferred:
+                execute_rows(
+                    "INSERT INTO memory_trigrams (rowid, text) VALUES (?, ?)",
+                    [(row[0], row[6]) for row in rows],
+                )
+        else:
+            execute_rows(
+                "INSERT INTO memory_entries "
+                "(id, translation_id, language_code, project_id, unit_id, digest, text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+
+def _state() -> tuple[int, int]:
+    row = fetch("SELECT indexed_to, settled_to FROM memory_state WHERE id = ?", (STATE_ID,))
+    return (row[0][0], row[0][1]) if row else (0, 0)
+
+
+def indexed_to() -> int:
+    """The history entry up to which every write is indexed (0: nothing is)."""
+    return _state()[0]
+
+
+def _save_state(indexed: int, settled: int, rebuilt: bool = False) -> None:
+    exists = fetch("SELECT 1 FROM memory_state WHERE id = ?", (STATE_ID,))
+    if exists:
+        _run(
+            "UPDATE memory_state SET indexed_to = ?, settled_to = ? WHERE id = ?",
+            (indexed, settled, STATE_ID),
+        )
+    else:
+        _run(
+            "INSERT INTO memory_state (id, indexed_to, settled_to) VALUES (?, ?, ?)",
+            (STATE_ID, indexed, settled),
+        )
+    if rebuilt:
+        db.session.execute(
+            text("UPDATE memory_state SET rebuilt_at = :now WHERE id = :id"),
+            {"now": utcnow(), "id": STATE_ID},
+        )
+
+
+def _latest_history() -> int:
+    return fetch("SELECT max(id) FROM translation_history")[0][0] or 0
+
+
+VALUES_OF_KEYS = (
+    "SELECT v.translation_id, v.language_code, v.project_id, p.organization_id, v.value "
+    "FROM translation_values v JOIN projects p ON p.id = v.project_id "
+    "WHERE v.translation_id IN ({marks})"
+)
+
+
+KEYS_OF = (
+    "SELECT t.id, t.key, t.project_id, p.organization_id FROM translations t "
+    "JOIN projects p ON p.id = t.project_id WHERE t.id IN ({marks})"
+)
+# The scope of keys themselves (the editor's search looks in keys and values).
+KEY_SCOPE = ""
+
+
+def _reindex_keys(writer: _Writer, translation_ids: list[str], batch: int = 2000) -> int:
+    """Make the entries of these keys and their values what they are now; the number of
+    entries changed."""
+    changed = 0
+    for chunk in in_chunks(translation_ids, batch):
+        marks = _marks(chunk)
+        current = fetch(VALUES_OF_KEYS.format(marks=marks), chunk)
+        current += [
+            (row[0], KEY_SCOPE, row[2], row[3], row[1]) for row in fetch(KEYS_OF.format(marks=marks), chunk)
+        ]
+        existing = {
+            (row[1], row[2]): (row[0], row[3])
+            for row in fetch(
+                "SELECT id, translation_id, language_code, digest FROM memory_entries "  # noqa: S608
+                f"WHERE translation_id IN ({marks})",
+                chunk,
+            )
+        }
+        numbers = _scope_numbers({(row[3], row[1]) for row in current})
+        stale, fresh = [], []
+        for translation_id, language, project_id, organization_id, value in current:
+            normalised = normalise(value) if language != KEY_SCOPE else value
+            hashed = digest(normalised)
+            scope = numbers[(organization_id, language)]
+            entry = existing.pop((translation_id, language), None)
+            if entry is not None:
+                entry_id, old_digest = entry
+                if old_digest == hashed and entry_id >> SCOPE_SHIFT == scope:
+                    continue
+                stale.append(entry_id)
+            entry_id = writer.new_id(scope, len(normalised))
+            fresh.append((entry_id, translation_id, language, project_id, None, hashed, value))
+        stale.extend(entry_id for entry_id, _ in existing.values())
+        writer.remove(stale)
+        writer.add(fresh)
+        changed += len(stale) + len(fresh)
+    return changed
+
+
+def _settled(indexed: int, previous: int) -> int:
+    """How far no write can still appear before: everything indexed on SQLite (one writer at
+    a time); on PostgreSQL, when no other transaction that wrote is in flight, else the
+    history entries older than SETTLE_AFTER."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return indexed
+    in_flight = fetch(
+        "SELECT count(*) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() "
+        "AND datname = current_database()"
+    )[0][0]
+    if not in_flight:
+        return indexed
+    older = fetch(
+        "SELECT max(id) FROM translation_history WHERE id > ? AND id <= ? AND created_at < ?",
+        (previous, indexed, utcnow() - SETTLE_AFTER),
+    )[0][0]
+    return older or previous
+
+
+def refresh(batch: int = HISTORY_BATCH) -> dict:
+    """Index the values written since the watermark (all of them the first time); the
+    numbers of history entries read and entries changed."""
+    if not fetch("SELECT 1 FROM memory_state WHERE id = ?", (STATE_ID,)):
+        return rebuild()
+    if db.session.get_bind().dialect.name != "sqlite":
+        with unit_of_work():
+            ensure_trigram_index()
+    indexed, settled = _state()
+    read = changed = 0
+    start = settled
+    while True:
+        with unit_of_work():
+            rows = fetch(
+                "SELECT id, translation_id FROM translation_history WHERE id > ? ORDER BY id LIMIT ?",
+                (start, batch),
+            )
+            if not rows:
+                break
+            last = rows[-1][0]
+            writer = _Writer()
+            changed += _reindex_keys(writer, sorted({row[1] for row in rows}))
+            read += len(rows)
+            indexed = max(indexed, last)
+            settled = _settled(indexed, settled) if len(rows) < batch else settled
+            _save_state(indexed, settled)
+            start = last
+        if len(rows) < batch:
+            break
+    analyse_after(changed)
+    return {"historyRead": read, "entriesChanged": changed, "indexedTo": indexed}
+
+
+REBUILD_BATCH = 20_000
+# The FTS5 table is filled a scope's band of lengths at a time: a rebuild never holds
+# SQLite's write lock for long, whatever the number of values.
+FILL_LENGTHS = 64
+
+
+def rebuild() -> dict:
+    """Index every value and TMX unit again from nothing, in transactions of REBUILD_BATCH
+    keys (lookups read the history of writes meanwhile, as the state is only saved at the
+    end)."""
+    sqlite = db.session.get_bind().dialect.name == "sqlite"
+    with unit_of_work():
+        latest = _latest_history()
+        _run("DELETE FROM memory_state WHERE id = ?", (STATE_ID,))
+        _run("DELETE FROM memory_entries")
+        # Filled first, then indexed: cheaper than growing the index row by row.
+        _run("DELETE FROM memory_trigrams" if sqlite else "DROP INDEX IF EXISTS ix_memory_entries_trigrams")
+        keys = [row[0] for row in fetch("SELECT id FROM translations ORDER BY id")]
+    changed = 0
+    for chunk in in_chunks(keys, REBUILD_BATCH):
+        with unit_of_work():
+            changed += _reindex_keys(_Writer(deferred=sqlite), chunk)
+    with unit_of_work():
+        units = fetch("SELECT id, organization_id, source_language, source FROM memory_units")
+        changed += _index_units(_Writer(deferred=sqlite), units)
+        numbers = [row[0] for row in fetch("SELECT id FROM memory_scopes ORDER BY id")]
+    if sqlite:
+        for scope in numbers:
+            for shortest in range(0, MAX_LENGTH + 1, FILL_LENGTHS):
+                with unit_of_work():
+                    _fill_trigrams(*id_range(scope, shortest, shortest + FILL_LENGTHS - 1))
+    with unit_of_work():
+        if not sqlite:
+            ensure_trigram_index()
+        _save_state(latest, _settled(latest, 0), rebuilt=True)
+    analyse_after(changed)
+    return {"historyRead": 0, "entriesChanged": changed, "indexedTo": latest}
+
+
+def _fill_trigrams(low: int, high: int) -> None:
+    """SQLite: the FTS5 table from the entries with ids in [low, high], in id order (its
+    cheapest order)."""
+    _run(
+        "INSERT INTO memory_trigrams (rowid, text) SELECT entry_id, text FROM ("
+        "SELECT e.id AS entry_id, v.value AS text FROM memory_entries e JOIN translation_values v "
+        "ON v.translation_id = e.translation_id AND v.language_code = e.language_code "
+        "WHERE e.id BETWEEN ? AND ? "
+        "UNION ALL SELECT e.id, t.key FROM memory_entries e JOIN translations t "
+        "ON t.id = e.translation_id AND e.language_code = ? WHERE e.id BETWEEN ? AND ? "
+        "UNION ALL SELECT e.id, u.source FROM memory_entries e JOIN memory_units u ON u.id = e.unit_id "
+        "WHERE e.id BETWEEN ? AND ?"
+        ") ORDER BY entry_id",
+        (low, high, KEY_SCOPE, low, high, low, high),
+    )
+
+
+def _index_units(writer: _Writer, units: list[tuple]) -> int:
+    """``units``: (id, organization_id, source_language, source)."""
+    numbers = _scope_numbers({(row[1], row[2]) for row in units})
+    rows = []
+    for unit_id, organization_id, language, source in units:
+        normalised = normalise(source)
+        entry_id = writer.new_id(numbers[(organization_id, language)], len(normalised))
+        rows.append((entry_id, None, language, None, unit_id, digest(normalised), source))
+    writer.add(rows)
+    return len(rows)
+
+
+def index_units(units: list[tuple]) -> int:
+    """Add entries for new TMX units (id, organization_id, source_language, source), in the
+    caller's transaction."""
+    return _index_units(_Writer(), units)
+
+
+def analyse_after(changed: int) -> None:
+    """PostgreSQL plans the trigram lookups from statistics: gather them after a large
+    change (autovacuum may be off)."""
+    if changed >= 10_000 and db.engine.dialect.name == "postgresql":
+        with db.engine.connect() as connection:
+            connection.exec_driver_sql("ANALYZE memory_entries")
+            connection.commit()
+
+
+def ensure_trigram_index() -> bool:
+    """PostgreSQL: the pg_trgm extension and the GIN index, made when missing; False when the
+    extension cannot be created (the lookups then read without the index)."""
+    if fetch("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_memory_entries_trigrams'"):
+        return True
+    try:
+        with db.session.begin_nested():
+            _run("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            _run("CREATE INDEX ix_memory_entries_trigrams ON memory_entries USING gin (text gin_trgm_ops)")
+    except Exception:
+        return False
+    return True
+
+
+# -- reading the index -------------------------------------------------------------------
+
+
+def _fts_phrase(fragment: str) -> str:
+    return '"' + fragment.replace('"', '""') + '"'
+
+
+def _like_pattern(fragment: str) -> str:
+    escaped = fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
+    """Ids in [low, high] of entries whose text contains ``fragment`` (3 characters or more;
+    letters of any case), lowest first, at most ``limit``. The dialect-specific read of the
+    trigram index for lookups."""
+    order = "ASC"
+    if db.session.get_bind().dialect.name == "sqlite":
+        sql = (
+            "SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ? AND rowid BETWEEN ? AND ? "  # noqa: S608
+            f"ORDER BY rowid {order} LIMIT ?"
+        )
+        return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
+    if len(fragment) <= 3:
+        # One trigram, a common one as a rule: walking the window's ids finds `limit` of
+        # them soon, where the GIN index would hand over every row that holds it.
+        sql = (
+            "SELECT id FROM memory_entries WHERE text ILIKE ? AND id BETWEEN ? AND ? "  # noqa: S608
+            f"ORDER BY id {order} LIMIT ?"
+        )
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+    sql = (
+        "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "  # noqa: S608
+        f"ORDER BY id + 0 {order} LIMIT ?"
+    )
+    with _trigram_plan():
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+
+
+@contextmanager
+def _trigram_plan():
+    """PostgreSQL: the GIN index, whatever the statistics say (none, on data never analysed):
+    neither a sequential scan nor a walk of the primary key in order, which reads every row
+    when the fragment is rare. For the next statement only."""
+    _run("SET LOCAL enable_seqscan = off")
+    _run("SET LOCAL enable_indexscan = off")
+    try:
+        yield
+    finally:
+        _run("RESET enable_seqscan")
+        _run("RESET enable_indexscan")
+
+
+def fragments(normalised: str, count: int, size: int) -> list[str]:
+    """Up to ``count`` distinct pieces of ``size`` characters (or the whole of a shorter
+    part) spread over the text's parts between placeholders, lower-cased."""
+    parts = [part.strip() for part in normalised.lower().split(PLACEHOLDER)]
+    pieces: list[str] = []
+    for part in parts:
+        if len(part) < 3:
+            continue
+        if len(part) <= size:
+            pieces.append(part)
+            continue
+        starts = len(part) - size + 1
+        step = max(1, size - 1)
+        pieces.extend(part[start : start + size] for start in range(0, starts, step))
+        if (starts - 1) % step:
+            pieces.append(part[-size:])
+    pieces = list(dict.fromkeys(piece for piece in pieces if len(piece.strip()) >= 3))
+    if len(pieces) <= count:
+        return pieces
+    stride = len(pieces) / count
+    return [pieces[int(index * stride)] for index in range(count)]
+
+
+def candidates(
+    scope: int, normalised: str, shortest: int, longest: int, *, per_fragment: int, fragments_max: int
+) -> Counter:
+    """Entries of a scope in the length window sharing fragments with the text, counted by
+    the fragments they share. Each fragment's list is read upwards from the text's own
+    length, then upwards from two thirds of it, then from the shortest: a common fragment
+    brings the nearest lengths first (FTS5 reads ascending rowids far faster than
+    descending ones)."""
+    length = len(normalised)
+    near = max(shortest, (2 * length) // 3)
+    windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
+    windows = [(low, high) for low, high in windows if low <= high]
+    hits: Counter = Counter()
+    sqlite = db.session.get_bind().dialect.name == "sqlite"
+    size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
+    for fragment in fragments(normalised, count, size):
+        wanted = per_fragment
+        for low, high in windows:
+            found = containing(
+                fragment, *id_range(scope, low, high), max(1, wanted // 2) if low == length else wanted
+            )
+            hits.update(found)
+            wanted -= len(found)
+            if wanted <= 0:
+                break
+    return hits
+
+
+def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
+    """(digest, id) of a scope's entries with these digests: the first and the last indexed
+    of each, not all of a text stored thousands of times (each is as exact as the next)."""
+    low, high = id_range(scope)
+    found = []
+    for chunk in in_chunks(hashes, 2000):
+        for hashed, first, last in fetch(
+            "SELECT digest, min(id), max(id) FROM memory_entries "  # noqa: S608
+            f"WHERE digest IN ({_marks(chunk)}) AND id BETWEEN ? AND ? GROUP BY digest",
+            [*chunk, low, high],
+        ):
+            found += [(hashed, first), (hashed, last)] if first != last else [(hashed, first)]
+    return found
+
+
+def containing_in_project(
+    fragment: str, low: int, high: int, project_id: str, limit: int
+) -> list[str] | None:
+    """Translation ids of the project's entries in [low, high] whose text contains
+    ``fragment`` (any case), at most ``limit``; None when the index has gone through more
+    entries than that many times ``limit`` without finishing (a term common elsewhere)."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        sql = (
+            "SELECT e.project_id, e.translation_id FROM memory_trigrams f "
+            "JOIN memory_entries e ON e.id = f.rowid "
+            "WHERE memory_trigrams MATCH ? AND f.rowid BETWEEN ? AND ? LIMIT ?"
+        )
+        parameter = _fts_phrase(fragment)
+    else:
+        sql = (
+            "SELECT project_id, translation_id FROM memory_entries "
+            "WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? LIMIT ?"
+        )
+        parameter = _like_pattern(fragment)
+    scanned = limit * 2
+    if db.session.get_bind().dialect.name == "sqlite":
+        found = fetch(sql, (parameter, low, high, scanned + 1))
+    else:
+        with _trigram_plan():
+            found = fetch(sql, (parameter, low, high, scanned + 1))
+    if len(found) > scanned:
+        return None
+    return [translation_id for owner, translation_id in found if owner == project_id][:limit]
