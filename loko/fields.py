@@ -168,13 +168,15 @@ def LanguageLimit(**kwargs):
         LanguageCode(existing=True),
         allow_none=True,
         validate=validate.Length(max=MAX_LIMITED_LANGUAGES),
-        metadata={
-            "description": "The languages whose values it may write (and review, with that right), "
-            "each a language of the project; null or empty: every language. Keys, files, languages "
-            "and key details are managed only with rights in every language.",
-            "example": ["de", "fr"],
+        **{
+            "metadata": {
+                "description": "The languages whose values it may write (and review, with that "
+                "right), each a language of the project; null or empty: every language. Keys, "
+                "files, languages and key details are managed only with rights in every language.",
+                "example": ["de", "fr"],
+            },
+            **kwargs,
         },
-        **kwargs,
     )
 
 

@@ -548,5 +548,5 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         row.comment,
         row.context,
         row.max_length,
-        permissions.can_edit_translations,
+        permissions.can_manage_keys,
     )
