@@ -213,16 +213,16 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
     if any(item.kind == "language-delete" for item in operations):
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
     if permissions.languages is not None:
-        # A caller limited to some languages undoes values in those only, and no key's or
-        # file's move (those entries have no language).
-        if operations and any(item.kind in STRUCTURAL for item in operations) or any(
-            row[4] is None for row in rows
-        ):
-            policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
-        policy.require_languages(permissions, {row[4] for row in rows})
+        policy.require_languages(permissions, {row[4] for row in rows if row[4] is not None})
     plan = Plan()
     _plan_structure(project_id, operations, plan)
     _plan_entries(project_id, conditions, rows, plan)
+    if permissions.languages is not None and (
+        plan.restores or plan.trashes or plan.languages or plan.records or any(row[4] is None for row in rows)
+    ):
+        # A caller limited to some languages undoes values in those only: no key, file or
+        # language comes back or goes.
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
     return plan, chosen
 
 
