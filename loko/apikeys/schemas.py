@@ -69,7 +69,9 @@ class ApiKeyListItem(ApiSchema):
         allow_none=True,
         metadata={"description": "The client address of the last noted use."},
     )
-    expiresAt = fields.DateTime(attribute="key.expires_at", allow_none=True, metadata={"description": EXPIRES_AT})
+    expiresAt = fields.DateTime(
+        attribute="key.expires_at", allow_none=True, metadata={"description": EXPIRES_AT}
+    )
     expired = fields.Boolean(required=True, metadata={"description": "Whether the key has expired."})
     languages = fields.List(fields.String(), allow_none=True, metadata={"description": LANGUAGES_OUT})
     created_by = fields.Nested(UserBriefOut, attribute="creator", allow_none=True)

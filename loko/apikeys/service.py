@@ -23,7 +23,9 @@ def create_api_key(
         if expires_at is not None and expires_at <= utcnow():
             raise BadRequest("expiresAt: must be in the future.")
         if languages and scope != "write":
-            raise BadRequest("languages: only a write key can be limited to languages (a read key writes none).")
+            raise BadRequest(
+                "languages: only a write key can be limited to languages (a read key writes none)."
+            )
         require_project_languages(project_id, languages or [])
         return issue_api_key(
             project_id, name, scope, created_by=actor.id, expires_at=expires_at, languages=languages

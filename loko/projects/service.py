@@ -249,9 +249,7 @@ def delete_project(actor, project_id: str, confirm_name: str | None = None) -> s
 UNCHANGED = object()
 
 
-def set_member_role(
-    actor, project_id: str, user_id: str, role: str | None, languages=UNCHANGED
-) -> dict:
+def set_member_role(actor, project_id: str, user_id: str, role: str | None, languages=UNCHANGED) -> dict:
     """Give an organization member a project role (None removes it), an editor or reviewer
     limited to ``languages`` (None or empty: every language; left out: as it was; another
     role drops the limit). NotFound for non-members, BadRequest for a language the project

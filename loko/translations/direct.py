@@ -138,9 +138,7 @@ class DirectPatch:
         # by the full path.
         if not noted or actor.expired(utcnow()) or actor.languages is not None:
             return None
-        if not policy.api_key_may(
-            actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
-        ):
+        if not policy.api_key_may(actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS):
             return None
         if self._listened(project_id):
             # Its events go out with the full path's transaction (loko.events listens there).

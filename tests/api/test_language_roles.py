@@ -322,7 +322,11 @@ def _mcp(app, world, caller, name, arguments) -> dict:
     response = CallerClient(app, world.credentials[caller]).post(
         "/api/mcp",
         data=orjson.dumps(message),
-        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers},
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
     )
     assert response.status_code == 200, response.json
     return response.json["result"]
@@ -457,7 +461,9 @@ def test_an_import_of_a_zip_with_another_language_names_it(app, limited):
 
 
 def test_the_project_tells_a_limited_caller_their_languages(app, limited):
-    project = _api(app, limited, "de_editor").client.get(f"/api/projects/{limited.project_id}").json["project"]
+    project = (
+        _api(app, limited, "de_editor").client.get(f"/api/projects/{limited.project_id}").json["project"]
+    )
     assert (project["editableLanguages"], project["canManageKeys"], project["canEditTranslations"]) == (
         ["de"],
         False,
