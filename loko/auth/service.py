@@ -258,7 +258,7 @@ def api_key_lookup(key: str) -> tuple[ApiKeyActor, bool] | None:
 
 def _aware(moment):
     """A timestamp the driver read (naive UTC on SQLite) as an aware UTC datetime."""
-    if moment is None or isinstance(moment, datetime) and moment.tzinfo is not None:
+    if moment is None or (isinstance(moment, datetime) and moment.tzinfo is not None):
         return moment
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)

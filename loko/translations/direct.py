@@ -8,8 +8,9 @@ other such writes arriving meanwhile may share (``GroupCommit``). It answers as 
 does. Anything else goes to Flask unchanged, with the body it sent, so every other status,
 header and message stays the handler's: another path, method or database, a body the schema
 refuses or larger than ``DIRECT_BODY_BYTES``, an unknown, revoked, expired or foreign key, a
-key limited to some languages, a key whose use is due to be noted again (once a minute), a project with webhooks listening to its
-values or keys (their events go with the full path's transaction), a conditional write
+key limited to some languages, a key whose use is due to be noted again (once a minute), a
+project with webhooks listening to its values or keys (their events go with the full path's
+transaction), a conditional write
 whose expected value no longer holds, a language or file record the project does not have
 yet, a database error.
 The full path then writes (or refuses) the same way, in a transaction of its own; the direct

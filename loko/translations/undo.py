@@ -132,9 +132,10 @@ def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, sk
 
     canEditTranslations, and canEditProjects for a language delete (Forbidden or NotFound as
     ``policy.require_permission`` decides); for a caller limited to some languages, Forbidden
-    when a change is in another language or moves a key or a file; NotFound for an unknown operation; Conflict for an
-    operation already undone, deleted for good or past the trash's retention, and, unless
-    ``skip_changed``, when something changed again since (``details.conflicts`` lists it).
+    when a change is in another language or moves a key or a file; NotFound for an unknown
+    operation; Conflict for an operation already undone, deleted for good or past the trash's
+    retention, and, unless ``skip_changed``, when something changed again since
+    (``details.conflicts`` lists it).
     """
     if dry_run:
         read_snapshot()
