@@ -131,3 +131,15 @@ def test_the_settings_page_shows_and_sets_a_member_s_languages(app, limited, wor
     )
     assert response.status_code == 303
     assert 'value="de, fr"' in owner.get(f"/projects/{world.project_id}/settings").text
+
+
+@pytest.mark.parametrize(("page", "control"), [("languages", "Add language"), ("files", "New file")])
+def test_the_languages_and_files_pages_offer_a_limited_editor_no_changes(limited, world, page, control):
+    response = limited["de_editor"].get(f"/projects/{world.project_id}/{page}")
+    assert response.status_code == 200
+    assert control not in response.text
+
+
+def test_the_project_list_says_which_languages_a_member_translates(limited, world):
+    response = limited["de_editor"].get(f"/orgs/{world.organization_id}")
+    assert "translate de" in response.text
