@@ -273,13 +273,6 @@ def require_languages(permissions: Permissions, codes) -> None:
         )
 
 
-def require_key_creation(permissions: Permissions) -> None:
-    """Forbidden for a member or key limited to some languages: a write that would create a
-    key needs edit rights in every language."""
-    if not permissions.can_manage_keys:
-        raise Forbidden("key: " + _limited_message(permissions))
-
-
 def is_author(actor: Actor | None, author_type: str, author_id: str | None) -> bool:
     """Whether ``actor`` is who wrote something recorded as ``(author_type, author_id)``: the
     same user, or the same API key."""

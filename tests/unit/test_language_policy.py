@@ -9,7 +9,6 @@ from loko.auth.policy import (
     key_permissions,
     languages_column,
     permissions_from_roles,
-    require_key_creation,
     require_languages,
     stored_languages,
 )
@@ -57,12 +56,6 @@ def test_require_languages_names_every_language_refused():
 
 def test_require_languages_lets_an_unlimited_caller_write_any_language():
     require_languages(permissions_from_roles("member", "editor"), ["fr", "de"])
-
-
-def test_require_key_creation_refuses_a_limited_caller():
-    with pytest.raises(Forbidden) as refused:
-        require_key_creation(permissions_from_roles("member", "editor", DE))
-    assert refused.value.message.startswith("key: Your edits in this project are limited to de;")
 
 
 def test_a_write_key_is_limited_to_its_languages():
