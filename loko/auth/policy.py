@@ -245,8 +245,11 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
     if not permissions.allows(permission):
         if isinstance(actor, ApiKeyActor) and permission in SESSION_ONLY:
             raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
-        if permission == MANAGE_KEYS and permissions.can_edit_translations:
-            raise Forbidden(_limited_message(permissions))
+        if permission == MANAGE_KEYS:
+            if permissions.can_edit_translations:
+                raise Forbidden(_limited_message(permissions))
+            # Whoever does not write at all is told so, as for any other write.
+            permission = EDIT_TRANSLATIONS
         raise Forbidden(f"You do not have the {permission} permission on this project.")
     return permissions
 

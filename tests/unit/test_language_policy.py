@@ -86,3 +86,14 @@ def test_the_languages_column_is_sorted_json_or_null(codes, column):
 
 def test_a_stored_column_reads_back_as_a_set():
     assert (stored_languages('["de", "fr"]'), stored_languages(None)) == (frozenset({"de", "fr"}), None)
+
+
+def test_a_caller_who_writes_nothing_is_told_of_the_edit_permission_for_key_management():
+    from loko.auth.actors import UserActor
+    from loko.auth.policy import _granting
+
+    with pytest.raises(Forbidden) as refused:
+        _granting(
+            UserActor("u", "v@example.test", "v"), MANAGE_KEYS, permissions_from_roles("member", "viewer")
+        )
+    assert refused.value.message == "You do not have the canEditTranslations permission on this project."
