@@ -182,6 +182,28 @@ def LanguageCode(**kwargs):
     return CanonicalLanguageCode(validate=valid_language_code, metadata=metadata, **kwargs)
 
 
+MAX_LIMITED_LANGUAGES = 1000
+
+
+def LanguageLimit(**kwargs):
+    """The languages a member's or a key's writes are limited to: a list of codes of the
+    project; null or empty for every language."""
+    return fields.List(
+        LanguageCode(existing=True),
+        allow_none=True,
+        validate=validate.Length(max=MAX_LIMITED_LANGUAGES),
+        **{
+            "metadata": {
+                "description": "The languages whose values it may write (and review, with that "
+                "right), each a language of the project; null or empty: every language. Keys, "
+                "files, languages and key details are managed only with rights in every language.",
+                "example": ["de", "fr"],
+            },
+            **kwargs,
+        },
+    )
+
+
 def TranslationValue(**kwargs):
     return fields.String(
         validate=validate.Length(max=MAX_VALUE),

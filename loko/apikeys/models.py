@@ -1,4 +1,4 @@
-from sqlalchemy import CheckConstraint, ForeignKey, String
+from sqlalchemy import CheckConstraint, ForeignKey, String, Text
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -22,5 +22,13 @@ class ApiKey(db.Model):
     scope = db.Column(String(8), nullable=False, default="write")
     created_by = db.Column(String(36), ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    # The last noted use (at most once a minute, ``loko.auth.service.LAST_USED_RESOLUTION``)
+    # and the client address it came from.
     last_used_at = db.Column(UTCDateTime, nullable=True)
+    last_used_from = db.Column(String(64), nullable=True)
+    # After this moment the key answers 401; NULL: it does not expire.
+    expires_at = db.Column(UTCDateTime, nullable=True)
+    # The languages a write key's writes are limited to, as members' are (JSON list); NULL:
+    # every language.
+    languages = db.Column(Text, nullable=True)
     revoked_at = db.Column(UTCDateTime, nullable=True)

@@ -6,17 +6,31 @@ from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.tokens import new_api_key, token_hash
 from loko.database import unit_of_work, utcnow
-from loko.errors import NotFound
+from loko.errors import BadRequest, NotFound
 from loko.extensions import db
+from loko.projects.service import require_project_languages
 
 PREFIX_LENGTH = 12
 
 
-def create_api_key(actor, project_id: str, name: str, scope: str = "write") -> tuple[str, ApiKey]:
-    """Create a key and return ``(full_key, record)``; the full key is not stored."""
+def create_api_key(
+    actor, project_id: str, name: str, scope: str = "write", expires_at=None, languages=None
+) -> tuple[str, ApiKey]:
+    """Create a key and return ``(full_key, record)``; the full key is not stored. BadRequest
+    for an expiry not in the future, a language limit on a read key or a language the
+    project does not have."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
-        key, record = issue_api_key(project_id, name, scope, created_by=actor.id)
+        if expires_at is not None and expires_at <= utcnow():
+            raise BadRequest("expiresAt: must be in the future.")
+        if languages and scope != "write":
+            raise BadRequest(
+                "languages: only a write key can be limited to languages (a read key writes none)."
+            )
+        require_project_languages(project_id, languages or [])
+        key, record = issue_api_key(
+            project_id, name, scope, created_by=actor.id, expires_at=expires_at, languages=languages
+        )
         audit.record_for_project_id(actor, project_id, "api_key.created", _target(record), _details(record))
         return key, record
 
@@ -26,10 +40,17 @@ def _target(record: ApiKey) -> audit.Target:
 
 
 def _details(record: ApiKey) -> dict:
-    return {"scope": record.scope, "prefix": record.prefix}
+    details = {"scope": record.scope, "prefix": record.prefix}
+    if record.expires_at is not None:
+        details["expiresAt"] = record.expires_at.isoformat()
+    if record.languages:
+        details["languages"] = record.languages
+    return details
 
 
-def issue_api_key(project_id: str, name: str, scope: str, created_by: str | None) -> tuple[str, ApiKey]:
+def issue_api_key(
+    project_id: str, name: str, scope: str, created_by: str | None, expires_at=None, languages=None
+) -> tuple[str, ApiKey]:
     """Insert a new key for a project (inside the caller's transaction)."""
     key = new_api_key()
     record = ApiKey(
@@ -39,6 +60,8 @@ def issue_api_key(project_id: str, name: str, scope: str, created_by: str | None
         key_hash=token_hash(key),
         scope=scope,
         created_by=created_by,
+        expires_at=expires_at,
+        languages=policy.languages_column(languages),
     )
     db.session.add(record)
     db.session.flush()
@@ -53,7 +76,20 @@ def list_api_keys(actor, project_id: str) -> list[dict]:
         .where(ApiKey.project_id == project_id, ApiKey.revoked_at.is_(None))
         .order_by(ApiKey.created_at, ApiKey.id)
     ).all()
-    return [{"key": key, "creator": creator} for key, creator in rows]
+    now = utcnow()
+    return [
+        {
+            "key": key,
+            "creator": creator,
+            "expired": key.expires_at is not None and key.expires_at <= now,
+            "languages": _sorted(policy.stored_languages(key.languages)),
+        }
+        for key, creator in rows
+    ]
+
+
+def _sorted(codes):
+    return None if codes is None else sorted(codes)
 
 
 def revoke_api_key(actor, project_id: str, key_id: str) -> None:

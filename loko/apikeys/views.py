@@ -31,7 +31,7 @@ def keys(project_id):
     if request.method == "GET":
         created = take_secret(_purpose(project_id))
         return forget_secret(keys_page(actor, project_id, created=created))
-    created = attempt(lambda: service.create_api_key(actor, project_id, **form_input(ApiKeyCreate)))
+    created = attempt(lambda: service.create_api_key(actor, project_id, **_create_input()))
     if created is REFUSED:
         return keys_page(actor, project_id)
     key, record = created
@@ -50,6 +50,16 @@ def revoke(project_id, key_id):
         notice="API key revoked: it no longer works.",
     )
     return done if done is not None else keys_page(actor, project_id)
+
+
+def _create_input() -> dict:
+    """The new-key form as the API's body: the expiry a day (at its start, UTC), the
+    languages comma-separated."""
+    day = request.form.get("expiresAt", "").strip()
+    codes = [code.strip() for code in request.form.get("languages", "").split(",") if code.strip()]
+    return form_input(
+        ApiKeyCreate, extra={"expiresAt": f"{day}T00:00:00+00:00" if day else None, "languages": codes}
+    )
 
 
 def keys_page(actor, project_id: str, created: dict | None = None):

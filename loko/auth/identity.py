@@ -54,7 +54,7 @@ def resolve_identity() -> None:
         guard_cross_site_write(authenticated_by_cookie=cookie is not None)
     try:
         if token is not None:
-            g.actor = service.actor_for_api_key(token)
+            g.actor = service.actor_for_api_key(token, request.remote_addr)
         elif cookie:
             g.actor = service.actor_for_session(cookie)
     except Unauthorized as error:

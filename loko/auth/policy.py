@@ -1,6 +1,7 @@
 """Who may do what: the permission table and the 401/403/404 rules, decided here only."""
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 
 from sqlalchemy import bindparam, select
 
@@ -40,6 +41,11 @@ VIEW_GLOSSARY = VIEW_TRANSLATIONS
 # whoever may edit its translations; the values written wait for a review.
 PRETRANSLATE = EDIT_TRANSLATIONS
 
+# Keys themselves (creating, renaming, trashing, restoring, deleting them and their details)
+# and a project's files and languages: whoever may edit its translations in every language.
+# A member or key limited to some languages writes values in those languages only.
+MANAGE_KEYS = "canManageKeys"
+
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
 
@@ -51,6 +57,16 @@ class Permissions:
     can_edit_projects: bool = False
     can_delete: bool = False
     can_review_translations: bool = False
+    # The language codes writes (values, reviews) are limited to; None: every language.
+    languages: frozenset[str] | None = None
+
+    @property
+    def can_manage_keys(self) -> bool:
+        return self.can_edit_translations and self.languages is None
+
+    def may_edit_language(self, code: str) -> bool:
+        """Whether values in ``code`` may be written (and reviewed, with the review right)."""
+        return self.can_edit_translations and (self.languages is None or code in self.languages)
 
     def allows(self, permission: str) -> bool:
         return {
@@ -59,6 +75,7 @@ class Permissions:
             EDIT_PROJECTS: self.can_edit_projects,
             DELETE_PROJECT: self.can_delete,
             REVIEW_TRANSLATIONS: self.can_review_translations,
+            MANAGE_KEYS: self.can_manage_keys,
         }[permission]
 
 
@@ -75,17 +92,50 @@ ROLE_PERMISSIONS = {
 }
 
 
-def permissions_from_roles(org_role: str | None, project_role: str | None) -> Permissions:
-    """The permission table for a user, given their organization and project roles."""
+# The roles whose writes can be limited to some languages: the organization's owners and
+# admins and a project's admins manage the project, and viewers write nothing.
+LANGUAGE_LIMITED_ROLES = ("editor", "reviewer")
+
+
+def stored_languages(text: str | None) -> frozenset[str] | None:
+    """A ``languages`` column (a JSON list of codes, NULL for every language) as a set."""
+    return None if text is None else frozenset(json.loads(text))
+
+
+def languages_column(codes) -> str | None:
+    """The ``languages`` column of a limit to ``codes`` (None or empty: every language)."""
+    return json.dumps(sorted(set(codes))) if codes else None
+
+
+def permissions_from_roles(
+    org_role: str | None, project_role: str | None, languages: frozenset[str] | None = None
+) -> Permissions:
+    """The permission table for a user, given their organization and project roles and the
+    languages their project role is limited to (for editors and reviewers)."""
     if org_role in ("owner", "admin"):
         return ROLE_PERMISSIONS[("org", org_role)]
     if org_role is None or project_role is None:
         return NO_PERMISSIONS
-    return ROLE_PERMISSIONS[("project", project_role)]
+    permissions = ROLE_PERMISSIONS[("project", project_role)]
+    if languages is not None and project_role in LANGUAGE_LIMITED_ROLES:
+        return replace(permissions, languages=languages)
+    return permissions
+
+
+def key_permissions(actor: ApiKeyActor) -> Permissions:
+    """The permission table of an API key: its scope's, limited to its languages."""
+    permissions = ROLE_PERMISSIONS[("key", actor.scope)]
+    if actor.languages is not None and permissions.can_edit_translations:
+        return replace(permissions, languages=frozenset(actor.languages))
+    return permissions
 
 
 USER_ROLES = DriverQuery(
-    select(OrganizationMember.role.label("org_role"), ProjectMember.role.label("project_role"))
+    select(
+        OrganizationMember.role.label("org_role"),
+        ProjectMember.role.label("project_role"),
+        ProjectMember.languages.label("languages"),
+    )
     .select_from(Project)
     .outerjoin(
         OrganizationMember,
@@ -101,10 +151,11 @@ USER_ROLES = DriverQuery(
 PROJECT_EXISTS = DriverQuery(select(Project.id).where(Project.id == bindparam("project_id")))
 
 
-def _user_roles(user_id: str, project_id: str) -> tuple[str | None, str | None] | None:
-    """``(org_role, project_role)`` of a user in a project's organization and the project
-    (one query); None when the project does not exist."""
-    return USER_ROLES.run({"user_id": user_id, "project_id": project_id}).fetchone()
+def _user_roles(user_id: str, project_id: str) -> tuple[str | None, str | None, frozenset | None] | None:
+    """``(org_role, project_role, languages)`` of a user in a project's organization and the
+    project (one query); None when the project does not exist."""
+    row = USER_ROLES.run({"user_id": user_id, "project_id": project_id}).fetchone()
+    return None if row is None else (row[0], row[1], stored_languages(row[2]))
 
 
 def _project_exists(project_id: str) -> bool:
@@ -116,7 +167,7 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
     if isinstance(actor, ApiKeyActor):
         if actor.project_id != project.id:
             return NO_PERMISSIONS
-        return ROLE_PERMISSIONS[("key", actor.scope)]
+        return key_permissions(actor)
     if isinstance(actor, UserActor):
         roles = _user_roles(actor.id, project.id)
         return permissions_from_roles(*roles) if roles is not None else NO_PERMISSIONS
@@ -166,7 +217,7 @@ def require_permission(actor: Actor | None, project_id: str, permission: str) ->
         _require_key_of(actor, project_id)
         if not _project_exists(project_id):
             raise NotFound(PROJECT_NOT_FOUND)
-        return _granting(actor, permission, ROLE_PERMISSIONS[("key", actor.scope)])
+        return _granting(actor, permission, key_permissions(actor))
     return _granting(actor, permission, _user_permissions(actor.id, project_id))
 
 
@@ -178,7 +229,7 @@ def authorize(actor: Actor | None, project_id: str, permission: str) -> tuple[Pr
         project = db.session.get(Project, project_id)
         if project is None:
             raise NotFound(PROJECT_NOT_FOUND)
-        return project, _granting(actor, permission, ROLE_PERMISSIONS[("key", actor.scope)])
+        return project, _granting(actor, permission, key_permissions(actor))
     permissions = _granting(actor, permission, _user_permissions(actor.id, project_id))
     return db.session.get(Project, project_id), permissions
 
@@ -200,8 +251,35 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
     if not permissions.allows(permission):
         if isinstance(actor, ApiKeyActor) and permission in SESSION_ONLY:
             raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
+        if permission == MANAGE_KEYS:
+            if permissions.can_edit_translations:
+                raise Forbidden(_limited_message(permissions))
+            # Whoever does not write at all is told so, as for any other write.
+            permission = EDIT_TRANSLATIONS
         raise Forbidden(f"You do not have the {permission} permission on this project.")
     return permissions
+
+
+def _limited_message(permissions: Permissions) -> str:
+    return (
+        f"Your edits in this project are limited to {', '.join(sorted(permissions.languages))}; "
+        "creating, renaming or deleting keys, and changing key details, files or languages, "
+        "needs edit rights in every language."
+    )
+
+
+def require_languages(permissions: Permissions, codes) -> None:
+    """Forbidden (naming the languages) unless values in every language of ``codes`` may be
+    written: the check of every language-scoped write, given the set of languages it
+    touches."""
+    if permissions.languages is None:
+        return
+    refused = sorted(set(codes) - permissions.languages)
+    if refused:
+        raise Forbidden(
+            f"language: you may not edit {', '.join(refused)} in this project.",
+            details={"languages": refused},
+        )
 
 
 def is_author(actor: Actor | None, author_type: str, author_id: str | None) -> bool:

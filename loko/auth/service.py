@@ -1,6 +1,6 @@
 """Accounts and sessions: sign-up, sign-in, sign-out and resolving credentials to an actor."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 from argon2 import PasswordHasher
@@ -12,7 +12,7 @@ from loko.apikeys.models import ApiKey
 from loko.audit import service as audit
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
-from loko.auth.policy import require_user
+from loko.auth.policy import require_user, stored_languages
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
 from loko.database import DriverQuery, driver_timestamp, unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
@@ -247,14 +247,21 @@ def last_use_noted_since(now):
 # own first statement.
 LIVE_API_KEY = DriverQuery(
     select(
-        ApiKey.id, ApiKey.name, ApiKey.project_id, ApiKey.scope, recently_used(bindparam("fresh_since"))
+        ApiKey.id,
+        ApiKey.name,
+        ApiKey.project_id,
+        ApiKey.scope,
+        recently_used(bindparam("fresh_since")),
+        ApiKey.languages,
+        ApiKey.expires_at,
     ).where(live_key(bindparam("key_hash")))
 )
 
 
 def api_key_lookup(key: str) -> tuple[ApiKeyActor, bool] | None:
     """The actor of a live API key, and whether its use was noted recently enough not to be
-    noted again; None when the key is unknown, revoked or not a key."""
+    noted again; None when the key is unknown, revoked or not a key. An expired key has an
+    actor too (``ApiKeyActor.expired``): its callers compare its expiry with their now."""
     if not key.startswith(API_KEY_PREFIX):
         return None
     engine = db.engine
@@ -265,19 +272,43 @@ def api_key_lookup(key: str) -> tuple[ApiKeyActor, bool] | None:
     )
     if row is None:
         return None
-    key_id, name, project_id, scope, noted = row
-    return ApiKeyActor(id=key_id, name=name, project_id=project_id, scope=scope), bool(noted)
+    key_id, name, project_id, scope, noted, languages, expires_at = row
+    limited = stored_languages(languages)
+    actor = ApiKeyActor(
+        id=key_id,
+        name=name,
+        project_id=project_id,
+        scope=scope,
+        languages=None if limited is None else tuple(sorted(limited)),
+        expires_at=_aware(expires_at),
+    )
+    return actor, bool(noted)
 
 
-def actor_for_api_key(key: str) -> ApiKeyActor:
-    """Resolve a Bearer API key and note its use (at most once a minute); Unauthorized when
-    unknown or revoked."""
+def _aware(moment):
+    """A timestamp the driver read (naive UTC on SQLite) as an aware UTC datetime."""
+    if moment is None or (isinstance(moment, datetime) and moment.tzinfo is not None):
+        return moment
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def expired_message(expires_at) -> str:
+    return f"API key expired on {expires_at.strftime('%Y-%m-%d %H:%M UTC')}."
+
+
+def actor_for_api_key(key: str, address: str | None = None) -> ApiKeyActor:
+    """Resolve a Bearer API key and note its use and the client ``address`` it came from (at
+    most once a minute); Unauthorized when unknown, revoked or expired."""
     found = api_key_lookup(key)
     if found is None:
         raise Unauthorized(
             "Invalid API key." if not key.startswith(API_KEY_PREFIX) else "Invalid or revoked API key."
         )
     actor, noted = found
+    if actor.expired(utcnow()):
+        raise Unauthorized(expired_message(actor.expires_at))
     if not noted:
         now = utcnow()
         fresh_since = last_use_noted_since(now)
@@ -288,7 +319,7 @@ def actor_for_api_key(key: str) -> ApiKeyActor:
                     ApiKey.id == actor.id,
                     or_(ApiKey.last_used_at.is_(None), ApiKey.last_used_at < fresh_since),
                 )
-                .values(last_used_at=now)
+                .values(last_used_at=now, last_used_from=(address or None) and address[:64])
             )
     return actor
 

@@ -105,7 +105,7 @@ def create_files(actor, project_id: str, file_name: str, languages: list[dict]) 
     """Create the file's records in the given languages, skipping those that exist;
     returns the records created by this call."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=(file_name,))
         details = {item["code"]: item for item in languages}
         ensure_languages(project_id, details, details)
@@ -135,7 +135,7 @@ def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> l
     """Rename a file in every language, with its translations (trashed ones too);
     NotFound for an unknown file, Conflict when the new name exists."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=(file_name, new_file_name))
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")
@@ -162,7 +162,7 @@ def delete_file(
     are kept in the history); ``permanent`` deletes for good. Returns the operation's id.
     NotFound for an unknown file (or language version)."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=(file_name,))
         if not _file_exists(project_id, file_name):
             raise NotFound(f"fileName: no file {file_name!r} in this project.")
@@ -224,7 +224,7 @@ def file_removal(actor, project_id: str, file_name: str, language_code: str | No
     """What ``delete_file`` would remove: the file's keys and values (those in the trash
     counted apart), or with ``language_code`` that language's values only. NotFound for an
     unknown file or language version."""
-    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
     if not _file_exists(project_id, file_name):
         raise NotFound(f"fileName: no file {file_name!r} in this project.")
     in_file = (Translation.project_id == project_id, Translation.file_name == file_name)

@@ -153,9 +153,9 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         raise BadRequest(f"removedKeys: one of {', '.join(REMOVED_KEYS)}.")
     if options.dry_run:
         read_snapshot()
-        policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+        permissions = policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     else:
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
     files = parse_upload(
         data,
         format=options.format,
@@ -165,6 +165,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
     )
     if options.dry_run:
         plan = _plan(project_id, files, options)
+        _require_rights(actor, project_id, permissions, plan)
         found = preview(project_id, plan.history)
         db.session.rollback()
         return {**_answer(plan, files, options), "checks": found}
@@ -172,6 +173,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id, files=())
         plan = _plan(project_id, files, options)
+        _require_rights(actor, project_id, permissions, plan)
         stamp_files(project_id, plan.files)
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
@@ -195,6 +197,17 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         **_answer(plan, files, options, details["operation_id"]),
         "checks": {"refused": [], "warnings": warnings},
     }
+
+
+def _require_rights(actor, project_id: str, permissions: policy.Permissions, plan: Plan) -> None:
+    """For a caller limited to some languages (a dry run answers as the import would):
+    Forbidden naming the uploaded languages not theirs, or when the import would create,
+    trash or change the notes of keys, which needs edit rights in every language."""
+    if permissions.languages is None:
+        return
+    policy.require_languages(permissions, set().union(*plan.files.values()))
+    if plan.new_keys or plan.trashed_ids or plan.changed_notes:
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
 
 
 def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:

@@ -5,6 +5,7 @@ from functools import lru_cache
 from sqlalchemy import and_, case, exists, func, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
+from loko.apikeys.models import ApiKey
 from loko.auth import policy
 from loko.database import unit_of_work
 from loko.errors import Conflict, NotFound
@@ -12,7 +13,7 @@ from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
-from loko.projects.models import Project
+from loko.projects.models import Project, ProjectMember
 from loko.projects.service import Link, bump_data_version, link_of
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
@@ -194,7 +195,7 @@ def file_names(project_id: str) -> list[str]:
 def add_language(actor, project_id: str, code: str, name: str | None, emoji: str | None) -> list[dict]:
     """Add a language and a file record for it in every existing file; Conflict if it exists."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id)
         if db.session.get(ProjectLanguage, (project_id, code)) is not None:
             raise Conflict(f"code: the project already has the language {code!r}.")
@@ -213,7 +214,7 @@ def update_language(actor, project_id: str, current_code: str, changes: dict) ->
     """Change a language's name, emoji or code; a new code reaches values, file records and
     project links. NotFound for an unknown code, Conflict when the new code exists."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id)
         language = db.session.get(ProjectLanguage, (project_id, current_code))
         if language is None:
@@ -256,6 +257,26 @@ def _rename_code(project_id: str, old: str, new: str) -> None:
         .where(Project.linked_project_id == project_id, Project.linked_language_code == old)
         .values(linked_language_code=new, data_version=Project.data_version + 1)
     )
+    _rename_in_limits(project_id, old, new)
+
+
+def _rename_in_limits(project_id: str, old: str, new: str) -> None:
+    """Members and keys limited to ``old`` are limited to ``new`` (a project has few)."""
+    for table in (ProjectMember.__table__, ApiKey.__table__):
+        primary = list(table.primary_key.columns)
+        rows = db.session.execute(
+            select(*primary, table.c.languages).where(
+                table.c.project_id == project_id, table.c.languages.contains(f'"{old}"')
+            )
+        ).all()
+        for *ids, text in rows:
+            codes = policy.stored_languages(text)
+            if old in codes:
+                db.session.execute(
+                    update(table)
+                    .where(*(column == value for column, value in zip(primary, ids, strict=True)))
+                    .values(languages=policy.languages_column(codes - {old} | {new}))
+                )
 
 
 def delete_language(actor, project_id: str, code: str, permanent: bool = False) -> tuple[list[dict], str]:

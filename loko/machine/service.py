@@ -275,8 +275,9 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
     """Machine suggestions for one key in ``language`` from each enabled provider of the
     project's organization: ``{suggestions, errors}``. NotFound for a missing key, Conflict
     when the stored data leave nothing to translate (no source language or text, or
-    ``language`` is the source language)."""
-    project, _ = policy.authorize(actor, project_id, policy.SUGGEST_TRANSLATIONS)
+    ``language`` is the source language); Forbidden for a language the caller may not edit."""
+    project, permissions = policy.authorize(actor, project_id, policy.SUGGEST_TRANSLATIONS)
+    policy.require_languages(permissions, [language])
     source_language = project.source_language
     if source_language is None:
         raise Conflict("language: the project has no source language to translate from.")

@@ -93,7 +93,8 @@ def delete_project(project_id):
 
 @projects_api.put("/projects/<uuid:project_id>/members/<uuid:user_id>")
 @documented(
-    "Set the project role of an organization member (canEditProjects)",
+    "Set the project role of an organization member, and the languages an editor or reviewer "
+    "may write (canEditProjects)",
     tags=TAGS,
     auth=("session",),
     body=ProjectMemberSet,
@@ -101,5 +102,5 @@ def delete_project(project_id):
 )
 def set_member_role(project_id, user_id):
     data = load_body(ProjectMemberSet)
-    member = service.set_member_role(current_actor(), str(project_id), str(user_id), data["role"])
+    member = service.set_member_role(current_actor(), str(project_id), str(user_id), **data)
     return ProjectMemberEnvelope().dump({"member": member})

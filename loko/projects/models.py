@@ -49,3 +49,6 @@ class ProjectMember(db.Model):
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
     user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
     role = db.Column(String(16), nullable=False)
+    # The languages an editor's or reviewer's writes are limited to, as a JSON list of codes
+    # (``loko.auth.policy.stored_languages``); NULL: every language.
+    languages = db.Column(Text, nullable=True)

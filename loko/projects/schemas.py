@@ -1,7 +1,7 @@
 from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
-from loko.fields import ApiSchema, LanguageCode, UuidString, no_control_characters
+from loko.fields import ApiSchema, LanguageCode, LanguageLimit, UuidString, no_control_characters
 from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
 from loko.quality.models import LEVELS
 from loko.quality.service import check_levels
@@ -18,6 +18,8 @@ READ_ONLY_FIELDS = (
     "canViewTranslations",
     "canEditTranslations",
     "canReviewTranslations",
+    "canManageKeys",
+    "editableLanguages",
 )
 
 SOURCE_LANGUAGE_OUT = (
@@ -130,6 +132,23 @@ class ProjectOut(ApiSchema):
         required=True,
         metadata={"description": "Whether the caller may mark values reviewed (never an API key)."},
     )
+    canManageKeys = fields.Boolean(
+        attribute="permissions.can_manage_keys",
+        required=True,
+        metadata={
+            "description": "Whether the caller may create, rename, trash and delete keys, change "
+            "key details, files and languages: edit rights in every language."
+        },
+    )
+    editableLanguages = fields.Function(
+        lambda view: None if view.permissions.languages is None else sorted(view.permissions.languages),
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The languages the caller's writes are limited to; null: not limited "
+            "(canEditTranslations says whether they write at all)."
+        },
+    )
 
 
 class ProjectEnvelope(ApiSchema):
@@ -150,11 +169,25 @@ class ProjectMemberSet(ApiSchema):
             "A reviewer may edit translations and mark them reviewed."
         },
     )
+    languages = LanguageLimit(
+        metadata={
+            "description": "For an editor or reviewer: the languages whose values they may write "
+            "and review, each a language of the project; null or empty: every language. Left out: "
+            "unchanged. Another role is never limited (its limit is dropped).",
+            "example": ["de", "fr"],
+        }
+    )
 
 
 class ProjectMemberOut(ApiSchema):
     user = fields.Nested(UserBriefOut, required=True)
     role = fields.String(required=True, allow_none=True)
+    languages = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "The languages the member's writes are limited to; null: every language."},
+    )
 
 
 class ProjectMemberEnvelope(ApiSchema):

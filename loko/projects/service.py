@@ -270,8 +270,14 @@ def delete_project(actor, project_id: str, confirm_name: str | None = None) -> s
     return organization_id
 
 
-def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> dict:
-    """Give an organization member a project role (None removes it); NotFound for non-members."""
+UNCHANGED = object()
+
+
+def set_member_role(actor, project_id: str, user_id: str, role: str | None, languages=UNCHANGED) -> dict:
+    """Give an organization member a project role (None removes it), an editor or reviewer
+    limited to ``languages`` (None or empty: every language; left out: as it was; another
+    role drops the limit). NotFound for non-members, BadRequest for a language the project
+    does not have."""
     with unit_of_work():
         project, _ = policy.authorize(actor, project_id, policy.EDIT_PROJECTS)
         user = db.session.get(User, user_id)
@@ -279,22 +285,50 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None) -> d
             raise NotFound("This user is not a member of the project's organization.")
         member = db.session.get(ProjectMember, (project_id, user_id))
         before = member.role if member is not None else None
+        if languages is not UNCHANGED:
+            require_project_languages(project_id, languages or [])
         if role is None:
             if member is not None:
                 db.session.delete(member)
-        elif member is None:
-            db.session.add(ProjectMember(project_id=project_id, user_id=user_id, role=role))
-        else:
-            member.role = role
-        if before != role:
+            if before is not None:
+                audit.record_for_project(
+                    actor,
+                    project,
+                    "project.member_role_changed",
+                    audit.user_target(user),
+                    {"from": before, "to": None},
+                )
+            return {"user": user, "role": None, "languages": None}
+        if member is None:
+            member = ProjectMember(project_id=project_id, user_id=user_id, role=role)
+            db.session.add(member)
+        member.role = role
+        limit_before = member.languages
+        if role not in policy.LANGUAGE_LIMITED_ROLES:
+            member.languages = None
+        elif languages is not UNCHANGED:
+            member.languages = policy.languages_column(languages)
+        limit = policy.stored_languages(member.languages)
+        if before != role or limit_before != member.languages:
+            details = {"from": before, "to": role}
+            if limit_before != member.languages:
+                details["languages"] = None if limit is None else sorted(limit)
             audit.record_for_project(
-                actor,
-                project,
-                "project.member_role_changed",
-                audit.user_target(user),
-                {"from": before, "to": role},
+                actor, project, "project.member_role_changed", audit.user_target(user), details
             )
-    return {"user": user, "role": role}
+    return {"user": user, "role": role, "languages": None if limit is None else sorted(limit)}
+
+
+def require_project_languages(project_id: str, codes, field: str = "languages") -> None:
+    """BadRequest naming the first of ``codes`` the project does not have."""
+    known = set(
+        db.session.execute(
+            db.select(ProjectLanguage.code).where(ProjectLanguage.project_id == project_id)
+        ).scalars()
+    )
+    for index, code in enumerate(codes):
+        if code not in known:
+            raise BadRequest(f"{field}.{index}: {code!r} is not a language of this project.")
 
 
 @dataclass(frozen=True)
@@ -358,7 +392,7 @@ def _languages_of(project_ids: list[str]) -> dict[str, list[dict]]:
 def _members_with_roles(project: Project) -> list[dict]:
     """The organization's members, each with their organization role and project role."""
     rows = db.session.execute(
-        db.select(User, OrganizationMember.role, ProjectMember.role)
+        db.select(User, OrganizationMember.role, ProjectMember.role, ProjectMember.languages)
         .join(OrganizationMember, OrganizationMember.user_id == User.id)
         .outerjoin(
             ProjectMember, (ProjectMember.user_id == User.id) & (ProjectMember.project_id == project.id)
@@ -372,6 +406,7 @@ def _members_with_roles(project: Project) -> list[dict]:
             "org_role": org_role,
             "project_role": project_role,
             "full_access": policy.permissions_from_roles(org_role, None).can_edit_projects,
+            "languages": sorted(policy.stored_languages(languages) or ()),
         }
-        for user, org_role, project_role in rows
+        for user, org_role, project_role, languages in rows
     ]

@@ -164,8 +164,11 @@ def save_checks(actor, project_id: str):
 
 def save_member_role(actor, project_id: str):
     def change_role():
-        role = form_input(ProjectMemberSet, extra={"role": request.form.get("role") or None})["role"]
-        return service.set_member_role(actor, project_id, request.form.get("user_id", ""), role)
+        codes = [code.strip() for code in request.form.get("languages", "").split(",") if code.strip()]
+        data = form_input(
+            ProjectMemberSet, extra={"role": request.form.get("role") or None, "languages": codes}
+        )
+        return service.set_member_role(actor, project_id, request.form.get("user_id", ""), **data)
 
     return submit(change_role, then=settings_url(project_id), notice="Project role changed.")
 

@@ -23,12 +23,14 @@ def set_review_state(
     are ignored) in ``languages``, all or nothing. BadRequest for a language the project
     does not have. Returns ``{updated}``: the values whose state changed. Marking values
     reviewed takes ``canReviewTranslations`` (people only); asking for a review again
-    (``needs-review``) is an edit, ``canEditTranslations``."""
+    (``needs-review``) is an edit, ``canEditTranslations``; either in the caller's languages
+    only (Forbidden naming the others)."""
     if state not in REVIEW_STATES:
         raise BadRequest(f"state: one of {', '.join(REVIEW_STATES)}.")
     with unit_of_work():
         permission = policy.REVIEW_TRANSLATIONS if state == REVIEWED else policy.EDIT_TRANSLATIONS
-        policy.require_permission(actor, project_id, permission)
+        permissions = policy.require_permission(actor, project_id, permission)
+        policy.require_languages(permissions, languages)
         known = set(
             db.session.execute(
                 select(ProjectLanguage.code).where(ProjectLanguage.project_id == project_id)

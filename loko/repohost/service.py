@@ -475,7 +475,7 @@ def push(actor, project_id: str) -> dict:
         with _provider(settings) as provider:
             return _push_files(settings, provider, pattern, exported)
 
-    return _run(actor, project_id, "push", policy.EDIT_TRANSLATIONS, work)
+    return _run(actor, project_id, "push", policy.MANAGE_KEYS, work)
 
 
 def _push_files(settings: Settings, provider: Provider, pattern, exported: dict[str, bytes]):
@@ -597,7 +597,7 @@ def sync(
         )
         return result, text
 
-    return _run(actor, project_id, kind, policy.EDIT_TRANSLATIONS, work, dry_run=dry_run)
+    return _run(actor, project_id, kind, policy.MANAGE_KEYS, work, dry_run=dry_run)
 
 
 # Webhook

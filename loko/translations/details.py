@@ -44,7 +44,7 @@ def update_key_details(
     ``file_name``. Each change is one history entry (action ``updated``, language null).
     Returns the translation as the API shows it. NotFound when the key is not active here."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=())
         translation = _active_key(project_id, key, file_name, translation_id)
         stamp_files(project_id, [translation.file_name])

@@ -7,9 +7,10 @@ service's own statements (``write_patch``) in the writers' turn, in one transact
 other such writes arriving meanwhile may share (``GroupCommit``). It answers as the handler
 does. Anything else goes to Flask unchanged, with the body it sent, so every other status,
 header and message stays the handler's: another path, method or database, a body the schema
-refuses or larger than ``DIRECT_BODY_BYTES``, an unknown, revoked or foreign key, a key whose
-use is due to be noted again (once a minute), a project with webhooks listening to its
-values or keys (their events go with the full path's transaction), a conditional write
+refuses or larger than ``DIRECT_BODY_BYTES``, an unknown, revoked, expired or foreign key, a
+key limited to some languages, a key whose use is due to be noted again (once a minute), a
+project with webhooks listening to its values or keys (their events go with the full path's
+transaction), a conditional write
 whose expected value no longer holds, a language or file record the project does not have
 yet, a database error.
 The full path then writes (or refuses) the same way, in a transaction of its own; the direct
@@ -28,7 +29,7 @@ from loko import events
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
 from loko.auth.tokens import bearer_key, token_hash
-from loko.database import KeptRows, group_commit, wal_index
+from loko.database import KeptRows, group_commit, utcnow, wal_index
 from loko.errors import LokoError
 from loko.files.service import file_record_ids
 from loko.http import json_object
@@ -143,9 +144,11 @@ class DirectPatch:
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = load_patch(json_object(body))
         actor, noted = self._key(key) or (None, False)
-        if not noted or not policy.api_key_may(
-            actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS
-        ):
+        # An expired key, or one limited to some languages, is answered (401, 403) or written
+        # by the full path.
+        if not noted or actor.expired(utcnow()) or actor.languages is not None:
+            return None
+        if not policy.api_key_may(actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS):
             return None
         if self._listened(project_id):
             # Its events go out with the full path's transaction (loko.events listens there).

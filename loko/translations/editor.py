@@ -440,8 +440,10 @@ def apply_fix(actor, project_id: str, translation_id: str, language: str, check:
     """Write the value a check proposes for a value, through the same conditional write as
     an edit: the stored value must still be ``expected`` (Conflict otherwise, nothing
     written). NotFound for a key not active in the project; Conflict when the check finds
-    nothing to fix in the value any more. Returns ``{key, fileName, language}``."""
-    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    nothing to fix in the value any more; Forbidden for a language the caller may not edit.
+    Returns ``{key, fileName, language}``."""
+    permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    policy.require_languages(permissions, [language])
     row = _active_key(
         select(Translation.key, Translation.file_name, ValueIssue.fix).outerjoin(
             ValueIssue,
@@ -463,7 +465,8 @@ def apply_fix(actor, project_id: str, translation_id: str, language: str, check:
 def review_values(actor, project_id: str, translation_ids: list[str], language: str) -> dict:
     """Mark the values of these keys in ``language`` reviewed, through the review service
     (one call per file the keys are in). Returns ``{updated}``."""
-    policy.require_permission(actor, project_id, policy.REVIEW_TRANSLATIONS)
+    permissions = policy.require_permission(actor, project_id, policy.REVIEW_TRANSLATIONS)
+    policy.require_languages(permissions, [language])
     by_file: dict[str, list[str]] = {}
     for file_name, key in db.session.execute(
         select(Translation.file_name, Translation.key).where(
@@ -554,5 +557,5 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         row.comment,
         row.context,
         row.max_length,
-        permissions.can_edit_translations,
+        permissions.can_manage_keys,
     )

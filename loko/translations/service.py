@@ -21,7 +21,7 @@ from loko.database import (
     unit_of_work,
     utcnow,
 )
-from loko.errors import BadRequest, Conflict, NotFound
+from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
@@ -31,6 +31,9 @@ from loko.translations.models import Translation, TranslationValue, natural_sort
 from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
+
+# A write that would create keys, refused to a caller limited to some languages.
+KEY_CREATION_REFUSED = "creating keys needs edit rights in every language; nothing was written."
 
 translations_table = Translation.__table__
 values_table = TranslationValue.__table__
@@ -130,9 +133,10 @@ def _touch(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> No
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
-    """Create a translation with its values; Conflict when the key exists in the file."""
+    """Create a translation with its values; Conflict when the key exists in the file,
+    Forbidden for a caller limited to some languages (creating a key is not theirs)."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=(file_name,))
         if _active(project_id, file_name, key) is not None:
             raise Conflict(f"key: {key!r} already exists in the file {file_name!r}.")
@@ -181,8 +185,18 @@ def patch_translation(
     new one.
     """
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        return write_patch(SESSION_STATEMENTS, actor, project_id, key, file_name, updates, expected)
+        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_languages(permissions, updates)
+        return write_patch(
+            SESSION_STATEMENTS,
+            actor,
+            project_id,
+            key,
+            file_name,
+            updates,
+            expected,
+            may_create=permissions.can_manage_keys,
+        )
 
 
 def write_patch(
@@ -194,15 +208,19 @@ def write_patch(
     updates: dict,
     expected: dict | None = None,
     file_records=ensure_file_records,
+    may_create: bool = True,
 ) -> dict:
     """The statements of ``patch_translation``, run by ``statements`` in the caller's
     transaction once the permission is checked: the hot single-value path, a handful of
     statements by the driver and no ORM objects. ``file_records(project_id, file_name,
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
-    missing ones)."""
+    missing ones). A key that is not there yet is created, or refused (Forbidden) unless
+    ``may_create``."""
     bump_data_version(project_id, statements, files=(file_name,))
     before = key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
+    if translation_id is None and not may_create:
+        raise Forbidden(f"key: {key!r} is not in the file {file_name!r}, and {KEY_CREATION_REFUSED}")
     _check_expected(expected or {}, stored)
     record_ids, _ = file_records(project_id, file_name, updates)
     now = utcnow()
@@ -269,7 +287,8 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
     and ``unchanged``.
     """
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_languages(permissions, [language_code])
         bump_data_version(project_id, files=(file_name,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
@@ -310,6 +329,9 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
                 entries.append((translation_id, key, file_name, language_code, "updated", stored, value))
             else:
                 unchanged += 1
+        if new_translations and not permissions.can_manage_keys:
+            names = ", ".join(repr(row[3]) for row in new_translations[:3])
+            raise Forbidden(f"items: {names} not in the file {file_name!r}, and {KEY_CREATION_REFUSED}")
         with operation(
             actor, project_id, "bulk-upsert", fileName=file_name, language=language_code
         ) as details:
@@ -402,7 +424,7 @@ def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permane
     """Trash (or purge) the active translations with these keys in a file; unknown keys are
     ignored. Returns ``{deleted}``."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=(file_name,))
         ids = []
         for chunk in in_chunks(keys):
@@ -460,7 +482,7 @@ def delete_translation(actor, project_id: str, translation_id: str, permanent: b
     """Move a translation to the trash, or purge it; NotFound for an unknown id, Conflict
     when trashing a translation already in the trash."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=())
         translation = _in_project(project_id, translation_id)
         stamp_files(project_id, [translation.file_name])
@@ -478,7 +500,7 @@ def restore_translation(actor, project_id: str, translation_id: str) -> dict:
     """Bring a translation back from the trash; NotFound when it is not there, Conflict
     when its key has been taken again."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=())
         translation = _trashed(project_id, translation_id)
         stamp_files(project_id, [translation.file_name])
@@ -494,7 +516,7 @@ def restore_translation(actor, project_id: str, translation_id: str) -> dict:
 def purge_translation(actor, project_id: str, translation_id: str) -> None:
     """Permanently delete a trashed translation; NotFound when it is not in the trash."""
     with unit_of_work():
-        policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
         bump_data_version(project_id, files=())
         translation = _trashed(project_id, translation_id)
         stamp_files(project_id, [translation.file_name])

@@ -131,9 +131,11 @@ def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, sk
     """Undo the selected changes; returns what it did (or would do, on a dry run).
 
     canEditTranslations, and canEditProjects for a language delete (Forbidden or NotFound as
-    ``policy.require_permission`` decides); NotFound for an unknown operation; Conflict for an
-    operation already undone, deleted for good or past the trash's retention, and, unless
-    ``skip_changed``, when something changed again since (``details.conflicts`` lists it).
+    ``policy.require_permission`` decides); for a caller limited to some languages, Forbidden
+    when a change is in another language or moves a key or a file; NotFound for an unknown
+    operation; Conflict for an operation already undone, deleted for good or past the trash's
+    retention, and, unless ``skip_changed``, when something changed again since
+    (``details.conflicts`` lists it).
     """
     if dry_run:
         read_snapshot()
@@ -190,7 +192,7 @@ def _chosen_operation(project_id: str, selection: Selection) -> Operation | None
 
 
 def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation | None]:
-    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
     chosen = _chosen_operation(project_id, selection)
     conditions = selection.conditions(project_id)
     rows = _tuples(
@@ -211,9 +213,17 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
     operations = _involved_operations(project_id, chosen, {row[8] for row in rows})
     if any(item.kind == "language-delete" for item in operations):
         policy.require_permission(actor, project_id, policy.EDIT_PROJECTS)
+    if permissions.languages is not None:
+        policy.require_languages(permissions, {row[4] for row in rows if row[4] is not None})
     plan = Plan()
     _plan_structure(project_id, operations, plan)
     _plan_entries(project_id, conditions, rows, plan)
+    if permissions.languages is not None and (
+        plan.restores or plan.trashes or plan.languages or plan.records or any(row[4] is None for row in rows)
+    ):
+        # A caller limited to some languages undoes values in those only: no key, file or
+        # language comes back or goes.
+        policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
     return plan, chosen
 
 

@@ -34,7 +34,7 @@ def test_create_key_answers_201_with_the_key_and_its_record(owner, world):
     assert response.status_code == 201
     assert set(response.json) == {"key", "apiKey"}
     record = response.json["apiKey"]
-    assert set(record) == {"id", "name", "prefix", "scope", "created_at"}
+    assert set(record) == {"id", "name", "prefix", "scope", "created_at", "expiresAt", "languages"}
     assert record["name"] == "deploy"
     uuid.UUID(record["id"])
     datetime.fromisoformat(record["created_at"])
@@ -111,7 +111,19 @@ def test_list_keys_describes_each_key(owner, world):
     assert response.status_code == 200
     assert set(response.json) == {"keys"}
     item = listed(owner, world)["deploy"]
-    assert set(item) == {"id", "name", "prefix", "scope", "created_at", "last_used_at", "created_by"}
+    assert set(item) == {
+        "id",
+        "name",
+        "prefix",
+        "scope",
+        "created_at",
+        "last_used_at",
+        "lastUsedFrom",
+        "expiresAt",
+        "expired",
+        "languages",
+        "created_by",
+    }
     assert item["id"] == created["apiKey"]["id"]
     assert item["prefix"] == created["key"][:12]
     assert item["scope"] == "write"

@@ -37,10 +37,15 @@ What the run leaves out, and why:
   know (``zz``), or two spellings of one language as keys of one map (``en`` and ``EN``),
   answer 400 with a message naming the code: the registry is no pattern, and JSON Schema
   cannot say that keys differ once their case is folded. ``LanguageCode`` states both rules.
+- The languages a member or an API key is limited to must be languages of the project
+  (stored data), a key's expiry must be in the future (the time of the request), and only a
+  write key is limited to languages: those 400s are stated in the fields' descriptions.
 - Deletions of the caller's own world are turned into deletions of victims made for them
   (a member, a project, a session for sign-out; see ``Contract.call_options``), so that
   the run keeps its access. The API has no endpoint that deletes a user or an organization.
 """
+
+import re
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -72,9 +77,25 @@ STORED_DATA_LINK_RULES = (
 )
 
 
+SET_MEMBER = "PUT /api/projects/{project_id}/members/{user_id}"
+CREATE_KEY = "POST /api/projects/{project_id}/keys"
+# The limits and expiry of members and keys stated in words only (loko.fields.LanguageLimit,
+# loko.apikeys.schemas), by their messages.
+LIMIT_RULES = re.compile(
+    r"languages\.\d+: '[^']*' is not a language of this project\.$"
+    r"|expiresAt: must be in the future\.$"
+    r"|languages: only a write key can be limited to languages"
+)
+
+
 def refused_for_stored_data(case, response) -> bool:
-    """A 400 that the document can only describe: a link rule over stored data."""
-    if case.operation.label != UPDATE_PROJECT or response.status_code != 400:
+    """A 400 that the document can only describe: a link rule over stored data, or a rule of
+    a member's or a key's limits."""
+    if response.status_code != 400:
+        return False
+    if case.operation.label in (SET_MEMBER, CREATE_KEY):
+        return LIMIT_RULES.match(response.json()["error"]) is not None
+    if case.operation.label != UPDATE_PROJECT:
         return False
     return response.json()["error"].startswith(STORED_DATA_LINK_RULES)
 

@@ -23,6 +23,8 @@ PROJECT_FIELDS = {
     "canViewTranslations",
     "canEditTranslations",
     "canReviewTranslations",
+    "canManageKeys",
+    "editableLanguages",
     "checks",
     "memory_enabled",
 }
@@ -439,6 +441,7 @@ def test_set_project_role_answers_with_the_member(owner, world, role):
         "member": {
             "user": {"id": user_id(world.users["viewer"]), "email": "viewer@example.test", "name": "viewer"},
             "role": role,
+            "languages": None,
         }
     }
 

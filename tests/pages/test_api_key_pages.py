@@ -7,6 +7,7 @@ import pytest
 
 from tests.factories import CallerClient
 from tests.pages.conftest import SIGNED_OUT, alert_of, notice_of
+from tests.translation_factories import ProjectApi
 
 
 def keys_path(world) -> str:
@@ -251,3 +252,24 @@ def test_a_revoke_without_the_csrf_token_is_refused(page_as, as_caller, world):
     response = page_as("org_owner").post(revoke_path(world, world.key_ids["spare_key"]))
     assert response.status_code == 403
     assert as_caller("spare_key").get(f"/api/projects/{world.project_id}/languages").status_code == 200
+
+
+def test_a_key_is_created_with_an_expiry_day_and_languages(page_as, as_caller, world):
+    ProjectApi(as_caller("write_key"), world.project_id).add_language("de")
+    response = page_as("org_owner").submit(
+        keys_path(world), {"name": "translator", "expiresAt": "2999-12-31", "languages": "de"}
+    )
+    assert response.status_code == 303
+    (item,) = [
+        key
+        for key in as_caller("org_owner").get(f"/api/projects/{world.project_id}/keys").json["keys"]
+        if key["name"] == "translator"
+    ]
+    assert (item["expiresAt"], item["languages"]) == ("2999-12-31T00:00:00+00:00", ["de"])
+    assert "languages: de" in page_as("org_owner").get(keys_path(world)).text
+
+
+def test_a_key_expiring_on_a_past_day_is_refused_naming_the_field(page_as, world):
+    response = page_as("org_owner").submit(keys_path(world), {"name": "late", "expiresAt": "2001-01-01"})
+    assert response.status_code == 400
+    assert alert_of(response) == "expiresAt: must be in the future."

@@ -10,6 +10,8 @@
   const Loko = window.Loko;
   const api = root.dataset.api;
   const canEdit = root.dataset.canEdit === "true";
+  // Keys themselves (adding, selecting, the trash): rights in every language.
+  const canManage = root.dataset.canManage === "true";
   const source = root.dataset.source;
   const rightToLeft = new Set((root.dataset.rtl || "").split(" ").filter(Boolean));
   const tbody = document.getElementById("editor-rows");
@@ -240,7 +242,7 @@
       }
       return false;
     }
-    if (!canEdit || edits.has(cell) || cell.querySelector(".conflict")) {
+    if (!canEdit || cell.hasAttribute("data-readonly") || edits.has(cell) || cell.querySelector(".conflict")) {
       const open = edits.get(cell);
       if (open && focus) open.textarea.focus();
       return false;
@@ -865,7 +867,7 @@
     selectAll.indeterminate = rows.length > 0 && rows.length < all;
   }
 
-  if (canEdit) {
+  if (canManage) {
     tbody.addEventListener("change", (event) => {
       if (event.target.matches("[data-select]")) selectionChanged();
     });
