@@ -175,7 +175,8 @@ def start(actor, project_id: str, data: dict) -> dict:
     if data.get("dryRun"):
         return {"dryRun": True, **estimate(actor, project_id, request)}
     with unit_of_work():
-        project, _ = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+        project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+        policy.require_languages(permissions, request.languages)
         _validate(project, request)
         job = jobs.enqueue(
             PRETRANSLATE_JOB,
@@ -326,7 +327,8 @@ class Plan:
 def _plan(actor, project_id: str, request: Request) -> Plan:
     """Everything the job needs from the database, read in one snapshot that then ends."""
     read_snapshot()
-    project, _ = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+    project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+    policy.require_languages(permissions, request.languages)
     provider = _validate(project, request)
     plan = Plan(
         organization_id=project.organization_id,

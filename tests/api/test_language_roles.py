@@ -545,3 +545,19 @@ def test_the_limit_is_stored_per_key(app, limited):
     with app.app_context():
         stored = db.session.execute(db.select(ApiKey.languages).where(ApiKey.name == "de")).scalar_one()
     assert orjson.loads(stored) == ["de"]
+
+
+def _pretranslate(api, language, dry_run=False):
+    body = {"languages": [language], "sources": {"memory": {"minScore": 90}}, "dryRun": dry_run}
+    return api.post("/pretranslate", body)
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+@pytest.mark.parametrize("caller", LIMITED)
+def test_a_pretranslation_of_another_language_is_refused_naming_it(app, limited, caller, dry_run):
+    _refused(_pretranslate(_api(app, limited, caller), "fr", dry_run))
+
+
+@pytest.mark.parametrize("caller", LIMITED)
+def test_a_pretranslation_of_the_caller_s_language_is_not_refused(app, limited, caller):
+    assert _pretranslate(_api(app, limited, caller), "de").status_code != 403
