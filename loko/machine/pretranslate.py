@@ -234,8 +234,10 @@ def _named_provider(organization_id: str, chosen: str) -> MachineProvider | None
 def options(actor, project_id: str) -> dict:
     """What a pre-translation of the project can choose from: its languages but the source,
     its files, the organization's enabled providers (``{id, name, kind}``, no settings) and
-    whether the memory is available. Forbidden or NotFound as the policy decides."""
-    project, _ = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+    whether the memory is available. A caller limited to some languages is offered those
+    only. Forbidden or NotFound as the policy decides."""
+    project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
+    allowed = permissions.languages
     providers = db.session.execute(
         select(MachineProvider.id, MachineProvider.name, MachineProvider.kind)
         .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
@@ -243,7 +245,11 @@ def options(actor, project_id: str) -> dict:
     ).all()
     return {
         "source": project.source_language,
-        "languages": [row for row in language_rows(project.id) if row["code"] != project.source_language],
+        "languages": [
+            row
+            for row in language_rows(project.id)
+            if row["code"] != project.source_language and (allowed is None or row["code"] in allowed)
+        ],
         "files": file_names(project.id),
         "providers": [{"id": id_, "name": name, "kind": kind} for id_, name, kind in providers],
         "memory": _memory() is not None,

@@ -143,3 +143,10 @@ def test_the_languages_and_files_pages_offer_a_limited_editor_no_changes(limited
 def test_the_project_list_says_which_languages_a_member_translates(limited, world):
     response = limited["de_editor"].get(f"/orgs/{world.organization_id}")
     assert "translate de" in response.text
+
+
+def test_the_pretranslate_page_offers_a_limited_editor_their_languages_only(limited, world):
+    response = limited["de_editor"].get(f"/projects/{world.project_id}/pretranslate")
+    assert response.status_code == 200
+    offered = re.findall(r'name="languages" value="([^"]+)"', response.text)
+    assert offered == ["de"]
