@@ -350,8 +350,9 @@
       edit.textarea.focus();
       return;
     }
-    // A machine translation saved as it was inserted waits for a review.
-    const unedited = edit.inserted && edit.inserted.source === "machine" && sameText(text, edit.inserted.text);
+    // A machine translation or a memory match saved as it was inserted waits for a review.
+    const unedited =
+      edit.inserted && REVIEWED_SOURCES.has(edit.inserted.source) && sameText(text, edit.inserted.text);
     closeEdit(cell);
     save(cell, text, edit.expected, unedited);
     then();
@@ -486,12 +487,14 @@
   // the glossary and the machine translation providers suggest (GET .../suggestions), each
   // put in the editor by Alt+1 … Alt+9 or a click. They are asked for at once for a missing
   // value, and for another one with the "Show suggestions" button or the first Alt+digit.
-  // A machine translation saved as it was inserted is then marked as needing a review.
+  // A machine translation or a memory match saved as it was inserted is then marked as
+  // needing a review (a glossary item puts in only a term).
   const suggestionsApi = root.dataset.suggestions;
   const reviewApi = root.dataset.reviewApi;
   const suggested = new Map(); // file, key and language -> the answer's promise
   const SOURCE_LABELS = { machine: "Machine translation", memory: "Memory", glossary: "Glossary" };
   const MAX_SUGGESTIONS = 9;
+  const REVIEWED_SOURCES = new Set(["machine", "memory"]);
 
   // Alt (Option) with a digit 1-9 by its physical key, as macOS types a symbol with Option.
   function suggestionNumber(event) {
