@@ -423,10 +423,11 @@ def _like_pattern(fragment: str) -> str:
     return f"%{escaped}%"
 
 
-def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
+def containing(fragment: str, low: int, high: int, limit: int, near: int | None = None) -> list[int]:
     """Ids in [low, high] of entries whose text contains ``fragment`` (3 characters or more;
-    letters of any case), lowest first, at most ``limit``. The dialect-specific read of the
-    trigram index for lookups."""
+    letters of any case), at most ``limit``: the lowest first, or on PostgreSQL for a
+    fragment longer than 3 characters with ``near`` (an id) the nearest to it first. The
+    dialect-specific read of the trigram index for lookups."""
     order = "ASC"
     if db.session.get_bind().dialect.name == "sqlite":
         sql = (
@@ -442,12 +443,15 @@ def containing(fragment: str, low: int, high: int, limit: int) -> list[int]:
             f"ORDER BY id {order} LIMIT ?"
         )
         return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+    # The GIN index's rows are all checked on the heap whatever the order: one read of the
+    # whole window, the nearest lengths first, rather than one read per part of it.
+    target = low if near is None else near
     sql = (
-        "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "  # noqa: S608
-        f"ORDER BY id + 0 {order} LIMIT ?"
+        "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "
+        "ORDER BY abs((id + 0) - ?), id LIMIT ?"
     )
     with _trigram_plan():
-        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, target, limit))]
 
 
 @contextmanager
@@ -504,6 +508,11 @@ def candidates(
     size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
     for fragment in fragments(normalised, count, size):
         wanted = per_fragment
+        # PostgreSQL: a longer fragment's rows in the whole window at once, nearest first.
+        if not sqlite and len(fragment) > 3:
+            low, high = id_range(scope, shortest, longest)
+            hits.update(containing(fragment, low, high, wanted, near=id_range(scope, length, length)[0]))
+            continue
         for low, high in windows:
             found = containing(
                 fragment, *id_range(scope, low, high), max(1, wanted // 2) if low == length else wanted
