@@ -100,15 +100,18 @@ def login_page(next_path: str, status: int | None = None):
     )
 
 
+# Pages that may answer a sign-out instead of the sign-in page, given the session's cookie
+# (None: not theirs). Single sign-on adds one: a session a provider opened may end there too.
+SIGN_OUT_PAGES: list = []
+
+
 @auth_ui.post("/logout")
 def logout():
-    from loko.sso.views import sign_out_at_provider_page
-
     cookie = request.cookies.get(SESSION_COOKIE)
     elsewhere = None
     if isinstance(g.get("actor"), UserActor):
-        # A session a provider opened may end there too (asked before the session is gone).
-        elsewhere = sign_out_at_provider_page(cookie)
+        # Asked before the session is gone.
+        elsewhere = next((page for page in (hook(cookie) for hook in SIGN_OUT_PAGES) if page), None)
         service.logout(g.actor, cookie)
     return without_session_cookie(elsewhere or redirect_with_notice(url_for("auth_ui.login"), "Signed out."))
 

@@ -7,7 +7,7 @@ from loko.auth import service as auth_service
 from loko.auth.actors import UserActor
 from loko.auth.identity import SESSION_COOKIE
 from loko.auth.signin import with_session_cookie
-from loko.auth.views import _is_local_path, login_page
+from loko.auth.views import SIGN_OUT_PAGES, _is_local_path, login_page
 from loko.errors import NotFound
 from loko.sso import service
 from loko.sso.client import configured
@@ -104,3 +104,6 @@ def sign_out_at_provider_page(session_token: str | None):
     if url is None:
         return None
     return render_page("sso/signed_out.html", end_session_url=url, label=provider.label)
+
+
+SIGN_OUT_PAGES.append(sign_out_at_provider_page)

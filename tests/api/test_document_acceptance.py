@@ -19,7 +19,9 @@ What the run leaves out, and why:
   which OpenAPI cannot state; tests/mcp covers the protocol.
 - ``POST /api/projects/{project_id}/import`` is checked for server errors only: its body is
   a translation file (or a ZIP of them) that must parse in its format, which no schema
-  describes; tests/api/test_import.py covers it.
+  describes; tests/api/test_import.py covers it. So is the glossary's import
+  (``POST /api/organizations/{organization_id}/glossary/import``): its ``content`` is a CSV
+  or TBX file's text that must parse; tests/glossary covers it.
 - ``POST /api/projects/{project_id}/repohost`` is not sent: it checks the connection to
   the repository host before saving (github.com when no ``api_url`` is given), and tests
   send nothing beyond the loopback; tests/repohost covers it against real git and
@@ -58,7 +60,11 @@ from loko.formats.registry import format_module
 
 MAX_EXAMPLES = 25
 CHECKS = [not_a_server_error, positive_data_acceptance]
-SERVER_ERRORS_ONLY = {"POST /api/mcp", "POST /api/projects/{project_id}/import"}
+SERVER_ERRORS_ONLY = {
+    "POST /api/mcp",
+    "POST /api/projects/{project_id}/import",
+    "POST /api/organizations/{organization_id}/glossary/import",
+}
 # Configuring a repository connects to its host (github.com by default): tests send nothing
 # beyond the loopback, so it is not generated here; tests/repohost covers it.
 NOT_SENT = {"POST /api/projects/{project_id}/repohost"}
