@@ -225,6 +225,7 @@ def _parse_archive(
                 files += parsed
                 entries += sum(len(each.entries) for each in parsed)
                 _refuse_too_many(entries)  # before reading the next member
+    # zipfile raises NotImplementedError for a compression method it cannot read (e.g. PPMd).
     except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as error:
         raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
     if not files:
