@@ -320,6 +320,7 @@ class OrganizationPermissions:
     can_manage_machine: bool = False
     can_manage_glossary: bool = False
     can_view_audit: bool = False
+    can_manage_memory: bool = False
 
 
 ORGANIZATION_PERMISSIONS = {
@@ -333,6 +334,7 @@ ORGANIZATION_PERMISSIONS = {
         can_manage_machine=True,
         can_manage_glossary=True,
         can_view_audit=True,
+        can_manage_memory=True,
     ),
     "admin": OrganizationPermissions(
         True,
@@ -343,6 +345,7 @@ ORGANIZATION_PERMISSIONS = {
         can_manage_machine=True,
         can_manage_glossary=True,
         can_view_audit=True,
+        can_manage_memory=True,
     ),
     "member": OrganizationPermissions(),
 }
@@ -357,6 +360,9 @@ MANAGE_MACHINE = "can_manage_machine"
 MANAGE_GLOSSARY = "can_manage_glossary"
 # The organization's audit log: read by its owners and admins, by session only.
 VIEW_AUDIT = "can_view_audit"
+# The organization's translation memory as a whole (TMX export and import): its owners and
+# admins, by session only. Lookups are project reads (``VIEW_TRANSLATIONS``).
+MANAGE_MEMORY = "can_manage_memory"
 ORGANIZATION_REFUSALS = {
     RENAME_ORGANIZATION: "Only an owner or admin of the organization can rename it.",
     DELETE_ORGANIZATION: "Only an owner of the organization can delete it.",
@@ -366,6 +372,7 @@ ORGANIZATION_REFUSALS = {
     ),
     MANAGE_GLOSSARY: "Only an owner or admin of the organization can change its glossary.",
     VIEW_AUDIT: "Only an owner or admin of the organization can read its audit log.",
+    MANAGE_MEMORY: "Only an owner or admin of the organization can export or import its translation memory.",
 }
 
 
@@ -379,8 +386,7 @@ def organization_permissions(role: str | None) -> OrganizationPermissions:
 def require_organization_permission(actor: Actor | None, organization_id: str, permission: str) -> str:
     """The caller's role in the organization, when it grants ``permission`` (one of
     ``RENAME_ORGANIZATION``, ``DELETE_ORGANIZATION``, ``INVITE_MEMBERS``, ``MANAGE_MACHINE``,
-    ``MANAGE_GLOSSARY``).
-    ``VIEW_AUDIT``).
+    ``MANAGE_GLOSSARY``, ``MANAGE_MEMORY``, ``VIEW_AUDIT``).
 
     Raises Unauthorized (no caller), Forbidden (an API key, or a role without it) or NotFound
     (not a member: existence is not revealed).

@@ -358,7 +358,7 @@ def suggestions_for(project: Project, translation_id: str, source_text: str, lan
 
 def export_tmx(actor, organization_id: str) -> bytes:
     """Every memory entry of the organization as a TMX 1.4 file (owners and admins)."""
-    policy.require_organization_role(actor, organization_id, "owner", "admin")
+    policy.require_organization_permission(actor, organization_id, policy.MANAGE_MEMORY)
     rows = db.session.execute(
         select(
             Translation.id, Project.source_language, TranslationValue.language_code, TranslationValue.value
@@ -398,7 +398,7 @@ def enqueue_import(actor, organization_id: str, data: bytes) -> dict:
     if not data:
         raise BadRequest("file: the upload is empty.")
     with unit_of_work():
-        policy.require_organization_role(actor, organization_id, "owner", "admin")
+        policy.require_organization_permission(actor, organization_id, policy.MANAGE_MEMORY)
         job = enqueue(
             IMPORT_JOB,
             {
@@ -443,7 +443,7 @@ def import_tmx(organization_id: str, data: bytes) -> dict:
 
 def import_job(actor, organization_id: str, job_id: str) -> dict:
     """One TMX import job of the organization (owners and admins). NotFound otherwise."""
-    policy.require_organization_role(actor, organization_id, "owner", "admin")
+    policy.require_organization_permission(actor, organization_id, policy.MANAGE_MEMORY)
     job = db.session.get(Job, job_id)
     if job is None or job.kind != IMPORT_JOB:
         raise NotFound("Job not found.")
