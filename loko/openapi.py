@@ -85,7 +85,7 @@ def mapping_keywords(converter, field, ret, **_kwargs) -> dict:
             keywords[count] = ret.pop(length)
     if field.key_field is not None:
         names = converter.field2property(field.key_field)
-        rules = {k: v for k, v in names.items() if k in ("pattern", "minLength", "maxLength")}
+        rules = {k: v for k, v in names.items() if k in ("pattern", "minLength", "maxLength", "enum")}
         if rules:
             keywords["propertyNames"] = {"type": "string", **rules}
     return keywords

@@ -1,6 +1,7 @@
 from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
+from loko.checks import registry
 from loko.fields import ApiSchema, LanguageCode, LanguageLimit, UuidString, no_control_characters
 from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
 from loko.quality.models import LEVELS
@@ -83,7 +84,10 @@ class ProjectUpdate(ApiSchema):
     linked_language_target_code = LanguageCode(allow_none=True)
     source_language = described(LanguageCode(allow_none=True), SOURCE_LANGUAGE_UPDATE)
     checks = described(
-        fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(LEVELS))),
+        fields.Dict(
+            keys=fields.String(validate=validate.OneOf(registry.CHECKS)),
+            values=fields.String(validate=validate.OneOf(LEVELS)),
+        ),
         CHECKS_UPDATE,
     )
     memory_enabled = fields.Boolean(

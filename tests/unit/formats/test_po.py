@@ -6,15 +6,17 @@ writing the entries back gives the same bytes. ``msgfmt --check`` is the referen
 validity; those tests skip when GNU gettext is not installed.
 """
 
+import gettext
 import re
 import shutil
 import subprocess
 
 import orjson
 import pytest
+from babel.messages.plurals import get_plural
 
 from loko.exports.writers import po_bytes
-from loko.formats import Entry, FormatError, Target, po
+from loko.formats import Entry, FormatError, Target, plurals, po
 
 MSGFMT = shutil.which("msgfmt")
 needs_msgfmt = pytest.mark.skipif(
@@ -103,6 +105,13 @@ msgid "quoted ' and {"
 msgid_plural "quoted ' and { plural"
 """
 
+
+def _arabic_forms(forms: dict[str, str]) -> str:
+    return "".join(
+        f'msgstr[{n}] "{forms[category]}"\n' for n, category in enumerate(plurals.gettext_categories("ar"))
+    )
+
+
 PLURALS = {
     "ja": QUOTED
     + """\
@@ -149,33 +158,40 @@ msgstr[0] ""
 msgstr[1] ""
 msgstr[2] ""
 """,
-    "ar": QUOTED
-    + """\
-msgstr[0] "صفر '"
-msgstr[1] "واحد {"
-msgstr[2] "اثنان"
-msgstr[3] "قليل"
-msgstr[4] "آخر }"
-msgstr[5] "كثير"
-
+    # Arabic's msgstr[n] order is the installed CLDR rule's (Babel before 2.18 put "other"
+    # before "many"), so its lines are written in that order.
+    "ar": lambda: (
+        QUOTED
+        + _arabic_forms(
+            {
+                "zero": "صفر '",
+                "one": "واحد {",
+                "two": "اثنان",
+                "few": "قليل",
+                "many": "كثير",
+                "other": "آخر }",
+            }
+        )
+        + """
 msgid "%d file"
 msgid_plural "%d files"
-msgstr[0] "لا ملفات %d"
-msgstr[1] "ملف %d"
-msgstr[2] "ملفان %d"
-msgstr[3] "%d ملفات"
-msgstr[4] "%d ملف"
-msgstr[5] "%d ملفًا"
-
+"""
+        + _arabic_forms(
+            {
+                "zero": "لا ملفات %d",
+                "one": "ملف %d",
+                "two": "ملفان %d",
+                "few": "%d ملفات",
+                "many": "%d ملفًا",
+                "other": "%d ملف",
+            }
+        )
+        + """
 msgid "not yet"
 msgid_plural "not yets"
-msgstr[0] ""
-msgstr[1] ""
-msgstr[2] ""
-msgstr[3] ""
-msgstr[4] ""
-msgstr[5] ""
-""",
+"""
+        + _arabic_forms(dict.fromkeys(plurals.CATEGORY_ORDER, ""))
+    ),
 }
 LANGUAGES = tuple(PLURALS)
 
@@ -187,7 +203,8 @@ def _target(language: str) -> Target:
 
 
 def _canonical(language: str) -> bytes:
-    return po.write([], _target(language)) + (COMMON + PLURALS[language]).encode("utf-8")
+    body = PLURALS[language]
+    return po.write([], _target(language)) + (COMMON + (body() if callable(body) else body)).encode("utf-8")
 
 
 def _entry(entries: list[Entry], key: str) -> Entry:
@@ -490,3 +507,11 @@ def test_unknown_charset_is_refused_naming_the_line():
     data = b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=klingon\\n"\n'
     with pytest.raises(FormatError, match=r"^line 3: unknown charset 'klingon'$"):
         po.read(data, "en")
+
+
+def test_arabic_forms_are_numbered_by_the_installed_gettext_rule():
+    index_of = gettext.c2py(get_plural("ar").plural_expr)
+    samples = {"zero": 0, "one": 1, "two": 2, "few": 3, "many": 11, "other": 100}
+    assert {category: index_of(number) for category, number in samples.items()} == {
+        category: plurals.gettext_categories("ar").index(category) for category in samples
+    }
