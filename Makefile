@@ -67,11 +67,12 @@ browser-deps:
 			echo "npm is missing: the i18next check of nested JSON skips"; \
 		fi; }
 
-# The tests run in one worker process per core (pytest-xdist); each test file stays in one
-# worker, so a file's fixtures are built once. TEST_WORKERS=0 runs them in this process.
+# The tests run in one worker process per core (pytest-xdist), handed out one by one as the
+# workers free up (a module whose tests share a costly fixture is an xdist_group, kept in
+# one worker). TEST_WORKERS=0 runs them in this process.
 TEST_WORKERS ?= auto
 test: install system-deps browser-deps
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # Benchmarks: seeds 10k / 100k / 1M values and prints the table (bench/results.json).
 # wrk (Debian) drives the 304 load test when present; without it a Python client does.

@@ -11,13 +11,68 @@ import uuid
 
 import pytest
 import sqlalchemy as sa
+from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from jinja2 import BytecodeCache
 from sqlalchemy.engine import make_url
+from werkzeug.routing import Rule
 
 from loko import create_app
 from loko.extensions import db
 
 PG_ENV = "LOKO_TEST_DATABASE_URL"
+
+
+def _compile_each_url_builder_once():
+    """Each test builds a fresh app, and werkzeug compiles two URL-building functions from
+    generated source for each of its routes: most of ``create_app``'s time. Such a function
+    depends only on the rule's parsed parts and defaults, so the test run compiles each once
+    (a rule whose defaults cannot be a key is compiled as werkzeug does)."""
+    compile_builder = Rule._compile_builder
+    compiled = {}
+
+    def cached(self, append_unknown=True):
+        key = (self.rule, tuple(self._trace), tuple(sorted((self.defaults or {}).items())), append_unknown)
+        try:
+            return compiled[key]
+        except TypeError:
+            return compile_builder(self, append_unknown)
+        except KeyError:
+            compiled[key] = compile_builder(self, append_unknown)
+            return compiled[key]
+
+    Rule._compile_builder = cached
+
+
+_compile_each_url_builder_once()
+
+
+class _CompiledTemplates(BytecodeCache):
+    """The test run's templates, compiled once and shared by every test's app (Jinja's own
+    bytecode cache, kept in memory; a changed template has a new checksum)."""
+
+    def __init__(self):
+        self.compiled = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
+class WholeBodyClient(FlaskClient):
+    """A test client that reads each response to its end, as an HTTP server sends it: a
+    streamed export left half-read would hold its build open, and the next request for the
+    same project would wait for it (``buffered=False`` still reads as the test goes)."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
 
 
 def _postgres_database():
@@ -87,6 +142,8 @@ def config_overrides():
 @pytest.fixture
 def app(database_url, config_overrides):
     app = create_app(_test_config(database_url, **config_overrides))
+    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
+    app.test_client_class = WholeBodyClient
     with app.app_context():
         _empty_tables()
     yield app

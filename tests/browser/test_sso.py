@@ -19,7 +19,10 @@ LABELS = {
     "roundtrip": "Round-trip ID",
 }
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+pytestmark = [
+    pytest.mark.skipif(missing() is not None, reason=missing() or ""),
+    pytest.mark.xdist_group("test_sso"),
+]
 
 
 @pytest.fixture(scope="module")

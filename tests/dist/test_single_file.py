@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("test_single_file")]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXECUTABLE = ROOT / "dist" / "loko"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.mcp.conftest import TOOL_NAMES
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("test_inspector")]
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 FETCH_TIMEOUT = 300

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# One process compiles and runs what this module's tests share.
+pytestmark = pytest.mark.xdist_group("test_import_layers")
+
 LOKO = Path(__file__).resolve().parents[2] / "loko"
 
 # Shared plumbing: every layer uses it; it knows nothing above it. ``loko.database`` may be a

@@ -19,6 +19,9 @@ import pytest
 
 from loko.formats import Entry, FormatError, Target, properties
 
+# One process compiles and runs what this module's tests share.
+pytestmark = pytest.mark.xdist_group("test_properties")
+
 HERE = Path(__file__).parent
 JAVA, JAVAC = shutil.which("java"), shutil.which("javac")
 needs_java = pytest.mark.skipif(
