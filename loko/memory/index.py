@@ -591,7 +591,7 @@ def candidates(
     windows = [(low, high) for low, high in windows if low <= high]
     hits: Counter = Counter()
     sqlite = db.session.get_bind().dialect.name == "sqlite"
-    if not sqlite and length >= SHINGLED_FROM and _shingle_parts(normalised):
+    if shingled(normalised):
         return sharing(scope, normalised, shortest, longest, PER_SHINGLE)
     size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
     for fragment in fragments(normalised, count, size):
@@ -610,6 +610,16 @@ def candidates(
             if wanted <= 0:
                 break
     return hits
+
+
+def shingled(normalised: str) -> bool:
+    """Whether the text's fuzzy candidates come from the shingles (PostgreSQL, a text of
+    SHINGLED_FROM characters or more with a part between placeholders long enough)."""
+    return (
+        db.session.get_bind().dialect.name != "sqlite"
+        and len(normalised) >= SHINGLED_FROM
+        and bool(_shingle_parts(normalised))
+    )
 
 
 def _shingle_parts(normalised: str) -> list[str]:
