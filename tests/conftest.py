@@ -128,9 +128,12 @@ def _empty_tables():
     with db.engine.begin() as connection:
         for table in reversed(db.metadata.sorted_tables):
             connection.execute(table.delete())
+        # The memory's FTS5 index (SQLite) and shingles (PostgreSQL): outside the models'
+        # metadata.
         if connection.dialect.name == "sqlite":
-            # The memory's FTS5 index is a virtual table, outside the models' metadata.
             connection.exec_driver_sql("DELETE FROM memory_trigrams")
+        else:
+            connection.exec_driver_sql("DELETE FROM memory_shingles")
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
 """The memory's index: every value and TMX unit source as an entry whose id orders it by
 scope (organization and language) and by normalised length, with a trigram index over its
-text (SQLite: an FTS5 table, ``tokenize=trigram``; PostgreSQL: a pg_trgm GIN index).
+text (SQLite: an FTS5 table, ``tokenize=trigram``; PostgreSQL: a pg_trgm GIN index, and for
+texts of 20 characters or more a table of sampled shingles, ``memory_shingles``, read
+through a btree on (hash, entry id)).
 
 An entry's id is ``scope << 36 | length << 23 | sequence``: one id range is one scope's
 texts of a range of lengths, so the length filter is a range of the trigram index's own
@@ -33,6 +35,14 @@ SEQUENCE_MASK = (1 << LENGTH_SHIFT) - 1
 PLACEHOLDER = "\ufffc"
 STATE_ID = 1
 HISTORY_BATCH = 20_000
+# PostgreSQL: texts of SHINGLED_FROM characters or more find their fuzzy candidates through
+# sampled shingles (see _SAMPLED), each hash's entries read nearest lengths first.
+SHINGLE = 8
+SAMPLE = 8
+# Shorter texts keep twice as many: a short query shares few pieces with anything.
+DENSE_BELOW = 64
+SHINGLED_FROM = 20
+PER_SHINGLE = 24
 # On PostgreSQL a write may commit after a later one: the watermark that the refresh starts
 # from only passes writes that no transaction in flight can precede, or that are this old.
 SETTLE_AFTER = timedelta(minutes=10)
@@ -83,6 +93,46 @@ def _run(sql: str, parameters=()) -> None:
 
 def _marks(items) -> str:
     return ", ".join("?" for _ in items)
+
+
+# -- PostgreSQL's shingles -----------------------------------------------------------------
+
+# Every SHINGLE-character piece of an entry's lower-cased text, hashed; kept where the hash
+# is a multiple of SAMPLE (of SAMPLE / 2 in a text shorter than DENSE_BELOW), and the
+# smallest hash besides. Which pieces are kept depends on their content only, so two texts
+# that share a passage keep the same pieces of it wherever it stands; a query keeps those of
+# SAMPLE / 2, which holds both. Keys (the editor's search) are left out: no lookup reads them.
+_SAMPLED = (
+    "WITH every AS MATERIALIZED ("  # noqa: S608
+    "SELECT e.id AS entry_id, length(e.folded) AS chars, "
+    f"hashtext(substr(e.folded, i, {SHINGLE})) AS hash "
+    "FROM (SELECT id, lower(text) AS folded FROM memory_entries e "
+    "WHERE {entries} AND e.language_code <> '' OFFSET 0) e "
+    f"CROSS JOIN LATERAL generate_series(1, greatest(length(e.folded) - {SHINGLE - 1}, 1)) AS i) "
+    f"SELECT hash, entry_id FROM every WHERE mod(hash, CASE WHEN chars < {DENSE_BELOW} "
+    f"THEN {SAMPLE // 2} ELSE {SAMPLE} END) = 0 "
+    "UNION SELECT min(hash), entry_id FROM every GROUP BY entry_id"
+)
+_SHINGLE = "INSERT INTO memory_shingles (hash, entry_id) " + _SAMPLED
+# An entry's text never changes: its shingles are found again from it, through the index.
+_UNSHINGLE = (
+    "DELETE FROM memory_shingles s USING (" + _SAMPLED + ") r "  # noqa: S608
+    "WHERE s.hash = r.hash AND s.entry_id = r.entry_id"
+)
+# The entries sharing the query's kept shingles in the window, with the number shared: each
+# hash's entries read through the btree from the query's own length up, and down.
+_SHARING = (
+    "WITH every AS MATERIALIZED ("  # noqa: S608
+    f"SELECT hashtext(substr(lower(part), i, {SHINGLE})) AS hash FROM unnest(?::text[]) AS part "
+    f"CROSS JOIN LATERAL generate_series(1, length(part) - {SHINGLE - 1}) AS i), "
+    f"wanted AS (SELECT hash FROM every WHERE mod(hash, {SAMPLE // 2}) = 0 "
+    "UNION SELECT min(hash) FROM every) "
+    "SELECT found.entry_id, count(*) FROM wanted CROSS JOIN LATERAL ("
+    "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
+    "ORDER BY entry_id LIMIT ?) UNION ALL "
+    "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
+    "ORDER BY entry_id DESC LIMIT ?)) AS found GROUP BY found.entry_id"
+)
 
 
 # -- scopes ------------------------------------------------------------------------------
@@ -145,6 +195,8 @@ class _Writer:
 
     def remove(self, ids: list[int]) -> None:
         for chunk in in_chunks(ids):
+            if not self.sqlite:
+                _run(_UNSHINGLE.format(entries=f"e.id IN ({_marks(chunk)})"), chunk)
             _run(f"DELETE FROM memory_entries WHERE id IN ({_marks(chunk)})", chunk)  # noqa: S608
             if self.sqlite:
                 _run(f"DELETE FROM memory_trigrams WHERE rowid IN ({_marks(chunk)})", chunk)  # noqa: S608
@@ -173,6 +225,9 @@ class _Writer:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
+            if not self.deferred:
+                for chunk in in_chunks([row[0] for row in rows]):
+                    _run(_SHINGLE.format(entries=f"e.id IN ({_marks(chunk)})"), chunk)
 
 
 def _state() -> tuple[int, int]:
@@ -289,6 +344,7 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
     if db.session.get_bind().dialect.name != "sqlite":
         with unit_of_work():
             ensure_trigram_index()
+            ensure_shingle_index()
     indexed, settled = _state()
     read = changed = 0
     start = settled
@@ -315,8 +371,8 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
 
 
 REBUILD_BATCH = 20_000
-# The FTS5 table is filled a scope's band of lengths at a time: a rebuild never holds
-# SQLite's write lock for long, whatever the number of values.
+# The FTS5 table (PostgreSQL: the shingles) is filled a scope's band of lengths at a time: a
+# rebuild never holds SQLite's write lock for long, whatever the number of values.
 FILL_LENGTHS = 64
 
 
@@ -330,24 +386,30 @@ def rebuild() -> dict:
         _run("DELETE FROM memory_state WHERE id = ?", (STATE_ID,))
         _run("DELETE FROM memory_entries")
         # Filled first, then indexed: cheaper than growing the index row by row.
-        _run("DELETE FROM memory_trigrams" if sqlite else "DROP INDEX IF EXISTS ix_memory_entries_trigrams")
+        if sqlite:
+            _run("DELETE FROM memory_trigrams")
+        else:
+            _run("DROP INDEX IF EXISTS ix_memory_entries_trigrams")
+            _run("DROP INDEX IF EXISTS ix_memory_shingles")
+            _run("TRUNCATE memory_shingles")
         keys = [row[0] for row in fetch("SELECT id FROM translations ORDER BY id")]
     changed = 0
     for chunk in in_chunks(keys, REBUILD_BATCH):
         with unit_of_work():
-            changed += _reindex_keys(_Writer(deferred=sqlite), chunk)
+            changed += _reindex_keys(_Writer(deferred=True), chunk)
     with unit_of_work():
         units = fetch("SELECT id, organization_id, source_language, source FROM memory_units")
-        changed += _index_units(_Writer(deferred=sqlite), units)
+        changed += _index_units(_Writer(deferred=True), units)
         numbers = [row[0] for row in fetch("SELECT id FROM memory_scopes ORDER BY id")]
-    if sqlite:
-        for scope in numbers:
-            for shortest in range(0, MAX_LENGTH + 1, FILL_LENGTHS):
-                with unit_of_work():
-                    _fill_trigrams(*id_range(scope, shortest, shortest + FILL_LENGTHS - 1))
+    fill = _fill_trigrams if sqlite else _fill_shingles
+    for scope in numbers:
+        for shortest in range(0, MAX_LENGTH + 1, FILL_LENGTHS):
+            with unit_of_work():
+                fill(*id_range(scope, shortest, shortest + FILL_LENGTHS - 1))
     with unit_of_work():
         if not sqlite:
             ensure_trigram_index()
+            ensure_shingle_index()
         _save_state(latest, _settled(latest, 0), rebuilt=True)
     analyse_after(changed)
     return {"historyRead": 0, "entriesChanged": changed, "indexedTo": latest}
@@ -370,6 +432,11 @@ def _fill_trigrams(low: int, high: int) -> None:
     )
 
 
+def _fill_shingles(low: int, high: int) -> None:
+    """PostgreSQL: the shingles of the entries with ids in [low, high]."""
+    _run(_SHINGLE.format(entries="e.id BETWEEN ? AND ?"), (low, high))
+
+
 def _index_units(writer: _Writer, units: list[tuple]) -> int:
     """``units``: (id, organization_id, source_language, source)."""
     numbers = _scope_numbers({(row[1], row[2]) for row in units})
@@ -390,11 +457,21 @@ def index_units(units: list[tuple]) -> int:
 
 def analyse_after(changed: int) -> None:
     """PostgreSQL plans the trigram lookups from statistics: gather them after a large
-    change (autovacuum may be off)."""
-    if changed >= 10_000 and db.engine.dialect.name == "postgresql":
-        with db.engine.connect() as connection:
-            connection.exec_driver_sql("ANALYZE memory_entries")
-            connection.commit()
+    change (autovacuum may be off), and mark the shingles' pages all-visible, so that their
+    reads stay in the btree (also the first time, as after the upgrade that filled them)."""
+    if db.engine.dialect.name != "postgresql":
+        return
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        if changed < 10_000 and connection.exec_driver_sql(NEVER_VACUUMED).first() is None:
+            return
+        connection.exec_driver_sql("ANALYZE memory_entries")
+        connection.exec_driver_sql("VACUUM (ANALYZE) memory_shingles")
+
+
+NEVER_VACUUMED = (
+    "SELECT 1 FROM pg_stat_user_tables WHERE relid = 'memory_shingles'::regclass "
+    "AND last_vacuum IS NULL AND last_autovacuum IS NULL"
+)
 
 
 def ensure_trigram_index() -> bool:
@@ -409,6 +486,13 @@ def ensure_trigram_index() -> bool:
     except Exception:
         return False
     return True
+
+
+def ensure_shingle_index() -> None:
+    """PostgreSQL: the shingles' btree, made when missing (a rebuild drops it while it
+    fills the table)."""
+    if not fetch("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_memory_shingles'"):
+        _run("CREATE INDEX ix_memory_shingles ON memory_shingles (hash, entry_id)")
 
 
 # -- reading the index -------------------------------------------------------------------
@@ -498,13 +582,17 @@ def candidates(
     the fragments they share. Each fragment's list is read upwards from the text's own
     length, then upwards from two thirds of it, then from the shortest: a common fragment
     brings the nearest lengths first (FTS5 reads ascending rowids far faster than
-    descending ones)."""
+    descending ones). On PostgreSQL a text of SHINGLED_FROM characters or more is looked up
+    by its shingles instead (``sharing``): a GIN index checks every row that holds a
+    fragment's trigrams, and with common words that is thousands."""
     length = len(normalised)
     near = max(shortest, (2 * length) // 3)
     windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
     windows = [(low, high) for low, high in windows if low <= high]
     hits: Counter = Counter()
     sqlite = db.session.get_bind().dialect.name == "sqlite"
+    if shingled(normalised):
+        return sharing(scope, normalised, shortest, longest, PER_SHINGLE)
     size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
     for fragment in fragments(normalised, count, size):
         wanted = per_fragment
@@ -522,6 +610,34 @@ def candidates(
             if wanted <= 0:
                 break
     return hits
+
+
+def shingled(normalised: str) -> bool:
+    """Whether the text's fuzzy candidates come from the shingles (PostgreSQL, a text of
+    SHINGLED_FROM characters or more with a part between placeholders long enough)."""
+    return (
+        db.session.get_bind().dialect.name != "sqlite"
+        and len(normalised) >= SHINGLED_FROM
+        and bool(_shingle_parts(normalised))
+    )
+
+
+def _shingle_parts(normalised: str) -> list[str]:
+    """The text's parts between placeholders long enough for a shingle."""
+    return [part for part in normalised.split(PLACEHOLDER) if len(part) >= SHINGLE]
+
+
+def sharing(scope: int, normalised: str, shortest: int, longest: int, per_shingle: int) -> Counter:
+    """PostgreSQL: entries of a scope in the length window that share the text's kept
+    shingles, counted by the shingles they share; for each shingle at most ``per_shingle``
+    of the lengths from the text's own upwards and as many below it."""
+    low, high = id_range(scope, shortest, longest)
+    near = max(low, id_range(scope, len(normalised), len(normalised))[0])
+    rows = fetch(
+        _SHARING,
+        (_shingle_parts(normalised), near, high, per_shingle, low, near - 1, per_shingle),
+    )
+    return Counter(dict(rows))
 
 
 def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:

@@ -42,6 +42,9 @@ MAX_BATCH = 10_000
 FRAGMENTS = 8
 PER_FRAGMENT = 64
 RESCORED = 100
+# PostgreSQL's shingles count the entries of the nearest lengths once per common piece, as
+# high as a near-duplicate may be: twice as many are re-scored (they cost less to find).
+RESCORED_SHINGLED = 200
 UNIT_BATCH = 5_000
 
 
@@ -263,7 +266,8 @@ def lookup(
             )
             length = len(normalised)
             ranked = sorted(hits.items(), key=lambda item: (-item[1], abs(index.length_of(item[0]) - length)))
-            entry_ids.update(entry for entry, _ in ranked[:RESCORED])
+            rescored = RESCORED_SHINGLED if index.shingled(normalised) else RESCORED
+            entry_ids.update(entry for entry, _ in ranked[:rescored])
     translation_ids, unit_ids = _owners(entry_ids)
     translation_ids |= _tail(organization_id, source_language)
     # A few more than asked: some may be of a project that opted out, or lack the target.
