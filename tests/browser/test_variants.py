@@ -2,6 +2,8 @@
 keys and values it inherits, marked as inherited, and overriding one is one key press away;
 its overview counts inherited values as translated; both agree with its export."""
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.browser.conftest import check_accessibility, create_project, sign_up
@@ -61,6 +63,7 @@ def test_a_variant_shows_counts_and_overrides_inherited_values(page):
     box.press("Enter")
     expect(colour).not_to_contain_text("inherited")
     expect(colour.locator(".t")).to_have_text("Colour (UK)")
+    expect(colour).to_have_class(re.compile(r"\bsaved\b"))
     assert "Colour (UK)" in str(exported(page, brand_id))
 
     open_editor(page, brand_id)
