@@ -165,24 +165,12 @@ def runner(app):
     return app.test_cli_runner()
 
 
-# The world's rows as first built on each database, put back as they were for each later test
-# (a few multi-row INSERTs instead of some thirty transactions through the factories).
-_WORLD_ROWS: dict[str, tuple] = {}
-
-
 @pytest.fixture
-def world(app, database_url):
-    from tests.factories import build_world, restore_world, world_rows
+def world(app):
+    from tests.factories import build_world
 
     with app.app_context():
-        if database_url in _WORLD_ROWS:
-            return restore_world(*_WORLD_ROWS[database_url])
-        empty = not any(rows for _table, rows in world_rows())
-        built = build_world()
-        if not empty:
-            return built  # the test's other fixtures wrote first: their rows are not the world's
-        _WORLD_ROWS[database_url] = (built, world_rows())
-        return restore_world(*_WORLD_ROWS[database_url], restored=False)
+        return build_world()
 
 
 @pytest.fixture

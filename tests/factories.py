@@ -5,7 +5,7 @@ from datetime import timedelta
 from functools import cache
 
 from argon2 import PasswordHasher
-from sqlalchemy import inspect, select, update
+from sqlalchemy import inspect, update
 
 from loko.apikeys.models import ApiKey
 from loko.apikeys.service import issue_api_key
@@ -159,39 +159,6 @@ def build_world() -> World:
         world.credentials[name] = {"bearer": key}
         world.key_ids[name] = key_id
     return world
-
-
-def world_rows() -> list[tuple]:
-    """Every row of the database as it stands, ``(table, [row mappings])`` in insert order."""
-    found = []
-    for table in db.metadata.sorted_tables:
-        rows = [dict(row) for row in db.session.execute(select(table)).mappings()]
-        if rows:
-            found.append((table, rows))
-    db.session.commit()
-    return found
-
-
-def restore_world(world: World, rows: list[tuple], restored: bool = True) -> World:
-    """The world ``build_world`` made, its rows inserted again into empty tables (unless
-    ``restored`` is False: they are there), with its own copies of the users, so that a test
-    may change what it is given."""
-    if restored:
-        with unit_of_work():
-            for table, table_rows in rows:
-                db.session.execute(table.insert(), table_rows)
-    ids = {name: user_id(user) for name, user in world.users.items()}
-    users = {user.id: user for user in db.session.scalars(select(User).where(User.id.in_(ids.values())))}
-    db.session.commit()
-    db.session.expunge_all()
-    return World(
-        project_id=world.project_id,
-        other_project_id=world.other_project_id,
-        organization_id=world.organization_id,
-        users={name: users[user] for name, user in ids.items()},
-        credentials={name: dict(credentials) for name, credentials in world.credentials.items()},
-        key_ids=dict(world.key_ids),
-    )
 
 
 class CallerClient:
