@@ -68,11 +68,18 @@ def upgraded(app):
             db.engine.dispose()
 
 
-def test_the_entries_indexed_before_the_upgrade_are_found_through_their_shingles(empty_database_url):
+@pytest.fixture
+def upgraded_postgresql(empty_database_url):
+    """A PostgreSQL database indexed at 0023 and then upgraded: (app, scope, value entry)."""
     if not empty_database_url.startswith("postgresql"):
         pytest.skip("the shingles are PostgreSQL's")
     app, scope, value, _key = indexed_before_the_upgrade(empty_database_url)
     upgraded(app)
+    return app, scope, value
+
+
+def test_the_entries_indexed_before_the_upgrade_are_found_through_their_shingles(upgraded_postgresql):
+    app, scope, value = upgraded_postgresql
     query = "Remember the settings of this workspace for the next sessions"
     with app.app_context():
         try:
@@ -83,11 +90,8 @@ def test_the_entries_indexed_before_the_upgrade_are_found_through_their_shingles
             db.engine.dispose()
 
 
-def test_the_upgrade_gives_keys_no_shingles(empty_database_url):
-    if not empty_database_url.startswith("postgresql"):
-        pytest.skip("the shingles are PostgreSQL's")
-    app, _scope, value, _key = indexed_before_the_upgrade(empty_database_url)
-    upgraded(app)
+def test_the_upgrade_gives_keys_no_shingles(upgraded_postgresql):
+    app, _scope, value = upgraded_postgresql
     with app.app_context():
         try:
             with db.engine.connect() as connection:
