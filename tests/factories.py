@@ -5,7 +5,7 @@ from datetime import timedelta
 from functools import cache
 
 from argon2 import PasswordHasher
-from sqlalchemy import inspect, update
+from sqlalchemy import Integer, inspect, select, update
 
 from loko.apikeys.models import ApiKey
 from loko.apikeys.service import issue_api_key
@@ -13,6 +13,7 @@ from loko.auth.models import Session, User
 from loko.auth.service import hash_password, open_session
 from loko.auth.tokens import token_hash
 from loko.database import unit_of_work, utcnow
+from loko.database.columns import new_id
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
@@ -159,6 +160,60 @@ def build_world() -> World:
         world.credentials[name] = {"bearer": key}
         world.key_ids[name] = key_id
     return world
+
+
+def world_rows() -> list[tuple]:
+    """Every row of the database as it stands, ``(table, [row mappings])`` in insert order;
+    a table's own counter (an autoincrement integer key) is left for the database to give."""
+    found = []
+    for table in db.metadata.sorted_tables:
+        counter = [
+            column.name
+            for column in table.primary_key.columns
+            if isinstance(column.type, Integer) and column.autoincrement is True
+        ]
+        rows = [
+            {name: value for name, value in row.items() if name not in counter}
+            for row in db.session.execute(select(table)).mappings()
+        ]
+        if rows:
+            found.append((table, rows))
+    db.session.commit()
+    return found
+
+
+def restore_world(world: World, rows: list[tuple]) -> World:
+    """The world ``build_world`` made, its rows inserted again into empty tables under fresh
+    ids (in the same order as the first ones), so that nothing a process kept about the
+    last test's project, organization or users can answer for this one; with its own copies
+    of the users, so that a test may change what it is given."""
+    first = sorted({value for _table, table_rows in rows for row in table_rows for value in _ids(row)})
+    fresh = dict(zip(first, sorted(new_id() for _ in first), strict=True))
+    with unit_of_work():
+        for table, table_rows in rows:
+            db.session.execute(
+                table.insert(),
+                [{name: fresh.get(value, value) for name, value in row.items()} for row in table_rows],
+            )
+    ids = {name: fresh[user_id(user)] for name, user in world.users.items()}
+    users = {user.id: user for user in db.session.scalars(select(User).where(User.id.in_(ids.values())))}
+    db.session.commit()
+    db.session.expunge_all()
+    return World(
+        project_id=fresh[world.project_id],
+        other_project_id=fresh[world.other_project_id],
+        organization_id=fresh[world.organization_id],
+        users={name: users[user] for name, user in ids.items()},
+        credentials={name: dict(credentials) for name, credentials in world.credentials.items()},
+        key_ids={name: fresh.get(key_id, key_id) for name, key_id in world.key_ids.items()},
+    )
+
+
+def _ids(row: dict):
+    """The row's values that are ids made by ``new_id`` (its own and those it refers to)."""
+    for value in row.values():
+        if isinstance(value, str) and len(value) == 36 and value[14] == "7" and value.count("-") == 4:
+            yield value
 
 
 class CallerClient:
