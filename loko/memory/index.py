@@ -1,8 +1,9 @@
 """The memory's index: every value and TMX unit source as an entry whose id orders it by
 scope (organization and language) and by normalised length, with a trigram index over its
-text (SQLite: an FTS5 table, ``tokenize=trigram``; PostgreSQL: a pg_trgm GIN index, and for
-texts of 20 characters or more a table of sampled shingles, ``memory_shingles``, read
-through a btree on (hash, entry id)).
+text (SQLite: an FTS5 table, ``tokenize=trigram``; PostgreSQL: a pg_trgm GIN index for the
+editor's search, and for fuzzy lookups a table of hashed pieces, ``memory_shingles``, read
+through a btree on (hash, entry id): sampled 8-character shingles of every text, and every
+trigram of the texts shorter than 20 characters).
 
 An entry's id is ``scope << 36 | length << 23 | sequence``: one id range is one scope's
 texts of a range of lengths, so the length filter is a range of the trigram index's own
@@ -42,6 +43,9 @@ SAMPLE = 8
 # Shorter texts keep twice as many: a short query shares few pieces with anything.
 DENSE_BELOW = 64
 SHINGLED_FROM = 20
+# Texts shorter than SHINGLED_FROM also keep each of their trigrams (a short query shares a
+# few with its matches, no 8-character piece), and their queries look up every piece.
+TRIGRAM = 3
 PER_SHINGLE = 24
 # On PostgreSQL a write may commit after a later one: the watermark that the refresh starts
 # from only passes writes that no transaction in flight can precede, or that are this old.
@@ -101,17 +105,21 @@ def _marks(items) -> str:
 # is a multiple of SAMPLE (of SAMPLE / 2 in a text shorter than DENSE_BELOW), and the
 # smallest hash besides. Which pieces are kept depends on their content only, so two texts
 # that share a passage keep the same pieces of it wherever it stands; a query keeps those of
-# SAMPLE / 2, which holds both. Keys (the editor's search) are left out: no lookup reads them.
+# SAMPLE / 2, which holds both. A text shorter than SHINGLED_FROM also keeps every TRIGRAM.
+# Keys (the editor's search) are left out: no lookup reads them.
 _SAMPLED = (
-    "WITH every AS MATERIALIZED ("  # noqa: S608
+    "WITH entries AS MATERIALIZED ("  # noqa: S608
+    "SELECT id, lower(text) AS folded FROM memory_entries e WHERE {entries} AND e.language_code <> ''), "
+    "every AS MATERIALIZED ("
     "SELECT e.id AS entry_id, length(e.folded) AS chars, "
-    f"hashtext(substr(e.folded, i, {SHINGLE})) AS hash "
-    "FROM (SELECT id, lower(text) AS folded FROM memory_entries e "
-    "WHERE {entries} AND e.language_code <> '' OFFSET 0) e "
+    f"hashtext(substr(e.folded, i, {SHINGLE})) AS hash FROM entries e "
     f"CROSS JOIN LATERAL generate_series(1, greatest(length(e.folded) - {SHINGLE - 1}, 1)) AS i) "
     f"SELECT hash, entry_id FROM every WHERE mod(hash, CASE WHEN chars < {DENSE_BELOW} "
     f"THEN {SAMPLE // 2} ELSE {SAMPLE} END) = 0 "
-    "UNION SELECT min(hash), entry_id FROM every GROUP BY entry_id"
+    "UNION SELECT min(hash), entry_id FROM every GROUP BY entry_id "
+    f"UNION SELECT hashtext(substr(e.folded, i, {TRIGRAM})), e.id FROM entries e "
+    f"CROSS JOIN LATERAL generate_series(1, length(e.folded) - {TRIGRAM - 1}) AS i "
+    f"WHERE length(e.folded) < {SHINGLED_FROM}"
 )
 _SHINGLE = "INSERT INTO memory_shingles (hash, entry_id) " + _SAMPLED
 # An entry's text never changes: its shingles are found again from it, through the index.
@@ -119,21 +127,29 @@ _UNSHINGLE = (
     "DELETE FROM memory_shingles s USING (" + _SAMPLED + ") r "  # noqa: S608
     "WHERE s.hash = r.hash AND s.entry_id = r.entry_id"
 )
-# The entries sharing the query's kept shingles in the window, with the number shared: each
-# hash's entries read through the btree from the query's own length up, and down.
-_SHARING = (
-    "WITH every AS MATERIALIZED ("  # noqa: S608
-    f"SELECT hashtext(substr(lower(part), i, {SHINGLE})) AS hash FROM unnest(?::text[]) AS part "
-    f"CROSS JOIN LATERAL generate_series(1, length(part) - {SHINGLE - 1}) AS i), "
-    f"wanted AS (SELECT hash FROM every WHERE mod(hash, {SAMPLE // 2}) = 0 "
-    "UNION SELECT min(hash) FROM every) "
+# The entries sharing the query's pieces in the window, with the number shared: each hash's
+# entries read through the btree from the query's own length up, and down. A query of
+# SHINGLED_FROM characters or more looks up its kept shingles; a shorter one, every shingle
+# and every trigram it has.
+_FOUND = (
     "SELECT found.entry_id, count(*) FROM wanted CROSS JOIN LATERAL ("
     "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
     "ORDER BY entry_id LIMIT ?) UNION ALL "
     "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
     "ORDER BY entry_id DESC LIMIT ?)) AS found GROUP BY found.entry_id"
 )
-
+_SHARING = (
+    "WITH every AS MATERIALIZED ("  # noqa: S608
+    f"SELECT hashtext(substr(lower(part), i, {SHINGLE})) AS hash FROM unnest(?::text[]) AS part "
+    f"CROSS JOIN LATERAL generate_series(1, length(part) - {SHINGLE - 1}) AS i), "
+    f"wanted AS (SELECT hash FROM every WHERE mod(hash, {SAMPLE // 2}) = 0 "
+    "UNION SELECT min(hash) FROM every) " + _FOUND
+)
+_SHARING_SHORT = (
+    "WITH wanted AS (SELECT DISTINCT hashtext(substr(lower(part), i, size)) AS hash "  # noqa: S608
+    f"FROM unnest(?::text[]) AS part CROSS JOIN (VALUES ({TRIGRAM}), ({SHINGLE})) AS sizes (size) "
+    "CROSS JOIN LATERAL generate_series(1, length(part) - size + 1) AS i) " + _FOUND
+)
 
 # -- scopes ------------------------------------------------------------------------------
 
@@ -582,9 +598,9 @@ def candidates(
     the fragments they share. Each fragment's list is read upwards from the text's own
     length, then upwards from two thirds of it, then from the shortest: a common fragment
     brings the nearest lengths first (FTS5 reads ascending rowids far faster than
-    descending ones). On PostgreSQL a text of SHINGLED_FROM characters or more is looked up
-    by its shingles instead (``sharing``): a GIN index checks every row that holds a
-    fragment's trigrams, and with common words that is thousands."""
+    descending ones). On PostgreSQL a text is looked up by its pieces in ``memory_shingles``
+    instead (``sharing``): a GIN index checks every row that holds a fragment's trigrams,
+    and with common words that is thousands."""
     length = len(normalised)
     near = max(shortest, (2 * length) // 3)
     windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
@@ -613,30 +629,26 @@ def candidates(
 
 
 def shingled(normalised: str) -> bool:
-    """Whether the text's fuzzy candidates come from the shingles (PostgreSQL, a text of
-    SHINGLED_FROM characters or more with a part between placeholders long enough)."""
-    return (
-        db.session.get_bind().dialect.name != "sqlite"
-        and len(normalised) >= SHINGLED_FROM
-        and bool(_shingle_parts(normalised))
-    )
+    """Whether the text's fuzzy candidates come from ``memory_shingles`` (PostgreSQL, a text
+    with a part between placeholders long enough for a piece)."""
+    return db.session.get_bind().dialect.name != "sqlite" and bool(_shingle_parts(normalised))
 
 
 def _shingle_parts(normalised: str) -> list[str]:
-    """The text's parts between placeholders long enough for a shingle."""
-    return [part for part in normalised.split(PLACEHOLDER) if len(part) >= SHINGLE]
+    """The text's parts between placeholders long enough for a piece: a shingle, or in a
+    text shorter than SHINGLED_FROM a trigram."""
+    size = SHINGLE if len(normalised) >= SHINGLED_FROM else TRIGRAM
+    return [part for part in normalised.split(PLACEHOLDER) if len(part) >= size]
 
 
 def sharing(scope: int, normalised: str, shortest: int, longest: int, per_shingle: int) -> Counter:
-    """PostgreSQL: entries of a scope in the length window that share the text's kept
-    shingles, counted by the shingles they share; for each shingle at most ``per_shingle``
-    of the lengths from the text's own upwards and as many below it."""
+    """PostgreSQL: entries of a scope in the length window that share the text's pieces,
+    counted by the pieces they share; for each piece at most ``per_shingle`` of the lengths
+    from the text's own upwards and as many below it."""
     low, high = id_range(scope, shortest, longest)
     near = max(low, id_range(scope, len(normalised), len(normalised))[0])
-    rows = fetch(
-        _SHARING,
-        (_shingle_parts(normalised), near, high, per_shingle, low, near - 1, per_shingle),
-    )
+    sql = _SHARING if len(normalised) >= SHINGLED_FROM else _SHARING_SHORT
+    rows = fetch(sql, (_shingle_parts(normalised), near, high, per_shingle, low, near - 1, per_shingle))
     return Counter(dict(rows))
 
 

@@ -1,6 +1,7 @@
-"""PostgreSQL's candidates for longer texts: sampled shingles of each entry, read through a
-btree. A text of 20 characters or more is found through them alone (the trigram index is not
-read); entries changed or removed take their shingles with them; keys have none."""
+"""PostgreSQL's fuzzy candidates: sampled shingles of each entry, and every trigram of a text
+shorter than 20 characters, read through a btree. A text is found through them alone (the
+trigram index is not read); entries changed or removed take their shingles with them; keys
+have none."""
 
 import pytest
 from sqlalchemy import text
@@ -16,13 +17,24 @@ def org(memory):
     if db.engine.dialect.name != "postgresql":
         pytest.skip("the shingles are PostgreSQL's")
     project = memory.project("Web")
-    memory.write(project, "en", {"long": LONG, "greet": "Hello {name}, welcome back to the workspace"})
+    memory.write(
+        project,
+        "en",
+        {
+            "long": LONG,
+            "greet": "Hello {name}, welcome back to the workspace",
+            "save": "Save changes",
+            "delete": "Delete",
+        },
+    )
     memory.write(
         project,
         "de",
         {
             "long": "Der schnelle braune Fuchs springt über den faulen Hund am Flussufer",
             "greet": "Hallo {name}, willkommen zurück im Arbeitsbereich",
+            "save": "Änderungen speichern",
+            "delete": "Löschen",
         },
     )
     service.refresh_index()
@@ -69,6 +81,20 @@ def test_a_text_with_placeholders_is_found_through_its_parts_between_them(org, w
     [match] = lookup(org, "Hello %s, welcome back to the workspaces")
     assert match["key"] == "greet"
     assert match["score"] >= 90
+
+
+def test_a_short_text_with_a_letter_changed_is_found_through_its_trigrams(org, without_trigrams):
+    [match] = lookup(org, "Save chunges")
+    assert (match["key"], match["text"]) == ("save", "Änderungen speichern")
+
+
+def test_three_characters_find_the_short_text_they_begin(org, without_trigrams):
+    assert [match["key"] for match in lookup(org, "Del")] == ["delete"]
+
+
+def test_a_short_text_keeps_every_trigram(org):
+    [match] = lookup(org, "Save changes")
+    assert shingles_of(match["translationId"]) >= len("Save changes") - 2
 
 
 def test_a_changed_value_takes_its_shingles_with_it(org, without_trigrams):
