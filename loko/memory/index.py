@@ -556,32 +556,31 @@ def containing(fragment: str, low: int, high: int, limit: int, near: int | None 
 
 
 @contextmanager
-def _trigram_plan():
-    """PostgreSQL: the GIN index, whatever the statistics say (none, on data never analysed):
-    neither a sequential scan nor a walk of the primary key in order, which reads every row
-    when the fragment is rare. For the next statement only."""
-    _run("SET LOCAL enable_seqscan = off")
-    _run("SET LOCAL enable_indexscan = off")
+def _plan_without(*methods: str):
+    """PostgreSQL: the planner may not use these methods (``seqscan``, ``hashjoin`` ...) for
+    the next statement, whatever the statistics say."""
+    for method in methods:
+        _run(f"SET LOCAL enable_{method} = off")
     try:
         yield
     finally:
-        _run("RESET enable_seqscan")
-        _run("RESET enable_indexscan")
+        for method in methods:
+            _run(f"RESET enable_{method}")
 
 
-@contextmanager
+def _trigram_plan():
+    """PostgreSQL: the GIN index, whatever the statistics say (none, on data never analysed):
+    neither a sequential scan nor a walk of the primary key in order, which reads every row
+    when the fragment is rare."""
+    return _plan_without("seqscan", "indexscan")
+
+
 def _shingle_probes():
     """PostgreSQL: the removed entries' shingles found by probing the btree, one (hash,
     entry) at a time. The planner reckons a thousand pieces a text (``generate_series``) and
     would hash-join a sequential scan of the whole table instead: 14 s a thousand entries
-    over 1,000,000. For the next statement only."""
-    _run("SET LOCAL enable_hashjoin = off")
-    _run("SET LOCAL enable_mergejoin = off")
-    try:
-        yield
-    finally:
-        _run("RESET enable_hashjoin")
-        _run("RESET enable_mergejoin")
+    over 1,000,000."""
+    return _plan_without("hashjoin", "mergejoin")
 
 
 def fragments(normalised: str, count: int, size: int) -> list[str]:

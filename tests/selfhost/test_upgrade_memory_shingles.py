@@ -36,27 +36,38 @@ def entry(connection, scope: int, translation_id: str, language: str, value: str
     return entry_id
 
 
-def indexed_before_the_upgrade(url):
-    """The entries of a value and of its key, as the memory indexed them before 0025; the
-    app, the value's scope and both entries' ids."""
-    migrate_to(url, BEFORE)
+def indexed_at(url, revision: str, entries) -> tuple:
+    """A database migrated to ``revision`` whose memory holds ``entries`` (translation id,
+    language, text: the en scope's or the keys'), inserted as the memory indexed them then;
+    the app, the scopes by language and the entries' ids."""
+    migrate_to(url, revision)
     app = app_on(url)
     with app.app_context():
         try:
             with db.engine.begin() as connection:
-                scopes = {}
-                for language in ("en", index.KEY_SCOPE):
-                    scopes[language] = connection.execute(
+                scopes = {
+                    language: connection.execute(
                         sa.text(
                             "INSERT INTO memory_scopes (organization_id, language_code) "
                             "VALUES (:org, :language) RETURNING id"
                         ),
                         {"org": ORG, "language": language},
                     ).scalar_one()
-                value = entry(connection, scopes["en"], "t1", "en", SOURCE)
-                key = entry(connection, scopes[index.KEY_SCOPE], "t1", index.KEY_SCOPE, KEY)
+                    for language in ("en", index.KEY_SCOPE)
+                }
+                ids = [
+                    entry(connection, scopes[language], translation_id, language, text)
+                    for translation_id, language, text in entries
+                ]
         finally:
             db.engine.dispose()
+    return app, scopes, ids
+
+
+def indexed_before_the_upgrade(url):
+    """The entries of a value and of its key, as the memory indexed them before 0025; the
+    app, the value's scope and both entries' ids."""
+    app, scopes, (value, key) = indexed_at(url, BEFORE, [("t1", "en", SOURCE), ("t1", index.KEY_SCOPE, KEY)])
     return app, scopes["en"], value, key
 
 

@@ -9,8 +9,7 @@ import sqlalchemy as sa
 
 from loko.extensions import db
 from loko.memory import index, service
-from tests.selfhost.conftest import app_on, migrate_to
-from tests.selfhost.test_upgrade_memory_shingles import ORG, entry, upgraded
+from tests.selfhost.test_upgrade_memory_shingles import indexed_at, upgraded
 
 BEFORE = "0025_memory_shingles"
 SHORT = "Save changes"
@@ -23,26 +22,11 @@ def upgraded_postgresql(empty_database_url):
     shingles), then upgraded: (app, scope, short entry's id)."""
     if not empty_database_url.startswith("postgresql"):
         pytest.skip("the shingles are PostgreSQL's")
-    migrate_to(empty_database_url, BEFORE)
-    app = app_on(empty_database_url)
-    with app.app_context():
-        try:
-            with db.engine.begin() as connection:
-                scopes = {
-                    language: connection.execute(
-                        sa.text(
-                            "INSERT INTO memory_scopes (organization_id, language_code) "
-                            "VALUES (:org, :language) RETURNING id"
-                        ),
-                        {"org": ORG, "language": language},
-                    ).scalar_one()
-                    for language in ("en", index.KEY_SCOPE)
-                }
-                short = entry(connection, scopes["en"], "t1", "en", SHORT)
-                entry(connection, scopes["en"], "t2", "en", LONG)
-                entry(connection, scopes[index.KEY_SCOPE], "t1", index.KEY_SCOPE, "save")
-        finally:
-            db.engine.dispose()
+    app, scopes, (short, _long, _key) = indexed_at(
+        empty_database_url,
+        BEFORE,
+        [("t1", "en", SHORT), ("t2", "en", LONG), ("t1", index.KEY_SCOPE, "save")],
+    )
     upgraded(app)
     return app, scopes["en"], short
 
