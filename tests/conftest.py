@@ -6,6 +6,7 @@ The schema is built once per database by the real migrations; each test then sta
 from empty tables.
 """
 
+import dataclasses
 import gc
 import os
 import uuid
@@ -193,7 +194,14 @@ def world(app, database_url):
         empty = not any(rows for _table, rows in world_rows())
         built = build_world()
         if empty:  # other fixtures of the test wrote nothing first: the rows are the world's
-            _WORLD_ROWS[database_url] = (built, world_rows())
+            # A copy: a test may add callers to the world it is given.
+            kept = dataclasses.replace(
+                built,
+                users=dict(built.users),
+                credentials=dict(built.credentials),
+                key_ids=dict(built.key_ids),
+            )
+            _WORLD_ROWS[database_url] = (kept, world_rows())
         return built
 
 
