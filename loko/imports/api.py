@@ -24,7 +24,9 @@ IMPORT_DESCRIPTION = (
     "unpacking to over 200 times its size, XML with a DTD or entities, more than 100,000 "
     "entries) is a 400 that writes nothing. The body may be up to LOKO_MAX_IMPORT_MB (32 MiB). "
     "A dry run needs read access; a real import needs canEditTranslations. With `async=true` the "
-    "import runs as a background job: 202 with the job at once, its result the same answer."
+    "import runs as a background job: 202 with the job at once, its result the same answer. A "
+    "caller limited to some languages gets its 403 (naming the languages, or for keys it would "
+    "create) before anything is queued."
 )
 
 

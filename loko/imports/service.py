@@ -129,6 +129,12 @@ def enqueue_import(actor, project_id: str, data: bytes, options: ImportOptions) 
     check as ``import_files``; the job's result is the answer ``import_files`` would give.
     The job as ``jobs.service.describe`` tells it."""
     permission = policy.VIEW_TRANSLATIONS if options.dry_run else policy.EDIT_TRANSLATIONS
+    permissions = policy.require_permission(actor, project_id, permission)
+    if permissions.languages is not None:
+        # A caller limited to some languages is refused now, not when the job runs: the
+        # upload is read and planned as its dry run would (nothing is written).
+        _require_rights(actor, project_id, permissions, _planned(project_id, data, options))
+        db.session.rollback()
     with unit_of_work():
         policy.require_permission(actor, project_id, permission)
         job = enqueue(
@@ -144,25 +150,39 @@ def enqueue_import(actor, project_id: str, data: bytes, options: ImportOptions) 
         return describe(job)
 
 
-def import_files(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:
-    """Import an upload (one file or a ZIP); returns the diff. Nothing is written on a dry run
-    or on any error."""
-    if options.mode not in MODES:
-        raise BadRequest(f"mode: one of {', '.join(MODES)}.")
-    if options.removed_keys not in REMOVED_KEYS:
-        raise BadRequest(f"removedKeys: one of {', '.join(REMOVED_KEYS)}.")
-    if options.dry_run:
-        read_snapshot()
-        permissions = policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
-    else:
-        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-    files = parse_upload(
+def _parsed(data: bytes, options: ImportOptions) -> list[ParsedFile]:
+    return parse_upload(
         data,
         format=options.format,
         language=options.language,
         file_name=options.file_name,
         path_template=options.path_template,
     )
+
+
+def _planned(project_id: str, data: bytes, options: ImportOptions) -> Plan:
+    """The upload read and planned against what is stored (nothing written)."""
+    _check_options(options)
+    return _plan(project_id, _parsed(data, options), options)
+
+
+def _check_options(options: ImportOptions) -> None:
+    if options.mode not in MODES:
+        raise BadRequest(f"mode: one of {', '.join(MODES)}.")
+    if options.removed_keys not in REMOVED_KEYS:
+        raise BadRequest(f"removedKeys: one of {', '.join(REMOVED_KEYS)}.")
+
+
+def import_files(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:
+    """Import an upload (one file or a ZIP); returns the diff. Nothing is written on a dry run
+    or on any error."""
+    _check_options(options)
+    if options.dry_run:
+        read_snapshot()
+        permissions = policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
+    else:
+        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    files = _parsed(data, options)
     if options.dry_run:
         plan = _plan(project_id, files, options)
         _require_rights(actor, project_id, permissions, plan)

@@ -85,7 +85,7 @@ def _bulk(api, language, key="greeting", value="Changed"):
     return api.bulk_upsert_request(language, [{"key": key, "value": value}])
 
 
-def _import(api, language, document, dry_run=False):
+def _import(api, language, document, dry_run=False, background=False):
     return api.client.post(
         api.url("/import"),
         data=orjson.dumps(document),
@@ -94,6 +94,7 @@ def _import(api, language, document, dry_run=False):
             "language": language,
             "format": "json",
             **({"dryRun": "true"} if dry_run else {}),
+            **({"async": "true"} if background else {}),
         },
         headers={"Content-Type": "application/octet-stream"},
     )
@@ -140,6 +141,29 @@ def test_an_import_in_the_key_s_language_is_done(app, limited):
     assert _etag(app, limited) != before
 
 
+# A background import (``async=true``) is a key's (people import on the page).
+
+
+def test_a_forged_background_import_is_refused_before_it_is_queued(app, limited):
+    before = _etag(app, limited)
+    _refused(_import(_api(app, limited, "de_key"), "fr", {"greeting": "Salut"}, background=True))
+    jobs = _api(app, limited, "org_owner").get("/jobs")
+    assert jobs.status_code == 200, jobs.json
+    assert jobs.json["jobs"] == []
+    assert _etag(app, limited) == before
+
+
+def test_a_background_import_that_would_create_keys_is_refused_before_it_is_queued(app, limited):
+    response = _import(_api(app, limited, "de_key"), "de", {"fresh": "Neu"}, background=True)
+    assert response.status_code == 403, response.json
+    assert "limited to de" in response.json["error"]
+
+
+def test_a_background_import_in_the_key_s_language_is_queued(app, limited):
+    response = _import(_api(app, limited, "de_key"), "de", {"greeting": "Moin"}, background=True)
+    assert response.status_code == 202, response.json
+
+
 # Every other language-scoped write path, as each limited caller would forge it for fr.
 FORGED = {
     "PATCH": lambda api: _patch(api, {"fr": "Salut"}),
@@ -148,6 +172,9 @@ FORGED = {
     "review (needs-review)": lambda api: api.post(
         "/translations/review",
         {"fileName": "common", "keys": ["greeting"], "languages": ["fr"], "state": "needs-review"},
+    ),
+    "machine suggestions": lambda api: api.client.get(
+        api.url("/suggestions"), query_string={"fileName": "common", "key": "greeting", "language": "fr"}
     ),
 }
 
@@ -346,6 +373,13 @@ MCP_FORGED = {
         "dryRun": False,
     },
     "suggest_translations": {"fileName": "common", "key": "greeting", "language": "fr"},
+    "pretranslate": {"languages": ["fr"], "sources": {"memory": {"minScore": 90}}, "dryRun": False},
+    "mark_reviewed": {
+        "fileName": "common",
+        "keys": ["greeting"],
+        "languages": ["fr"],
+        "state": "needs-review",
+    },
 }
 
 
@@ -369,6 +403,14 @@ def test_an_mcp_upsert_in_the_key_s_language_is_done(app, limited):
     arguments = {**MCP_FORGED["upsert_translations"], "language": "de"}
     result = _mcp(app, limited, "de_key", "upsert_translations", arguments)
     assert not result["isError"], result
+
+
+def test_an_mcp_key_deletion_by_a_limited_key_is_refused(app, limited):
+    before = _etag(app, limited)
+    result = _mcp(app, limited, "de_key", "delete_translation", {"id": limited.greeting_id})
+    assert result["isError"]
+    assert "limited to de" in result["content"][0]["text"]
+    assert _etag(app, limited) == before
 
 
 def test_an_mcp_key_creation_by_a_limited_key_is_refused(app, limited):
@@ -398,6 +440,8 @@ KEY_MANAGEMENT = [
     ("POST", "/files", {"fileName": "extra", "languages": [{"code": "de"}]}),
     ("PATCH", "/files", {"fileName": "common", "newFileName": "main"}),
     ("DELETE", "/files", {"fileName": "common"}),
+    ("DELETE", "/files", {"fileName": "common", "languageCode": "fr"}),
+    ("DELETE", "/files", {"fileName": "common", "languageCode": "de"}),
     ("POST", "/languages", {"code": "it"}),
     ("PATCH", "/languages", {"currentCode": "de", "name": "Deutsch"}),
 ]
