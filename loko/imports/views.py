@@ -105,13 +105,19 @@ def _here(view) -> str:
 
 
 def _page(view, form=None, preview=None, imported=None):
+    """The import page; a caller limited to some languages is offered those only."""
     formats = format_choices()
+    allowed = view.permissions.languages
     return render_page(
         "imports/import.html",
         view=view,
         formats=formats,
         format_labels=dict(formats),
-        languages=project_languages(view.project, stats=False),
+        languages=[
+            language
+            for language in project_languages(view.project, stats=False)
+            if allowed is None or language["code"] in allowed
+        ],
         form=form or {},
         preview=preview,
         imported=imported,

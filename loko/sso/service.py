@@ -164,17 +164,43 @@ def finish_sign_in(
         ) from error
     except (requests.RequestException, ValueError) as error:
         raise ProviderUnavailable(f"{provider.label} cannot be reached: {_reason(error)}") from error
-    claims = _validated_claims(provider, client, token, pending.nonce)
+    try:
+        claims = _validated_claims(provider, client, token, pending.nonce)
+    except SignInRefused as refusal:
+        _record_refusal(provider, None, refusal)
+        raise
     if "email" not in claims:
         claims = _with_userinfo(provider, client, token, claims)
-    with unit_of_work():
-        user, created, joined = _account_for(provider, claims, pending.invitation_token)
-        session_token = open_session(user.id, session_days)
-        audit.record_for_user(
-            user_actor(user), user.id, "auth.sign_in", audit.user_target(user), {"provider": provider.name}
-        )
-        db.session.add(SsoSession(token_hash=token_hash(session_token), provider=provider.name))
+    try:
+        with unit_of_work():
+            user, created, joined = _account_for(provider, claims, pending.invitation_token)
+            session_token = open_session(user.id, session_days)
+            who, signed_in = user_actor(user), {"provider": provider.name}
+            audit.record_for_user(who, user.id, "auth.sign_in", audit.user_target(user), signed_in)
+            db.session.add(SsoSession(token_hash=token_hash(session_token), provider=provider.name))
+    except SignInRefused as refusal:
+        _record_refusal(provider, claims, refusal)
+        raise
     return SignedIn(user, session_token, pending.next_path, created, joined)
+
+
+def _record_refusal(provider: OidcProvider, claims: dict | None, refusal: SignInRefused) -> None:
+    """A sign-in the provider answered but Loko refused, in the audit log: in the
+    organizations of the account its validated e-mail names, or else in the provider's
+    default organization (an ID token that did not validate names nobody)."""
+    email = claims.get("email") if claims else None
+    email = normalize_email(email) if isinstance(email, str) and len(email) <= MAX_EMAIL else None
+    details = {"provider": provider.name, "reason": refusal.message}
+    with unit_of_work():
+        known = select(User).where(User.email == email)
+        user = db.session.execute(known).scalar_one_or_none() if email else None
+        if user is not None:
+            audit.record_for_user(None, user.id, "auth.sign_in_failed", audit.user_target(user), details)
+        elif provider.default_organization is not None and db.session.get(
+            Organization, provider.default_organization
+        ):
+            target = audit.Target("user", None, email)
+            audit.record(None, provider.default_organization, "auth.sign_in_failed", target, details)
 
 
 def _spend_pending(state: str, provider: OidcProvider, browser_token: str | None):

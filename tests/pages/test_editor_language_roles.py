@@ -150,3 +150,20 @@ def test_the_pretranslate_page_offers_a_limited_editor_their_languages_only(limi
     assert response.status_code == 200
     offered = re.findall(r'name="languages" value="([^"]+)"', response.text)
     assert offered == ["de"]
+
+
+def _suggested(response) -> list[str]:
+    datalist = response.text.split('<datalist id="project-languages">')[1].split("</datalist>")[0]
+    return re.findall(r'<option value="([^"]+)">', datalist)
+
+
+def test_the_import_page_suggests_a_limited_editor_their_languages_only(limited, world):
+    response = limited["de_editor"].get(f"/projects/{world.project_id}/import")
+    assert response.status_code == 200
+    assert _suggested(response) == ["de"]
+
+
+def test_the_import_page_suggests_every_language_to_an_editor_not_limited(limited, world, page_as):
+    response = page_as("editor").get(f"/projects/{world.project_id}/import")
+    assert response.status_code == 200
+    assert sorted(_suggested(response)) == ["de", "en", "fr"]

@@ -17,7 +17,7 @@ from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 from loko.organizations.service import create_invitation
 from loko.sso.models import PendingSignIn, SsoSession, UserIdentity
-from tests.audit.helpers import only
+from tests.audit.helpers import only, recorded
 from tests.pages.conftest import ALL_CALLERS, PageClient, alert_of, notice_of
 from tests.sso.conftest import SITE
 from tests.sso.provider import free_port, provider_entry
@@ -395,3 +395,43 @@ def test_a_sign_in_with_a_provider_is_recorded_in_the_audit_log(browser, app):
     event = only(app, organization_id, "auth.sign_in")
     assert event["actor"] == ("user", user.id, "newcomer@example.test")
     assert event["details"] == {"provider": "local"}
+
+
+def _memberships(app, email: str) -> list[str]:
+    with app.app_context():
+        return list(
+            db.session.scalars(
+                select(OrganizationMember.organization_id)
+                .join(User, User.id == OrganizationMember.user_id)
+                .where(User.email == email)
+            )
+        )
+
+
+def test_a_refused_sign_in_of_a_known_email_is_recorded_in_its_organizations(browser, app):
+    user = password_user(app, "unverified@example.test")
+    sso_sign_in(browser, "unverified@example.test")
+    (organization_id,) = _memberships(app, "unverified@example.test")
+    event = only(app, organization_id, "auth.sign_in_failed")
+    assert event["actor"] == ("anonymous", None, None)
+    assert event["target"] == ("user", user.id, "unverified@example.test")
+    assert event["details"]["provider"] == "local"
+    assert "not verified" in event["details"]["reason"]
+
+
+def test_a_refused_sign_in_of_an_unknown_email_is_recorded_in_the_default_organization(
+    browser, app, team_organization_id
+):
+    with app.app_context(), unit_of_work():
+        db.session.add(Organization(id=team_organization_id, name="Team"))
+    sso_sign_in(browser, "someone@elsewhere.test", name="team")
+    event = only(app, team_organization_id, "auth.sign_in_failed")
+    assert event["target"] == ("user", None, "someone@elsewhere.test")
+    assert event["details"]["provider"] == "team"
+    assert "need an invitation" in event["details"]["reason"]
+
+
+def test_an_id_token_that_does_not_validate_is_recorded_nowhere_without_a_default_organization(browser, app):
+    password_user(app, "eve@example.test")
+    sso_sign_in(browser, "eve@example.test", name="wrongaud")
+    assert recorded(app, action="auth.sign_in_failed") == []
