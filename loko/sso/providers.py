@@ -136,7 +136,9 @@ def _provider(entry, where: str) -> OidcProvider:
         raise ProviderConfigError(f"{where}.issuer: at most {MAX_ISSUER} characters")
     parts = urlsplit(issuer)
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or parts.fragment:
-        raise ProviderConfigError(f"{where}.issuer: an https URL (http only with allow_private) without query or fragment")
+        raise ProviderConfigError(
+            f"{where}.issuer: an https URL (http only with allow_private) without query or fragment"
+        )
     scopes = entry.get("scopes", list(DEFAULT_SCOPES))
     if not isinstance(scopes, list) or not all(isinstance(s, str) and s and " " not in s for s in scopes):
         raise ProviderConfigError(f"{where}.scopes: a list of scope names")
