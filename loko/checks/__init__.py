@@ -106,21 +106,21 @@ class Signal(NamedTuple):
 
 
 def _shows_none(signals: list[Signal]):
-    """A function ``text -> bool``: whether ``text`` shows none of ``signals``."""
+    """A function ``text -> bool``: whether ``text`` shows none of ``signals``. Their
+    characters and substrings are one regular expression: one search per text."""
     characters = "".join(sorted({c for signal in signals for c in signal.characters}))
-    search = re.compile("[" + re.escape(characters) + "]").search if characters else None
-    substrings = tuple(dict.fromkeys(s for signal in signals for s in signal.substrings))
+    substrings = list(dict.fromkeys(s for signal in signals for s in signal.substrings))
+    parts = (["[" + re.escape(characters) + "]"] if characters else []) + [re.escape(s) for s in substrings]
+    search = re.compile("|".join(parts)).search if parts else None
     first = frozenset(c for signal in signals for c in signal.first)
     last = frozenset(c for signal in signals for c in signal.last)
 
-    def shows_none(text: str) -> bool:
+    def shows_none(text: str | None) -> bool:
         if not text:
             return True
         if text[0] in first or text[-1] in last:
             return False
-        if search is not None and search(text) is not None:
-            return False
-        return not any(substring in text for substring in substrings)
+        return search is None or search(text) is None
 
     return shows_none
 

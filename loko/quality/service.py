@@ -327,6 +327,10 @@ def evaluate(
     if not enabled or not values:
         return [], [], 0
     glossary = glossary_of(statements, glossary_stamp) if "glossary" in enabled else None
+    if glossary is None and "glossary" in enabled:
+        enabled.remove("glossary")  # no terms: nothing for the check to find
+        if not enabled:
+            return [], [], 0
     if details is None:
         files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
         details = _key_details(statements, list({row[0] for row in values}), source, files)
