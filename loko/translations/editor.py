@@ -15,7 +15,7 @@ empty) until a value of it is overridden, which creates the key here.
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 
-from sqlalchemy import and_, exists, func, literal, literal_column, null, or_, select, true, tuple_, union_all
+from sqlalchemy import and_, exists, literal, literal_column, null, or_, select, true, tuple_, union_all
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
@@ -201,11 +201,14 @@ def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missin
 
 
 def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown: list[str]):
-    # A rare search term: the memory's trigram index names the few keys to check, read by
-    # their ids (the project's column in an expression, so no plan walks all its keys).
+    # A rare search term: the memory's trigram index names the few keys to check, the
+    # project's keys out of the trash, read by their ids alone (no plan walks all its keys).
     narrowed = candidate_keys(project_id, filters.search) if filters.search else None
-    own = Translation.project_id if narrowed is None else func.coalesce(Translation.project_id, "")
-    conditions = [own == project_id, Translation.deleted_at.is_(None)]
+    conditions = (
+        [Translation.project_id == project_id, Translation.deleted_at.is_(None)]
+        if narrowed is None
+        else [Translation.id.in_(narrowed)]
+    )
     if filters.issues is not None:
         conditions.append(Translation.id.in_(_with_issues(project_id, filters.issues, shown)))
     if filters.needs_review:
@@ -219,10 +222,12 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
             TranslationValue.translation_id == Translation.id,
             contains_text(TranslationValue.value, filters.search),
         )
-        matched = or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
         if narrowed is not None:
-            matched = and_(Translation.id.in_(narrowed), matched)
-        conditions.append(matched)
+            # The ids in the subquery too: a planner may hash it, reading every value once.
+            value_match = value_match.where(TranslationValue.translation_id.in_(narrowed))
+        conditions.append(
+            or_(contains_text(Translation.key, filters.search), value_match.correlate(Translation))
+        )
     if filters.missing is not None:
         conditions.append(is_missing(filters.missing, link))
     if filters.changed_since is not None:

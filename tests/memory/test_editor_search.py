@@ -66,3 +66,19 @@ def test_the_index_narrows_a_rare_term_to_its_keys(memory, project):
     service.refresh_index()
     assert len(candidate_keys(project, "quixotic")) == 1
     assert candidate_keys(project, "ab") is None
+
+
+def test_a_key_in_the_trash_is_not_found_by_the_indexed_search(memory, project):
+    from loko.translations.service import bulk_delete
+
+    service.refresh_index()
+    bulk_delete(memory.actor(), project, "app", ["key_01"], permanent=False)
+    assert keys_found(memory, project, "quixotic") == []
+
+
+def test_a_key_of_another_project_is_not_found_by_the_indexed_search(memory, project):
+    other = memory.project("Other", languages=("en",))
+    memory.write(other, "en", {"key_99": "Another quixotic plan"})
+    service.refresh_index()
+    assert keys_found(memory, project, "quixotic") == ["key_01"]
+    assert keys_found(memory, other, "quixotic") == ["key_99"]
