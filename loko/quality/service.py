@@ -180,6 +180,52 @@ def key_before(statements, project_id: str, file_name: str, key: str) -> KeyBefo
     )
 
 
+@dataclass(frozen=True)
+class FileBefore:
+    """A write of many keys of one file in one language as it read them before writing
+    (``file_before``): the project's check levels, source language and glossary revision,
+    ``keys`` ``{key: (translation_id, stored value or None)}`` of the file's active keys, and
+    when the checks will need them, ``details`` ``{translation_id: (max_length, comment,
+    source value)}`` (None when every check is off, or when the language written is the
+    source's: the other languages are then checked against the new source values). Given to
+    ``values_written``, which then reads none of it again."""
+
+    levels: dict
+    source: str | None
+    glossary_stamp: tuple | None
+    keys: dict
+    details: dict | None
+
+
+FILE_KEYS = (
+    "SELECT t.key, t.id, v.value FROM translations t "
+    "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
+    "WHERE t.project_id = ? AND t.file_name = ? AND t.deleted_at IS NULL"
+)
+FILE_KEYS_WITH_DETAILS = (
+    "SELECT t.key, t.id, v.value, t.max_length, t.comment, s.value FROM translations t "
+    "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
+    "LEFT JOIN translation_values s ON s.translation_id = t.id AND s.language_code = ? "
+    "WHERE t.project_id = ? AND t.file_name = ? AND t.deleted_at IS NULL"
+)
+
+
+def file_before(statements, project_id: str, file_name: str, language: str) -> FileBefore:
+    """The active keys of ``file_name`` with their values in ``language`` as ``FileBefore``:
+    with the details the checks need in the same read (one pass over the file's keys, not
+    two)."""
+    levels, source, stamp = _project_settings(statements, project_id)
+    if language != source and any(level != "off" for level in levels.values()):
+        rows = statements.fetch(FILE_KEYS_WITH_DETAILS, (language, source or "", project_id, file_name))
+        keys = {row[0]: (row[1], row[2]) for row in rows}
+        details = {row[1]: row[3:6] for row in rows}
+    else:
+        rows = statements.fetch(FILE_KEYS, (language, project_id, file_name))
+        keys = {row[0]: (row[1], row[2]) for row in rows}
+        details = None
+    return FileBefore(levels, source, stamp, keys, details)
+
+
 def _placeholders(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
@@ -382,6 +428,7 @@ def values_written(
     statements=SESSION_STATEMENTS,
     *,
     before: KeyBefore | None = None,
+    file: FileBefore | None = None,
     stated: bool = False,
 ) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
@@ -391,6 +438,8 @@ def values_written(
     something in a written value. Returns the warnings found in the written values.
 
     ``before``: the one key the rows write, as the write read it (``key_before``).
+    ``file``: the file whose keys the rows write in one language, as it read them
+    (``file_before``).
     ``stated``: the write's own UPDATE gave the values it updated the write's state."""
     written = {}
     updated = []
@@ -405,6 +454,8 @@ def values_written(
     if before is not None:
         levels, source, stamp = before.levels, before.source, before.glossary_stamp
         details = _details_after(before, written)
+    elif file is not None:
+        levels, source, stamp, details = file.levels, file.source, file.glossary_stamp, file.details
     elif len(keys) <= SMALL_WRITE:
         levels, source, details, stamp = _settings_with_details(statements, project_id, keys)
     else:

@@ -25,7 +25,7 @@ from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import Refused, key_before, refused_message, written_state
+from loko.quality.service import Refused, file_before, key_before, refused_message, written_state
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import expire_operations, operation
@@ -292,24 +292,9 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         bump_data_version(project_id, files=(file_name,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
-        rows = (
-            db.session.connection()
-            .execute(
-                select(Translation.key, Translation.id, TranslationValue.value)
-                .outerjoin(
-                    TranslationValue,
-                    (TranslationValue.translation_id == Translation.id)
-                    & (TranslationValue.language_code == language_code),
-                )
-                .where(
-                    Translation.project_id == project_id,
-                    Translation.file_name == file_name,
-                    Translation.deleted_at.is_(None),
-                )
-            )
-            .all()
-        )
-        existing = {key: (translation_id, value) for key, translation_id, value in rows}
+        # The file's keys, and in the same read what the checks need of them.
+        before = file_before(SESSION_STATEMENTS, project_id, file_name, language_code)
+        existing = before.keys
         stamp = driver_timestamp(now)
         new_translations, new_values, changed_values, entries = [], [], [], []
         unchanged = 0
@@ -340,7 +325,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             _update_values(changed_values, now, state=written_state())
             created_ids = {row[0] for row in new_translations}
             _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
-            history.record_rows(actor, project_id, entries, now, stated=True)
+            history.record_rows(actor, project_id, entries, now, file=before, stated=True)
             history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations])
             details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
     refresh_statistics(
