@@ -14,11 +14,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.text import base_language
 
 CODE = "glossary"
 TITLE = "Glossary term not followed"
+SIGNAL = Signal(terms=True)
 
 _NO_SPACES = frozenset({"zh", "ja", "th", "lo", "km", "my", "yue", "bo"})
 

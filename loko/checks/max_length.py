@@ -1,9 +1,10 @@
 """A value longer than its key's place holds (the key's ``maxLength``, in characters)."""
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 
 CODE = "max-length"
 TITLE = "Longer than the key's maximum length"
+SIGNAL = Signal(too_long=True)
 
 
 def check(target: Target) -> list[Issue]:

@@ -11,7 +11,7 @@ text is flagged, whitespace at the edges aside. No fix.
 import re
 from functools import lru_cache
 
-from loko.checks import Issue, Target
+from loko.checks import Issue, Signal, Target
 from loko.checks.placeholders import placeholders
 from loko.checks.tags import TAG
 from loko.checks.text import base_language
@@ -19,6 +19,7 @@ from loko.checks.urls import ADDRESS
 
 CODE = "untranslated"
 TITLE = "Same as the source"
+SIGNAL = Signal(same_text=True)
 
 _NOT_WORDS = re.compile(r"[\W\d_]+")
 

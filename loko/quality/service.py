@@ -241,22 +241,23 @@ BY_FILES = 2000  # touched keys from which reading their files' keys is cheaper 
 
 
 def _key_details(statements, translation_ids: list[str], source: str | None, files=()) -> dict[str, tuple]:
-    """``{translation_id: (max_length, comment, source value)}``: one query per chunk of
-    ids, or, for many keys of a few ``files``, one query per file."""
+    """``{translation_id: (max_length, comment, source value)}`` of these keys (and maybe
+    others): one query per chunk of ids, or, for many keys of a few ``files``, one query per
+    file."""
     details = {}
     head = (
         "SELECT t.id, t.max_length, t.comment, v.value FROM translations t "
         "LEFT JOIN translation_values v ON v.translation_id = t.id AND v.language_code = ? "
     )
     if files and len(translation_ids) >= BY_FILES:
-        wanted = set(translation_ids)
+        # Every key of the files: the ones not written cost less kept than sorted out.
         for project_id, file_name in files:
             rows = statements.fetch(
                 head + "WHERE t.project_id = ? AND t.file_name = ? AND t.deleted_at IS NULL",
                 (source or "", project_id, file_name),
             )
-            details.update((row[0], row[1:]) for row in rows if row[0] in wanted)
-        if len(details) == len(wanted):
+            details.update({row[0]: row[1:] for row in rows})
+        if details.keys() >= set(translation_ids):
             return details
     for chunk in in_chunks(translation_ids):
         rows = statements.fetch(
@@ -383,13 +384,16 @@ def evaluate(
     nothing = (None, None, None)
     target_of = checks.Target
     check = checks.checker(enabled)  # run_many's one pass, the checks looked up once
+    quiet, every = check.quiet, check.every
     rows, refusals, warnings = [], [], 0
     for translation_id, key, file_name, language, value in values:
         max_length, comment, source_value = details.get(translation_id, nothing)
         if language == source:
             source_value = None
         terms = glossary.check_terms(language, source, source_value, value) if glossary else ()
-        found = check(target_of(value, language, source_value, source, max_length, comment, terms))
+        if quiet(value, source_value, max_length, terms):
+            continue  # no check can find anything: no Target is made
+        found = every(target_of(value, language, source_value, source, max_length, comment, terms))
         if not found:
             continue
         for issue in found:

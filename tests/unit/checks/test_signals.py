@@ -68,15 +68,39 @@ def _shows(signal, text: str | None) -> bool:
     )
 
 
+def _target_shows(signal, target: Target) -> bool:
+    value, source = target.value, target.source
+    return (
+        _shows(signal, value)
+        or _shows(signal, source)
+        or (signal.too_long and target.max_length is not None and len(value) > target.max_length)
+        or (signal.same_text and bool(source) and bool(value) and value.strip() == source.strip())
+        or (signal.terms and bool(target.glossary))
+    )
+
+
 @pytest.mark.parametrize("code", [code for code, module in CHECKS.items() if getattr(module, "SIGNAL", None)])
 def test_a_check_finds_nothing_where_its_signal_does_not_show(code):
     module = CHECKS[code]
     for (value, source), (language, source_language) in itertools.product(PAIRS, LANGUAGES):
-        if _shows(module.SIGNAL, value) or _shows(module.SIGNAL, source):
-            continue
         for max_length in (None, 3):
             target = Target(value, language, source or None, source_language, max_length)
-            assert module.check(target) == [], (value, source, language)
+            if _target_shows(module.SIGNAL, target):
+                continue
+            assert module.check(target) == [], (value, source, language, max_length)
+
+
+def test_every_check_has_a_signal():
+    assert [code for code, module in CHECKS.items() if getattr(module, "SIGNAL", None) is None] == []
+
+
+def test_the_checker_says_which_targets_are_quiet_before_one_is_made():
+    check = checker()
+    for value, source in PAIRS:
+        for max_length in (None, 3):
+            target = Target(value, "de", source or None, "en", max_length)
+            quiet = check.quiet(value, source or None, max_length, ())
+            assert not quiet or check.every(target) == [], (value, source, max_length)
 
 
 def test_the_checker_finds_what_run_finds():
