@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 
 import orjson
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import aliased
 
 from loko import events
 from loko.auth import policy
@@ -32,7 +33,7 @@ from loko.files.service import ensure_file_records
 from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import preview
+from loko.quality.service import details_wanted, preview
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
@@ -98,6 +99,8 @@ class Plan:
     conflicts: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # keys whose comment, context or details change
     unchanged: int = 0
+    # The stored keys' (max_length, comment, source value) for the checks, or None.
+    details: dict | None = None
 
 
 KEYS_WITH_VALUES = (
@@ -230,15 +233,31 @@ def _require_rights(actor, project_id: str, permissions: policy.Permissions, pla
         policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
 
 
-def _stored(project_id: str, file_name: str, languages: list[str]) -> dict[str, Stored]:
-    rows = db.session.connection().execute(
-        KEYS_WITH_VALUES, {"project_id": project_id, "file_name": file_name, "languages": languages}
-    )
+SOURCE_VALUE = aliased(TranslationValue)
+# KEYS_WITH_VALUES with what the checks read of each key (its maximum length and source value).
+KEYS_WITH_DETAILS = KEYS_WITH_VALUES.add_columns(Translation.max_length, SOURCE_VALUE.value).outerjoin(
+    SOURCE_VALUE,
+    (SOURCE_VALUE.translation_id == Translation.id) & (SOURCE_VALUE.language_code == bindparam("source")),
+)
+
+
+def _stored(
+    project_id: str, file_name: str, languages: list[str], details: dict | None = None, source: str = ""
+) -> dict[str, Stored]:
+    """The file's active keys with their values in ``languages``; with ``details``, also
+    each key's ``(max_length, comment, source value)`` put there, read in the same pass."""
+    parameters = {"project_id": project_id, "file_name": file_name, "languages": languages}
+    if details is None:
+        rows = db.session.connection().execute(KEYS_WITH_VALUES, parameters)
+    else:
+        rows = db.session.connection().execute(KEYS_WITH_DETAILS, {**parameters, "source": source})
     stored: dict[str, Stored] = {}
-    for translation_id, key, comment, context, meta, language, value in rows:
+    for translation_id, key, comment, context, meta, language, value, *more in rows:
         item = stored.get(key)
         if item is None:
             item = stored[key] = Stored(translation_id, (comment, context, meta))
+            if details is not None:
+                details[translation_id] = (more[0], comment, more[1])
         if language is not None:
             item.values[language] = value
     return stored
@@ -275,6 +294,9 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
     by_file: dict[str, list[ParsedFile]] = defaultdict(list)
     for parsed in files:
         by_file[parsed.file_name].append(parsed)
+    # What the checks read of the keys, read with them when they will need it.
+    source = details_wanted(project_id, {parsed.language for parsed in files})
+    plan.details = {} if source is not None else None
     stamp = driver_timestamp(utcnow())
     replace = options.mode == "replace-file"
     # The owner costs a count over the project's values: asked for only when it decides
@@ -286,7 +308,7 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
             by_file[file_name], key=lambda parsed: (several and parsed.language != owner(), parsed.language)
         )
         plan.files[file_name] = {parsed.language for parsed in parsed_files}
-        stored = _stored(project_id, file_name, sorted(plan.files[file_name]))
+        stored = _stored(project_id, file_name, sorted(plan.files[file_name]), plan.details, source or "")
         imported_keys: dict[str, str] = {}  # key -> translation id
         new_rows: dict[str, int] = {}  # key -> index of its row in plan.new_keys
         chosen: dict[str, tuple] = {}  # key -> (notes, from the owner language)
@@ -440,7 +462,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     execute_rows(
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )
-    warnings = history.record_rows(actor, project_id, plan.history, now)
+    warnings = history.record_rows(actor, project_id, plan.history, now, details=plan.details)
     history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")

@@ -210,6 +210,17 @@ FILE_KEYS_WITH_DETAILS = (
 )
 
 
+def details_wanted(project_id: str, languages, statements=SESSION_STATEMENTS) -> str | None:
+    """The project's source language when a write of values in ``languages`` will have them
+    checked against the keys' details read before it (some check is on, and the source
+    language is not written: the other languages would be checked against its new values),
+    else None."""
+    levels, source, _stamp = _project_settings(statements, project_id)
+    if source is None or source in languages or all(level == "off" for level in levels.values()):
+        return None
+    return source
+
+
 def file_before(statements, project_id: str, file_name: str, language: str) -> FileBefore:
     """The active keys of ``file_name`` with their values in ``language`` as ``FileBefore``:
     with the details the checks need in the same read (one pass over the file's keys, not
@@ -433,6 +444,7 @@ def values_written(
     *,
     before: KeyBefore | None = None,
     file: FileBefore | None = None,
+    details: dict | None = None,
     stated: bool = False,
 ) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
@@ -443,7 +455,8 @@ def values_written(
 
     ``before``: the one key the rows write, as the write read it (``key_before``).
     ``file``: the file whose keys the rows write in one language, as it read them
-    (``file_before``).
+    (``file_before``). ``details``: the written keys' ``(max_length, comment, source
+    value)`` as the write read them (when ``details_wanted`` said so).
     ``stated``: the write's own UPDATE gave the values it updated the write's state."""
     written = {}
     updated = []
@@ -460,6 +473,8 @@ def values_written(
         details = _details_after(before, written)
     elif file is not None:
         levels, source, stamp, details = file.levels, file.source, file.glossary_stamp, file.details
+    elif details is not None:
+        levels, source, stamp = _project_settings(statements, project_id)
     elif len(keys) <= SMALL_WRITE:
         levels, source, details, stamp = _settings_with_details(statements, project_id, keys)
     else:
