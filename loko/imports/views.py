@@ -107,7 +107,6 @@ def _here(view) -> str:
 def _page(view, form=None, preview=None, imported=None):
     """The import page; a caller limited to some languages is offered those only."""
     formats = format_choices()
-    allowed = view.permissions.languages
     return render_page(
         "imports/import.html",
         view=view,
@@ -116,7 +115,7 @@ def _page(view, form=None, preview=None, imported=None):
         languages=[
             language
             for language in project_languages(view.project, stats=False)
-            if allowed is None or language["code"] in allowed
+            if view.permissions.may_edit_language(language["code"])
         ],
         form=form or {},
         preview=preview,

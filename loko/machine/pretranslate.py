@@ -237,7 +237,6 @@ def options(actor, project_id: str) -> dict:
     whether the memory is available. A caller limited to some languages is offered those
     only. Forbidden or NotFound as the policy decides."""
     project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
-    allowed = permissions.languages
     providers = db.session.execute(
         select(MachineProvider.id, MachineProvider.name, MachineProvider.kind)
         .where(MachineProvider.organization_id == project.organization_id, MachineProvider.enabled.is_(True))
@@ -248,7 +247,7 @@ def options(actor, project_id: str) -> dict:
         "languages": [
             row
             for row in language_rows(project.id)
-            if row["code"] != project.source_language and (allowed is None or row["code"] in allowed)
+            if row["code"] != project.source_language and permissions.may_edit_language(row["code"])
         ],
         "files": file_names(project.id),
         "providers": [{"id": id_, "name": name, "kind": kind} for id_, name, kind in providers],

@@ -210,15 +210,18 @@ FILE_KEYS_WITH_DETAILS = (
 )
 
 
+def _reads_details(levels: dict, source: str | None, languages) -> bool:
+    """Whether a write of values in ``languages`` reads the keys' details before writing, for
+    the checks: some check is on, and the source language is not written (the other
+    languages would be checked against its new values)."""
+    return source is not None and source not in languages and any(level != "off" for level in levels.values())
+
+
 def details_wanted(project_id: str, languages, statements=SESSION_STATEMENTS) -> str | None:
-    """The project's source language when a write of values in ``languages`` will have them
-    checked against the keys' details read before it (some check is on, and the source
-    language is not written: the other languages would be checked against its new values),
-    else None."""
+    """The project's source language when a write of values in ``languages`` reads the keys'
+    details before writing (``_reads_details``), else None."""
     levels, source, _stamp = _project_settings(statements, project_id)
-    if source is None or source in languages or all(level == "off" for level in levels.values()):
-        return None
-    return source
+    return source if _reads_details(levels, source, languages) else None
 
 
 def file_before(statements, project_id: str, file_name: str, language: str) -> FileBefore:
@@ -226,15 +229,13 @@ def file_before(statements, project_id: str, file_name: str, language: str) -> F
     with the details the checks need in the same read (one pass over the file's keys, not
     two)."""
     levels, source, stamp = _project_settings(statements, project_id)
-    if language != source and any(level != "off" for level in levels.values()):
-        rows = statements.fetch(FILE_KEYS_WITH_DETAILS, (language, source or "", project_id, file_name))
-        keys = {row[0]: (row[1], row[2]) for row in rows}
+    if _reads_details(levels, source, (language,)):
+        rows = statements.fetch(FILE_KEYS_WITH_DETAILS, (language, source, project_id, file_name))
         details = {row[1]: row[3:6] for row in rows}
     else:
         rows = statements.fetch(FILE_KEYS, (language, project_id, file_name))
-        keys = {row[0]: (row[1], row[2]) for row in rows}
         details = None
-    return FileBefore(levels, source, stamp, keys, details)
+    return FileBefore(levels, source, stamp, {row[0]: (row[1], row[2]) for row in rows}, details)
 
 
 def _placeholders(count: int) -> str:
@@ -385,10 +386,6 @@ def evaluate(
     if not enabled or not values:
         return [], [], 0
     glossary = glossary_of(statements, glossary_stamp) if "glossary" in enabled else None
-    if glossary is None and "glossary" in enabled:
-        enabled.remove("glossary")  # no terms: nothing for the check to find
-        if not enabled:
-            return [], [], 0
     if details is None:
         files = sorted({(project_id, row[2]) for row in values if row[2] is not None})
         details = _key_details(statements, list({row[0] for row in values}), source, files)

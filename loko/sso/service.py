@@ -192,8 +192,11 @@ def _record_refusal(provider: OidcProvider, claims: dict | None, refusal: SignIn
     email = normalize_email(email) if isinstance(email, str) and len(email) <= MAX_EMAIL else None
     details = {"provider": provider.name, "reason": refusal.message}
     with unit_of_work():
-        known = select(User).where(User.email == email)
-        user = db.session.execute(known).scalar_one_or_none() if email else None
+        user = (
+            db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
+            if email
+            else None
+        )
         if user is not None:
             audit.record_for_user(None, user.id, "auth.sign_in_failed", audit.user_target(user), details)
         elif provider.default_organization is not None and db.session.get(
