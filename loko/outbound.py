@@ -35,6 +35,7 @@ import logging
 import os
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Mapping
 from functools import lru_cache
@@ -205,6 +206,22 @@ def http_client(allow_private: bool) -> httpx.Client:
         trust_env=False,
         headers={"User-Agent": USER_AGENT},
     )
+
+
+_kept = threading.local()
+
+
+def kept_http_client(allow_private: bool) -> httpx.Client:
+    """This thread's ``http_client`` for ``allow_private``, kept for the thread's next calls
+    (a worker delivering one webhook after another), so an endpoint that keeps its
+    connections open is not connected to again for each request. Never closed by the
+    caller; a forked process builds its own."""
+    if getattr(_kept, "pid", None) != os.getpid():
+        _kept.pid, _kept.clients = os.getpid(), {}
+    client = _kept.clients.get(allow_private)
+    if client is None or client.is_closed:
+        client = _kept.clients[allow_private] = http_client(allow_private)
+    return client
 
 
 class _CheckedTransport(httpx.HTTPTransport):

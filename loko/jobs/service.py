@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import orjson
-from sqlalchemy import and_, event, exists, func, or_, select, update
+from sqlalchemy import and_, bindparam, event, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from loko import events
@@ -34,6 +34,7 @@ TEXT_LIMIT = 4000
 DONE_PAYLOAD = "{}"
 EVENT_ERROR_LIMIT = 500
 EVENT_TEXT_LIMIT = 200
+_ENQUEUED = "loko_jobs_enqueued"
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,22 @@ class ClaimedJob:
 
 
 def _wake_workers_on_commit(session) -> None:
-    event.listen(session, "after_commit", lambda _session: wake_up.set(), once=True)
+    """Wake this process's workers once the transaction that enqueued commits. The session
+    gets its listeners once, however many jobs it enqueues over its life (a listener added
+    per job would be called at each later commit of that session)."""
+    session.info[_ENQUEUED] = True
+    if not event.contains(session, "after_commit", _wake_if_enqueued):
+        event.listen(session, "after_commit", _wake_if_enqueued)
+        event.listen(session, "after_rollback", _forget_enqueued)
+
+
+def _wake_if_enqueued(session) -> None:
+    if session.info.pop(_ENQUEUED, False):
+        wake_up.set()
+
+
+def _forget_enqueued(session) -> None:
+    session.info.pop(_ENQUEUED, None)
 
 
 def enqueue(
@@ -101,56 +117,94 @@ def _queued_with_key(coalesce_key: str) -> Job | None:
     ).first()
 
 
-def _runnable(now: datetime, stale_after: timedelta, kinds):
-    return and_(
-        Job.kind.in_(sorted(kinds)),
-        or_(
-            and_(Job.state == QUEUED, Job.run_after <= now),
-            and_(Job.state == RUNNING, Job.heartbeat_at < now - stale_after),
-        ),
+# A worker claims one job after another: the claim's statements are built once, on the
+# table (not through the ORM), their parameters bound at each call.
+_JOBS = Job.__table__
+_CLAIM_FILTER = and_(
+    _JOBS.c.kind.in_(bindparam("kinds", expanding=True)),
+    or_(
+        and_(_JOBS.c.state == QUEUED, _JOBS.c.run_after <= bindparam("now")),
+        and_(_JOBS.c.state == RUNNING, _JOBS.c.heartbeat_at < bindparam("stale_before")),
+    ),
+)
+_ANY_RUNNABLE = select(exists().where(_CLAIM_FILTER))
+_CLAIMED_COLUMNS = ("id", "kind", "project_id", "payload", "state", "attempts", "max_attempts")
+
+
+def _oldest(*where):
+    """The oldest job matching ``where``: the index on (state, run_after) gives the jobs of a
+    state in order, so the first one is found without sorting the whole queue."""
+    return (
+        select(*(_JOBS.c[name] for name in _CLAIMED_COLUMNS))
+        .where(_JOBS.c.kind.in_(bindparam("kinds", expanding=True)), *where)
+        .order_by(_JOBS.c.run_after, _JOBS.c.created_at, _JOBS.c.id)
+        .limit(1)
     )
 
 
-def claim(worker_id: str, kinds, stale_after: timedelta = DEFAULT_STALE_AFTER) -> ClaimedJob | None:
-    """Take the oldest runnable job of ``kinds`` for ``worker_id`` and mark it running (one
-    attempt more); None when there is none. A job taken from a dead worker after its last
-    attempt is failed instead."""
+# A running job whose worker went silent is taken first, then the oldest queued one that is due.
+_PICKS = (
+    _oldest(_JOBS.c.state == RUNNING, _JOBS.c.heartbeat_at < bindparam("stale_before")),
+    _oldest(_JOBS.c.state == QUEUED, _JOBS.c.run_after <= bindparam("now")),
+)
+_PICKS_LOCKED = tuple(pick.with_for_update(skip_locked=True) for pick in _PICKS)
+_MARK_RUNNING = (
+    update(_JOBS)
+    .where(_JOBS.c.id == bindparam("job_id"))
+    .values(
+        state=RUNNING,
+        attempts=_JOBS.c.attempts + 1,
+        claimed_by=bindparam("worker_id"),
+        heartbeat_at=bindparam("now"),
+        started_at=bindparam("now"),
+        error=None,
+    )
+)
+
+
+def claim(
+    worker_id: str, kinds, stale_after: timedelta = DEFAULT_STALE_AFTER, *, probe: bool = True
+) -> ClaimedJob | None:
+    """Take a runnable job of ``kinds`` for ``worker_id`` and mark it running (one attempt
+    more): one whose worker died first, else the oldest queued one that is due; None when
+    there is none. A job taken from a dead worker after its last attempt is failed instead.
+    With ``probe`` (a worker that found nothing last time), a plain read looks first, so that
+    an idle worker never takes the write lock."""
     if not kinds:
         return None
-    # Most polls find nothing: a plain read first, so an idle worker never takes the write lock.
-    if not db.session.execute(select(exists().where(_runnable(utcnow(), stale_after, kinds)))).scalar():
+    kinds = sorted(kinds)
+
+    def parameters() -> dict:
+        now = utcnow()
+        return {"now": now, "stale_before": now - stale_after, "kinds": kinds}
+
+    if probe and not db.session.execute(_ANY_RUNNABLE, parameters()).scalar():
         db.session.rollback()
         return None
+    picks = _PICKS_LOCKED if db.engine.dialect.name == "postgresql" else _PICKS
     with unit_of_work():
         while True:
-            now = utcnow()
-            query = (
-                select(Job)
-                .where(_runnable(now, stale_after, kinds))
-                .order_by(Job.run_after, Job.created_at, Job.id)
-                .limit(1)
-            )
-            if db.engine.dialect.name == "postgresql":
-                query = query.with_for_update(skip_locked=True)
-            job = db.session.scalars(query).first()
-            if job is None:
+            bound = parameters()
+            row = next((row for pick in picks if (row := db.session.execute(pick, bound).first())), None)
+            if row is None:
                 return None
-            if job.state == RUNNING and job.attempts >= job.max_attempts:
-                job.state, job.finished_at = FAILED, now
+            if row.state == RUNNING and row.attempts >= row.max_attempts:
+                job = db.session.get(Job, row.id)
+                job.state, job.finished_at = FAILED, bound["now"]
                 job.error = "the worker running its last attempt stopped responding."
                 job.claimed_by = None
                 _announce(job)
+                db.session.flush()
                 continue
-            job.state = RUNNING
-            job.attempts += 1
-            job.claimed_by = worker_id
-            job.heartbeat_at = now
-            job.started_at = now
-            job.error = None
-            claimed = ClaimedJob(
-                job.id, job.kind, job.project_id, orjson.loads(job.payload), job.attempts, job.max_attempts
+            db.session.execute(_MARK_RUNNING, {"job_id": row.id, "worker_id": worker_id, "now": bound["now"]})
+            return ClaimedJob(
+                row.id,
+                row.kind,
+                row.project_id,
+                orjson.loads(row.payload),
+                row.attempts + 1,
+                row.max_attempts,
             )
-            return claimed
 
 
 def _owned(job_id: str, worker_id: str):
@@ -190,16 +244,13 @@ def complete(job_id: str, worker_id: str, result) -> bool:
     Its payload (an import's whole upload) is dropped; a failed job keeps it to be looked at."""
     with unit_of_work():
         done = db.session.execute(
-            update(Job)
-            .where(_owned(job_id, worker_id))
-            .values(
-                state=SUCCEEDED,
-                result=None if result is None else orjson.dumps(result).decode(),
-                finished_at=utcnow(),
-                claimed_by=None,
-                payload=DONE_PAYLOAD,
-            )
-            .returning(*_ANNOUNCED_COLUMNS)
+            _COMPLETE,
+            {
+                "job_id": job_id,
+                "worker_id": worker_id,
+                "outcome": None if result is None else orjson.dumps(result).decode(),
+                "now": utcnow(),
+            },
         ).first()
         if done is None:
             return False
@@ -220,6 +271,24 @@ _ANNOUNCED_COLUMNS = (
     Job.created_at,
     Job.started_at,
     Job.finished_at,
+)
+
+
+_COMPLETE = (
+    update(_JOBS)
+    .where(
+        _JOBS.c.id == bindparam("job_id"),
+        _JOBS.c.state == RUNNING,
+        _JOBS.c.claimed_by == bindparam("worker_id"),
+    )
+    .values(
+        state=SUCCEEDED,
+        result=bindparam("outcome"),
+        finished_at=bindparam("now"),
+        claimed_by=None,
+        payload=DONE_PAYLOAD,
+    )
+    .returning(*(_JOBS.c[column.key] for column in _ANNOUNCED_COLUMNS))
 )
 
 

@@ -82,9 +82,11 @@ class Worker:
         return self._stopping.is_set()
 
     def _run_jobs(self) -> None:
+        ran = False
         while not self._stopping.is_set():
             try:
-                ran = self.run_one()
+                # After a job, the next claim goes straight for another (no probe first).
+                ran = self.run_one(probe=not ran)
             except Exception:
                 log.exception("jobs: the worker could not claim or record a job")
                 ran = False
@@ -92,10 +94,10 @@ class Worker:
                 wake_up.wait(self.poll)
                 wake_up.clear()
 
-    def run_one(self) -> bool:
+    def run_one(self, probe: bool = True) -> bool:
         """Claim one job and run it; False when none was runnable."""
         with self.app.app_context():
-            job = service.claim(self.id, HANDLERS.keys(), self.stale_after)
+            job = service.claim(self.id, HANDLERS.keys(), self.stale_after, probe=probe)
             if job is None:
                 return False
             self._run(job)

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import orjson
 from flask import current_app
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, exists, insert, select
 
 from loko import events
 from loko.audit import service as audit
@@ -337,28 +337,51 @@ def start_listening() -> None:
 def _http_client():
     from loko import outbound
 
-    return outbound.http_client(_allow_private())
+    return outbound.kept_http_client(_allow_private())
+
+
+_ENDPOINT = select(Webhook.url, Webhook.secret_encrypted, Webhook.enabled).where(
+    Webhook.id == bindparam("webhook_id")
+)
+_DELIVERY_COLUMNS = (
+    "id",
+    "webhook_id",
+    "message_id",
+    "event_type",
+    "body",
+    "attempt",
+    "status_code",
+    "duration_ms",
+    "error",
+    "response_snippet",
+    "succeeded",
+    "created_at",
+)
+# The attempt is logged only while its webhook exists: one statement, no read before it.
+_LOG_DELIVERY = insert(WebhookDelivery.__table__).from_select(
+    [WebhookDelivery.__table__.c[name] for name in _DELIVERY_COLUMNS],
+    select(
+        *(bindparam(name, type_=WebhookDelivery.__table__.c[name].type) for name in _DELIVERY_COLUMNS)
+    ).where(exists().where(Webhook.id == bindparam("webhook_id"))),
+).returning(WebhookDelivery.__table__.c.id)
 
 
 def deliver(payload: dict, attempt: int) -> dict:
     """POST one message to its endpoint, outside any transaction, and log the attempt;
     DeliveryFailed (to be tried again) unless the endpoint answered 2xx. An endpoint deleted
     or disabled since is not called."""
-    hook = db.session.get(Webhook, payload["webhookId"])
-    if hook is None or not hook.enabled:
-        db.session.rollback()
-        return {"skipped": "the webhook was deleted or disabled"}
-    url, secret_encrypted = hook.url, hook.secret_encrypted
-    secret = _secrets().decrypt(current_app.config["LOKO_SECRET_KEY"], secret_encrypted)
+    hook = db.session.execute(_ENDPOINT, {"webhook_id": payload["webhookId"]}).first()
     db.session.rollback()  # no transaction stays open while the endpoint is called
+    if hook is None or not hook.enabled:
+        return {"skipped": "the webhook was deleted or disabled"}
+    secret = _secrets().decrypt(current_app.config["LOKO_SECRET_KEY"], hook.secret_encrypted)
     headers = sign(secret, payload["messageId"], payload["body"], datetime.now(UTC))
     headers["Content-Type"] = "application/json"
     status, snippet, error, refused = None, None, None, False
     started = time.monotonic()
     try:
-        with _http_client() as http:
-            response = http.post(url, content=payload["body"].encode(), headers=headers)
-            status, snippet = response.status_code, response.text[:SNIPPET]
+        response = _http_client().post(hook.url, content=payload["body"].encode(), headers=headers)
+        status, snippet = response.status_code, response.text[:SNIPPET]
     except Exception as failure:  # every failure is logged and retried
         error = _error_text(failure)
         # A refused address is refused again on every attempt: the job fails at once.
@@ -366,23 +389,25 @@ def deliver(payload: dict, attempt: int) -> dict:
     duration = int((time.monotonic() - started) * 1000)
     succeeded = status is not None and 200 <= status < 300
     with unit_of_work():
-        if db.session.get(Webhook, payload["webhookId"]) is None:
-            return {"skipped": "the webhook was deleted meanwhile"}
-        db.session.add(
-            WebhookDelivery(
-                webhook_id=payload["webhookId"],
-                message_id=payload["messageId"],
-                event_type=payload["eventType"],
-                body=payload["body"],
-                attempt=attempt,
-                status_code=status,
-                duration_ms=duration,
-                error=error,
-                response_snippet=snippet,
-                succeeded=succeeded,
-                created_at=utcnow(),
-            )
-        )
+        logged = db.session.execute(
+            _LOG_DELIVERY,
+            {
+                "id": new_id(),
+                "webhook_id": payload["webhookId"],
+                "message_id": payload["messageId"],
+                "event_type": payload["eventType"],
+                "body": payload["body"],
+                "attempt": attempt,
+                "status_code": status,
+                "duration_ms": duration,
+                "error": error,
+                "response_snippet": snippet,
+                "succeeded": succeeded,
+                "created_at": utcnow(),
+            },
+        ).first()
+    if logged is None:
+        return {"skipped": "the webhook was deleted meanwhile"}
     if refused:
         raise DeliveryRefused(error)
     if not succeeded:

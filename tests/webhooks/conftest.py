@@ -23,17 +23,20 @@ def loopback_only(monkeypatch):
 
 class Receiver:
     """Records each request (headers, body) and answers the next status of ``statuses``
-    (the last one once they run out)."""
+    (the last one once they run out), after calling ``on_request`` when one is set."""
 
     def __init__(self, statuses=(200,)):
         self.statuses = list(statuses)
         self.requests: list[tuple[dict, bytes]] = []
+        self.on_request = None
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
+                if receiver.on_request is not None:
+                    receiver.on_request()
                 status = receiver.statuses.pop(0) if len(receiver.statuses) > 1 else receiver.statuses[0]
                 answer = b'{"ok": false}' if status >= 300 else b'{"ok": true}'
                 self.send_response(status)

@@ -5,7 +5,9 @@ import orjson
 import pytest
 from standardwebhooks.webhooks import Webhook
 
+from loko.extensions import db
 from loko.jobs.models import Job
+from loko.webhooks.models import WebhookDelivery
 from tests.translation_factories import project_api
 from tests.webhooks.conftest import run_jobs
 
@@ -119,6 +121,45 @@ def test_a_refused_write_and_a_disabled_endpoint_send_nothing(app, receiver):
         api.create("title", {"en": "Title"})
         assert run_jobs(app) == 0
         assert endpoint.requests == []
+
+
+def test_an_endpoint_disabled_after_its_message_was_queued_is_not_called(app, receiver):
+    api = project_api(app)
+    api.add_language("en")
+    with receiver(200) as endpoint:
+        hook_id, _secret = add_hook(api, endpoint.url)
+        api.create("title", {"en": "Title"})
+        assert api.owner.patch(api.url(f"/webhooks/{hook_id}"), json={"enabled": False}).status_code == 200
+        assert run_jobs(app) == 1
+        assert endpoint.requests == []
+
+    assert deliveries(api, hook_id) == []
+    (job,) = jobs(app)
+    assert (job.state, orjson.loads(job.result)) == (
+        "succeeded",
+        {"skipped": "the webhook was deleted or disabled"},
+    )
+
+
+def test_an_endpoint_deleted_while_its_delivery_is_posted_logs_nothing(app, receiver):
+    api = project_api(app)
+    api.add_language("en")
+    with receiver(200) as endpoint:
+        hook_id, _secret = add_hook(api, endpoint.url)
+        api.create("title", {"en": "Title"})
+        statuses = []
+        endpoint.on_request = lambda: statuses.append(api.owner.delete(api.url(f"/webhooks/{hook_id}")).status_code)
+        assert run_jobs(app) == 1
+        assert (len(endpoint.requests), statuses) == (1, [200])
+
+    assert api.owner.get(api.url(f"/webhooks/{hook_id}")).status_code == 404
+    (job,) = jobs(app)
+    assert (job.state, orjson.loads(job.result)) == (
+        "succeeded",
+        {"skipped": "the webhook was deleted meanwhile"},
+    )
+    with app.app_context():
+        assert db.session.query(WebhookDelivery).count() == 0
 
 
 def test_a_message_is_delivered_again_on_request_with_the_same_id(app, receiver):
