@@ -185,6 +185,45 @@ def test_a_job_whose_worker_went_silent_is_claimed_again(app):
         assert _job(job_id).state == SUCCEEDED
 
 
+def test_a_job_whose_worker_went_silent_is_taken_before_older_queued_ones(app):
+    with app.app_context():
+        abandoned = _enqueue()
+        assert service.claim("dead", {"test-echo"}).id == abandoned
+        queued = _enqueue()
+        with unit_of_work():
+            db.session.execute(
+                update(Job).where(Job.id == queued).values(run_after=utcnow() - timedelta(hours=1))
+            )
+            db.session.execute(
+                update(Job).where(Job.id == abandoned).values(heartbeat_at=utcnow() - timedelta(minutes=5))
+            )
+        order = [service.claim("alive", {"test-echo"}, stale_after=timedelta(minutes=1)).id for _ in range(2)]
+        assert order == [abandoned, queued]
+
+
+def test_a_job_past_its_last_attempt_whose_worker_went_silent_is_failed_not_run(app):
+    with app.app_context():
+        job_id = _enqueue(max_attempts=1)
+        assert service.claim("dead", {"test-echo"}).id == job_id
+        with unit_of_work():
+            db.session.execute(
+                update(Job).where(Job.id == job_id).values(heartbeat_at=utcnow() - timedelta(minutes=5))
+            )
+        assert service.claim("alive", {"test-echo"}, stale_after=timedelta(minutes=1)) is None
+        job = _job(job_id)
+        assert (job.state, job.error) == (FAILED, "the worker running its last attempt stopped responding.")
+
+
+def test_a_session_that_enqueues_many_jobs_keeps_one_wake_up_listener(app):
+    with app.app_context():
+        session = db.session()
+        _enqueue()
+        listeners = len(session.dispatch.after_commit)
+        for _ in range(20):
+            _enqueue()
+        assert len(session.dispatch.after_commit) == listeners
+
+
 def test_progress_is_recorded(app, handlers):
     def counting(context, _payload):
         context.progress(3, 10)
