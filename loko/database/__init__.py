@@ -5,12 +5,14 @@
 - ``statements``: statements run straight on the DBAPI driver, streaming, ``in_chunks``;
 - ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit, WAL index;
 - ``postgres``: PostgreSQL's planner statistics after bulk writes;
+- ``paced``: background work in write transactions sized to a short time (``Paced``);
 - ``schema``: the state of the migrations.
 
 Features import from ``loko.database`` itself; this package imports no feature.
 """
 
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
+from loko.database.paced import PACE_SECONDS, Paced
 from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
 from loko.database.schema import known_schema_revisions, schema_revision_state
 from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
@@ -46,6 +48,7 @@ __all__ = [
     "ANALYZE_SCALE",
     "CHECKPOINT_SECONDS",
     "IN_CHUNK",
+    "PACE_SECONDS",
     "RESTART_FRAMES",
     "SESSION_STATEMENTS",
     "STALE_STATISTICS",
@@ -56,6 +59,7 @@ __all__ = [
     "DriverQuery",
     "GroupCommit",
     "KeptRows",
+    "Paced",
     "SessionStatements",
     "UTCDateTime",
     "WalIndex",

@@ -18,6 +18,7 @@ and checks it, so an entry left behind by a later change or a deleted key never 
 """
 
 import hashlib
+import time
 from collections import Counter
 from contextlib import contextmanager
 from datetime import timedelta
@@ -25,7 +26,7 @@ from datetime import timedelta
 from sqlalchemy import text
 
 from loko.checks.placeholders import read as read_placeholders
-from loko.database import driver_execute, execute_rows, in_chunks, unit_of_work, utcnow
+from loko.database import Paced, driver_execute, execute_rows, in_chunks, unit_of_work, utcnow
 from loko.extensions import db
 
 SCOPE_SHIFT = 36
@@ -36,6 +37,8 @@ SEQUENCE_MASK = (1 << LENGTH_SHIFT) - 1
 PLACEHOLDER = "\ufffc"
 STATE_ID = 1
 HISTORY_BATCH = 20_000
+# A refresh or a rebuild starts with batches this small, then sizes them by their pace.
+FIRST_BATCH = 500
 # PostgreSQL: texts of SHINGLED_FROM characters or more find their fuzzy candidates through
 # sampled shingles (see _SAMPLED), each hash's entries read nearest lengths first.
 SHINGLE = 8
@@ -355,7 +358,8 @@ def _settled(indexed: int, previous: int) -> int:
 
 def refresh(batch: int = HISTORY_BATCH) -> dict:
     """Index the values written since the watermark (all of them the first time); the
-    numbers of history entries read and entries changed."""
+    numbers of history entries read and entries changed. At most ``batch`` history entries
+    per transaction, fewer when that would hold the write lock long (``Paced``)."""
     if not fetch("SELECT 1 FROM memory_state WHERE id = ?", (STATE_ID,)):
         return rebuild()
     if db.session.get_bind().dialect.name != "sqlite":
@@ -365,11 +369,13 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
     indexed, settled = _state()
     read = changed = 0
     start = settled
+    pace = Paced(min(batch, FIRST_BATCH), most=batch)
     while True:
+        began = time.monotonic()
         with unit_of_work():
             rows = fetch(
                 "SELECT id, translation_id FROM translation_history WHERE id > ? ORDER BY id LIMIT ?",
-                (start, batch),
+                (start, pace.size),
             )
             if not rows:
                 break
@@ -378,25 +384,28 @@ def refresh(batch: int = HISTORY_BATCH) -> dict:
             changed += _reindex_keys(writer, sorted({row[1] for row in rows}))
             read += len(rows)
             indexed = max(indexed, last)
-            settled = _settled(indexed, settled) if len(rows) < batch else settled
+            complete = len(rows) < pace.size
+            settled = _settled(indexed, settled) if complete else settled
             _save_state(indexed, settled)
             start = last
-        if len(rows) < batch:
+        if complete:
             break
+        pace.took(time.monotonic() - began, len(rows))
     analyse_after(changed)
     return {"historyRead": read, "entriesChanged": changed, "indexedTo": indexed}
 
 
 REBUILD_BATCH = 20_000
-# The FTS5 table (PostgreSQL: the shingles) is filled a scope's band of lengths at a time: a
-# rebuild never holds SQLite's write lock for long, whatever the number of values.
-FILL_LENGTHS = 64
+# The FTS5 table (PostgreSQL: the shingles) is filled a run of entries at a time, in id order
+# (its cheapest), as many as fit in a short transaction: a rebuild does not hold SQLite's
+# write lock for long, whatever the number of values.
+FIRST_FILL = 2000
 
 
 def rebuild() -> dict:
-    """Index every value and TMX unit again from nothing, in transactions of REBUILD_BATCH
-    keys (lookups read the history of writes meanwhile, as the state is only saved at the
-    end)."""
+    """Index every value and TMX unit again from nothing, in paced transactions of at most
+    REBUILD_BATCH keys (lookups read the history of writes meanwhile, as the state is only
+    saved at the end)."""
     sqlite = db.session.get_bind().dialect.name == "sqlite"
     with unit_of_work():
         latest = _latest_history()
@@ -411,7 +420,7 @@ def rebuild() -> dict:
             _run("TRUNCATE memory_shingles")
         keys = [row[0] for row in fetch("SELECT id FROM translations ORDER BY id")]
     changed = 0
-    for chunk in in_chunks(keys, REBUILD_BATCH):
+    for chunk in Paced(FIRST_BATCH, most=REBUILD_BATCH).chunks(keys):
         with unit_of_work():
             changed += _reindex_keys(_Writer(deferred=True), chunk)
     with unit_of_work():
@@ -419,10 +428,21 @@ def rebuild() -> dict:
         changed += _index_units(_Writer(deferred=True), units)
         numbers = [row[0] for row in fetch("SELECT id FROM memory_scopes ORDER BY id")]
     fill = _fill_trigrams if sqlite else _fill_shingles
+    pace = Paced(FIRST_FILL, most=REBUILD_BATCH)
     for scope in numbers:
-        for shortest in range(0, MAX_LENGTH + 1, FILL_LENGTHS):
+        low, high = id_range(scope)
+        while low <= high:
+            began = time.monotonic()
             with unit_of_work():
-                fill(*id_range(scope, shortest, shortest + FILL_LENGTHS - 1))
+                # The id of the pace's n-th entry from ``low`` on, or the scope's end.
+                last = fetch(
+                    "SELECT id FROM memory_entries WHERE id BETWEEN ? AND ? ORDER BY id LIMIT 1 OFFSET ?",
+                    (low, high, pace.size - 1),
+                )
+                upper = last[0][0] if last else high
+                fill(low, upper)
+            pace.took(time.monotonic() - began, pace.size)
+            low = upper + 1
     with unit_of_work():
         if not sqlite:
             ensure_trigram_index()

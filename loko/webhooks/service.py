@@ -358,12 +358,16 @@ _DELIVERY_COLUMNS = (
     "created_at",
 )
 # The attempt is logged only while its webhook exists: one statement, no read before it.
-_LOG_DELIVERY = insert(WebhookDelivery.__table__).from_select(
-    [WebhookDelivery.__table__.c[name] for name in _DELIVERY_COLUMNS],
-    select(
-        *(bindparam(name, type_=WebhookDelivery.__table__.c[name].type) for name in _DELIVERY_COLUMNS)
-    ).where(exists().where(Webhook.id == bindparam("webhook_id"))),
-).returning(WebhookDelivery.__table__.c.id)
+_LOG_DELIVERY = (
+    insert(WebhookDelivery.__table__)
+    .from_select(
+        [WebhookDelivery.__table__.c[name] for name in _DELIVERY_COLUMNS],
+        select(
+            *(bindparam(name, type_=WebhookDelivery.__table__.c[name].type) for name in _DELIVERY_COLUMNS)
+        ).where(exists().where(Webhook.id == bindparam("webhook_id"))),
+    )
+    .returning(WebhookDelivery.__table__.c.id)
+)
 
 
 def deliver(payload: dict, attempt: int) -> dict:

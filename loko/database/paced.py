@@ -1,0 +1,53 @@
+"""Background work paced in short write transactions (``Paced``).
+
+A background job that writes much (the memory's index, a re-check of every key) does it in
+batches, each in a transaction of its own. On SQLite a transaction holds the one write lock
+for as long as it runs, so a fixed batch that takes two seconds on one database makes every
+user's save wait two seconds behind it. ``Paced`` sizes each batch from the pace of the ones
+before, so that one takes about ``PACE_SECONDS``, and rests a moment after each one: a save
+that waited for the lock takes it then, rather than the job's next batch (a lock is not
+handed over in the order it was asked for). A save waits about one batch at most."""
+
+import time
+
+PACE_SECONDS = 0.05
+GROWTH = 2.0
+# The rest after a batch: a tenth of its time, within these bounds.
+REST_SHARE = 0.1
+REST_LEAST = 0.001
+REST_MOST = 0.02
+
+
+class Paced:
+    """The sizes of a job's successive batches: ``first`` to begin with, then what the last
+    batch's rate says fits in ``target`` seconds (at most twice the size before, never below
+    ``least`` nor above ``most``)."""
+
+    def __init__(self, first: int, *, least: int = 1, most: int | None = None, target: float = PACE_SECONDS):
+        self.least = least
+        self.most = most
+        self.target = target
+        self.size = self._bounded(first)
+
+    def _bounded(self, size: int) -> int:
+        size = max(size, self.least)
+        return size if self.most is None else min(size, self.most)
+
+    def took(self, seconds: float, done: int) -> None:
+        """A batch of ``done`` items took ``seconds``: rest, and size the next one."""
+        time.sleep(min(max(seconds * REST_SHARE, REST_LEAST), REST_MOST))
+        if done <= 0:
+            return
+        fitting = done * self.target / seconds if seconds > 0 else done * GROWTH
+        self.size = self._bounded(int(min(fitting, self.size * GROWTH)))
+
+    def chunks(self, items: list):
+        """Successive slices of ``items``, each sized by the time the one before took (from
+        one yield to the next: the caller's transaction for it)."""
+        start = 0
+        while start < len(items):
+            chunk = items[start : start + self.size]
+            began = time.monotonic()
+            yield chunk
+            self.took(time.monotonic() - began, len(chunk))
+            start += len(chunk)
