@@ -3,7 +3,8 @@
 - ``columns``: column types and ids (``id_column``, ``new_id``, ``utcnow``, ``UTCDateTime``);
 - ``session``: the unit of work, read snapshots and bodies streamed in their snapshot;
 - ``statements``: statements run straight on the DBAPI driver, streaming, ``in_chunks``;
-- ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit, WAL index;
+- ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit (and its
+  transactions shared across processes), WAL index;
 - ``postgres``: PostgreSQL's planner statistics after bulk writes;
 - ``paced``: background work in write transactions sized to a short time (``Paced``);
 - ``schema``: the state of the migrations.
@@ -12,7 +13,7 @@ Features import from ``loko.database`` itself; this package imports no feature.
 """
 
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
-from loko.database.paced import PACE_SECONDS, Paced
+from loko.database.paced import PACE_SECONDS, Paced, writing_alone
 from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
 from loko.database.schema import known_schema_revisions, schema_revision_state
 from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
@@ -27,6 +28,7 @@ from loko.database.sqlite.connections import thread_connection
 from loko.database.sqlite.engines import sqlite_file
 from loko.database.sqlite.group_commit import GroupCommit, group_commit
 from loko.database.sqlite.kept_rows import KeptRows
+from loko.database.sqlite.shared_commits import SharedCommits, shared_commits
 from loko.database.sqlite.wal_index import WAL_HEADER_BYTES, WalIndex, one_transaction_apart, wal_index
 from loko.database.sqlite.write_gate import WriteGate, write_gate
 from loko.database.statements import (
@@ -61,6 +63,7 @@ __all__ = [
     "KeptRows",
     "Paced",
     "SessionStatements",
+    "SharedCommits",
     "UTCDateTime",
     "WalIndex",
     "WriteGate",
@@ -79,6 +82,7 @@ __all__ = [
     "read_snapshot",
     "refresh_statistics",
     "schema_revision_state",
+    "shared_commits",
     "sqlite_file",
     "start_checkpointer",
     "stream_batches",
@@ -87,4 +91,5 @@ __all__ = [
     "utcnow",
     "wal_index",
     "write_gate",
+    "writing_alone",
 ]

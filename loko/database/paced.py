@@ -8,14 +8,28 @@ before, so that one takes about ``PACE_SECONDS``, and rests a moment after each 
 that waited for the lock takes it then, rather than the job's next batch (a lock is not
 handed over in the order it was asked for). A save waits about one batch at most."""
 
+import contextvars
 import time
+from contextlib import contextmanager
 
 PACE_SECONDS = 0.05
 GROWTH = 2.0
-# The rest after a batch: a tenth of its time, within these bounds.
-REST_SHARE = 0.1
-REST_LEAST = 0.001
-REST_MOST = 0.02
+# The rest after a batch: long enough for a writer woken by the lock's release to take it.
+REST_SECONDS = 0.003
+
+
+_alone = contextvars.ContextVar("loko_writing_alone", default=False)
+
+
+@contextmanager
+def writing_alone():
+    """For work that no one else writes beside (a benchmark's seed, a database being set
+    up): its batches grow to their largest at once, without a rest between them."""
+    token = _alone.set(True)
+    try:
+        yield
+    finally:
+        _alone.reset(token)
 
 
 class Paced:
@@ -27,7 +41,8 @@ class Paced:
         self.least = least
         self.most = most
         self.target = target
-        self.size = self._bounded(first)
+        self.alone = _alone.get() and most is not None
+        self.size = self._bounded(most if self.alone else first)
 
     def _bounded(self, size: int) -> int:
         size = max(size, self.least)
@@ -35,7 +50,9 @@ class Paced:
 
     def took(self, seconds: float, done: int) -> None:
         """A batch of ``done`` items took ``seconds``: rest, and size the next one."""
-        time.sleep(min(max(seconds * REST_SHARE, REST_LEAST), REST_MOST))
+        if self.alone:
+            return
+        time.sleep(REST_SECONDS)
         if done <= 0:
             return
         fitting = done * self.target / seconds if seconds > 0 else done * GROWTH

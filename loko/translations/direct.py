@@ -29,7 +29,7 @@ from loko import events
 from loko.auth import policy
 from loko.auth.service import api_key_lookup
 from loko.auth.tokens import bearer_key, token_hash
-from loko.database import KeptRows, group_commit, utcnow, wal_index
+from loko.database import KeptRows, group_commit, shared_commits, utcnow, wal_index
 from loko.errors import LokoError
 from loko.files.service import file_record_ids
 from loko.http import json_object
@@ -77,13 +77,16 @@ class DirectPatch:
         self.wal_index = wal_index(engine)
         self.enabled = self.wal_index is not None
         # Keys' actors, kept while nothing but these writes changes the database: they leave
-        # the keys alone, so each carries the kept actors over (``KeptRows.advance``).
+        # the keys alone, so each carries the kept actors over (``KeptRows.advance``), and
+        # with several processes, each one's over the others' (``SharedCommits``, set at the
+        # first write: ``loko serve --processes`` sets the count after the app is made).
         self.kept_keys = KeptRows(seconds=1.0)
         # Whether a project's writes raise events someone listens to (webhooks), kept the
         # same way: these writes leave the listeners' settings alone.
         self.kept_listeners = KeptRows(seconds=1.0)
         # A file's records in the languages written, kept the same way: these writes add none.
         self.kept_records = KeptRows(seconds=1.0)
+        self._shared = None
         if self.enabled:
             group_commit(engine).after_commit.append(self.kept_keys.advance)
             group_commit(engine).after_commit.append(self.kept_listeners.advance)
@@ -114,8 +117,17 @@ class DirectPatch:
         compact = self.app.json.compact
         return compact is True or (compact is None and not self.app.debug)
 
+    def _share_across_processes(self) -> None:
+        across = self.app.config["LOKO_PROCESSES"] > 1
+        if self._shared is not across:
+            commits = shared_commits(self.engine) if across else None
+            for kept in (self.kept_keys, self.kept_listeners, self.kept_records):
+                kept.commits = commits
+            self._shared = across
+
     def write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         """The answer's body, or None to let Flask answer."""
+        self._share_across_processes()
         with self.app.app_context():
             try:
                 return self._write(project_id, key, body)

@@ -1,7 +1,7 @@
 """Background work in short write transactions: each batch sized by the pace of the one
 before, so that one takes about the target time."""
 
-from loko.database import Paced
+from loko.database import Paced, writing_alone
 
 
 def test_a_slow_batch_makes_the_next_one_fit_the_target():
@@ -33,3 +33,10 @@ def test_chunks_cover_every_item_once_in_order():
     assert [item for chunk in chunks for item in chunk] == items
     assert all(1 <= len(chunk) <= 7 for chunk in chunks)
     assert len(chunks[0]) == 3
+
+
+def test_work_written_alone_takes_its_largest_batches_without_rest():
+    with writing_alone():
+        pace = Paced(10, most=500)
+        pace.took(10.0, 500)
+    assert pace.size == 500

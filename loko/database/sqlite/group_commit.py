@@ -9,6 +9,7 @@ import weakref
 from sqlalchemy import event
 
 from loko.database.sqlite.engines import per_engine
+from loko.database.sqlite.shared_commits import shared_commits
 from loko.database.sqlite.wal_index import one_transaction_apart, wal_index
 from loko.database.sqlite.write_gate import write_gate
 from loko.database.statements import ConnectionStatements
@@ -151,15 +152,32 @@ class GroupCommit:
             except BaseException:
                 statements.run("ROLLBACK")
                 raise
-        # Committed: nothing from here on may count as the writes' failure.
+            # Committed: nothing from here on may count as the writes' failure.
+            after = self._committed(connection, changes, index, before, across_processes)
+        if after is None:
+            return
         try:
-            wrote = connection.total_changes > changes
-            after = index.state() if before is not None and wrote else None
-            if after is not None and one_transaction_apart(before, after):
-                for listener in self.after_commit:
-                    listener(before, after)
+            for listener in self.after_commit:
+                listener(before, after)
         except Exception:
             log.exception("after a group commit")
+
+    def _committed(self, connection, changes: int, index, before, across_processes: bool):
+        """The WAL index's state right after this commit, still in the writers' turn, when
+        the commit was the only change since ``before`` (else None); told to the other
+        processes (``SharedCommits``) when there are several."""
+        try:
+            if before is None or connection.total_changes == changes:
+                return None
+            after = index.state()
+            if after is None or not one_transaction_apart(before, after):
+                return None
+            if across_processes:
+                shared_commits(self.engine).record(before, after)
+            return after
+        except Exception:
+            log.exception("after a group commit")
+            return None
 
 
 _group_commits: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -12,18 +12,22 @@ class KeptRows:
 
     ``advance(before, after)`` carries the rows kept at ``before`` over to ``after``: for a
     writer whose own transaction, which left these rows alone, was the only change between
-    the two (see ``GroupCommit.after_commit``)."""
+    the two (see ``GroupCommit.after_commit``). With ``commits`` (``SharedCommits``), rows
+    kept at a state that only other processes' such transactions followed are kept too."""
 
-    def __init__(self, seconds: float = 1.0, size: int = 1024):
+    def __init__(self, seconds: float = 1.0, size: int = 1024, commits=None):
         self.seconds = seconds
         self.size = size
+        self.commits = commits
         self._lock = threading.Lock()
         self._kept: tuple[bytes | None, dict] = (None, {})
 
     def get(self, key, state: bytes):
         kept_state, rows = self._kept
         if kept_state != state:
-            return None
+            if kept_state is None or self.commits is None or not self.commits.leads(kept_state, state):
+                return None
+            self.advance(kept_state, state)
         found = rows.get(key)
         if found is None or found[0] < time.monotonic():
             return None
