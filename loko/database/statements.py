@@ -135,6 +135,8 @@ class ConnectionStatements(SessionStatements):
         # Known here: ``driver_timestamp`` would ask the app's engine for it on every call.
         self.dialect_name = engine.dialect.name
         self._last_timestamp = (None, None)
+        # The WAL index's state as its owner's transaction began, when it read it.
+        self.wal_state = None
 
     def timestamp(self, value: datetime):
         # A write stamps its rows with one ``now``: the last one made serves again.

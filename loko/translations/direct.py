@@ -59,7 +59,13 @@ def existing_file_records(statements, kept: KeptRows | None = None, index=None):
             ids = file_record_ids(project_id, file_name, codes, statements)
             return ids if len(ids) == len(codes) else None
 
-        ids = load() if kept is None else kept.read((project_id, file_name, *codes), index.state(), load)
+        if kept is None:
+            ids = load()
+        else:
+            # The group commit read the state as the transaction began: no one else commits
+            # until it ends.
+            state = statements.wal_state if statements.wal_state is not None else index.state()
+            ids = kept.read((project_id, file_name, *codes), state, load)
         if ids is None:
             raise FullPathNeeded
         return ids, []
@@ -137,11 +143,11 @@ class DirectPatch:
                 log.exception("a direct PATCH failed; the full path answers it")
                 return None
 
-    def _key(self, key: str):
+    def _key(self, key: str, state: bytes | None):
         """``api_key_lookup`` of the key, or its actor kept since (``KeptRows``)."""
-        return self.kept_keys.read(token_hash(key), self.wal_index.state(), lambda: api_key_lookup(key))
+        return self.kept_keys.read(token_hash(key), state, lambda: api_key_lookup(key))
 
-    def _listened(self, project_id: str) -> bool:
+    def _listened(self, project_id: str, state: bytes | None) -> bool:
         """Whether anyone listens to the project's value or key events, kept between writes
         (``kept_listeners``): asking the listeners costs a session of its own."""
 
@@ -151,18 +157,21 @@ class DirectPatch:
             )
             return (wanted,)
 
-        return self.kept_listeners.read(project_id, self.wal_index.state(), ask)[0]
+        return self.kept_listeners.read(project_id, state, ask)[0]
 
     def _write(self, project_id: str, key: str, body: bytes) -> bytes | None:
         data = load_patch(json_object(body))
-        actor, noted = self._key(key) or (None, False)
+        # One reading of the WAL index serves both lookups: each read of it lets go of the
+        # GIL, and under many writers each hand-over costs more than the read.
+        state = self.wal_index.state()
+        actor, noted = self._key(key, state) or (None, False)
         # An expired key, or one limited to some languages, is answered (401, 403) or written
         # by the full path.
         if not noted or actor.expired(utcnow()) or actor.languages is not None:
             return None
         if not policy.api_key_may(actor.project_id, actor.scope, project_id, policy.EDIT_TRANSLATIONS):
             return None
-        if self._listened(project_id):
+        if self._listened(project_id, state):
             # Its events go out with the full path's transaction (loko.events listens there).
             return None
         updates, expected = patch_changes(data["updates"])

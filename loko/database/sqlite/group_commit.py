@@ -144,6 +144,7 @@ class GroupCommit:
         with write_gate(self.engine, across_processes):
             statements.run("BEGIN IMMEDIATE")
             before = index.state() if index is not None else None  # no one else commits now
+            statements.wal_state = before
             changes = connection.total_changes
             try:
                 for job in group:
