@@ -137,6 +137,8 @@ class ConnectionStatements(SessionStatements):
         self._last_timestamp = (None, None)
         # The WAL index's state as its owner's transaction began, when it read it.
         self.wal_state = None
+        # The data version bumps made in this transaction (``bump_data_version``).
+        self.bumped: set = set()
 
     def timestamp(self, value: datetime):
         # A write stamps its rows with one ``now``: the last one made serves again.

@@ -135,6 +135,14 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
     increment counts as shared.
     """
     bump = SHARED_BUMP if files is None else SCOPED_BUMP
+    bumped = getattr(statements, "bumped", None)
+    if bumped is not None:
+        # Writes that share a transaction (a group commit) need one bump of each kind: the
+        # versions are new for the state they commit together.
+        mark = (bump, project_id, None if files is None else tuple(sorted(set(files))))
+        if mark in bumped:
+            return
+        bumped.add(mark)
     statements.execute(bump, [(statements.timestamp(utcnow()), project_id)])
     if files:
         stamp_files(project_id, files, statements)

@@ -123,3 +123,30 @@ def test_a_group_commit_does_not_keep_its_engine_alive(tmp_path):
     del engine
     gc.collect()
     assert gone() is None
+
+
+def test_writes_sharing_a_transaction_bump_a_project_s_data_version_once_per_file(app, world, database_url):
+    from loko.database import group_commit as app_group_commit
+    from loko.extensions import db
+    from loko.projects.service import bump_data_version
+
+    if not database_url.startswith("sqlite"):
+        pytest.skip("group commits are SQLite's")
+
+    def version():
+        with db.engine.connect() as connection:
+            return connection.exec_driver_sql(
+                "SELECT data_version FROM projects WHERE id = ?", (world.project_id,)
+            ).scalar()
+
+    def writes(statements):
+        for file_name in ("common", "common", "admin", "common"):
+            bump_data_version(world.project_id, statements, files=(file_name,))
+        bump_data_version(world.project_id, statements)
+
+    with app.app_context():
+        before = version()
+        app_group_commit(db.engine).run(writes)
+        assert version() == before + 3  # common, admin, and the shared change
+        app_group_commit(db.engine).run(writes)
+        assert version() == before + 6  # a new transaction bumps again
