@@ -66,11 +66,30 @@ VALIDATOR_KEYWORDS = {
 LIST_ITEM_KEYWORDS = {loko_fields.valid_file_name: {"pattern": file_name_pattern(also_excluded=",")}}
 
 
+# Every character ``str.strip()`` removes, as a regular expression's class.
+_SPACES = "".join(f"\\u{code:04x}" for code in range(0x10000) if chr(code).isspace())
+
+
+def no_surrounding_spaces_pattern(control_characters_too: bool) -> str:
+    """``no_surrounding_spaces`` as a pattern (with ``no_control_characters`` when the field
+    has both: one pattern per field): neither end is a space, nor anything between is a
+    control character when both rules hold."""
+    if control_characters_too:
+        edge, middle = rf"[^{_CONTROL}{_SPACES}]", rf"[^{_CONTROL}]*"
+    else:
+        edge, middle = rf"[^{_SPACES}]", r"[\s\S]*"
+    return rf"^(?:{edge}(?:{middle}{edge})?)?$"
+
+
 def validator_keywords(_converter, field, **_kwargs) -> dict:
     """apispec attribute function: the keywords of the field's Loko validators."""
     keywords = {}
     for validator in field.validators:
         keywords.update(VALIDATOR_KEYWORDS.get(validator, {}))
+    if loko_fields.no_surrounding_spaces in field.validators:
+        keywords["pattern"] = no_surrounding_spaces_pattern(
+            loko_fields.no_control_characters in field.validators
+        )
     return keywords
 
 

@@ -2,7 +2,7 @@
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from loko.fields import ApiSchema, LanguageCode, no_control_characters
+from loko.fields import ApiSchema, LanguageCode, no_control_characters, no_surrounding_spaces
 from loko.glossary.models import MAX_NOTE, MAX_TERM, MAX_TRANSLATIONS, PARTS_OF_SPEECH
 
 FORMATS = ("csv", "tbx")
@@ -10,11 +10,6 @@ IMPORT_MODES = ("merge", "replace")
 MAX_OFFSET = 1_000_000
 MAX_MATCH_TEXTS = 200
 MAX_MATCH_TEXT = 8192
-
-
-def no_surrounding_spaces(value: str) -> None:
-    if value != value.strip():
-        raise ValidationError("Must not begin or end with a space.")
 
 
 def term_text(description: str, **kwargs):

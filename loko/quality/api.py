@@ -36,7 +36,8 @@ def list_checks(project_id):
     description="Sets the state of the values of `keys` in `fileName` in each of `languages`, "
     "in one transaction. Marking reviewed is for people: org owners and admins, project admins "
     "and project reviewers; API keys (scopes write and read) cannot, and editors cannot. "
-    "`needs-review` asks for a review again: whoever may edit translations (a write key too).",
+    "`needs-review` asks for a review again: whoever may edit translations (a write key too). "
+    "Each of `languages` must be a language of the project (400 naming it).",
 )
 def review_translations(project_id):
     data = load_body(ReviewRequest)

@@ -85,6 +85,7 @@ STORED_DATA_LINK_RULES = (
 
 SET_MEMBER = "PUT /api/projects/{project_id}/members/{user_id}"
 CREATE_KEY = "POST /api/projects/{project_id}/keys"
+MARK_REVIEWED = "POST /api/projects/{project_id}/translations/review"
 # The limits and expiry of members and keys stated in words only (loko.fields.LanguageLimit,
 # loko.apikeys.schemas), by their messages.
 LIMIT_RULES = re.compile(
@@ -96,10 +97,10 @@ LIMIT_RULES = re.compile(
 
 def refused_for_stored_data(case, response) -> bool:
     """A 400 that the document can only describe: a link rule over stored data, or a rule of
-    a member's or a key's limits."""
+    a member's or a key's limits, or the languages a review names."""
     if response.status_code != 400:
         return False
-    if case.operation.label in (SET_MEMBER, CREATE_KEY):
+    if case.operation.label in (SET_MEMBER, CREATE_KEY, MARK_REVIEWED):
         return LIMIT_RULES.match(response.json()["error"]) is not None
     if case.operation.label != UPDATE_PROJECT:
         return False

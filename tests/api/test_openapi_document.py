@@ -83,3 +83,14 @@ def test_request_strings_exclude_nul(schemas, schema, field):
 
 def test_response_strings_get_no_request_pattern(schemas):
     assert "pattern" not in schemas["UserOut"]["properties"]["name"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "field"), [("TranslationPatch", "key"), ("KeyValue", "key"), ("GlossaryTermCreate", "term")]
+)
+def test_keys_and_terms_are_stated_without_spaces_at_either_end(schemas, schema, field):
+    pattern = schemas[schema]["properties"][field]["pattern"]
+    assert re.fullmatch(pattern, "home.title")
+    assert re.fullmatch(pattern, "sign in")
+    for refused in (" sign in", "sign in ", "\u00a0sign in", "sign in\u3000", "sign\x01in"):
+        assert not re.fullmatch(pattern, refused)
