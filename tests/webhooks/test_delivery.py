@@ -148,7 +148,11 @@ def test_an_endpoint_deleted_while_its_delivery_is_posted_logs_nothing(app, rece
         hook_id, _secret = add_hook(api, endpoint.url)
         api.create("title", {"en": "Title"})
         statuses = []
-        endpoint.on_request = lambda: statuses.append(api.owner.delete(api.url(f"/webhooks/{hook_id}")).status_code)
+
+        def delete_the_endpoint():
+            statuses.append(api.owner.delete(api.url(f"/webhooks/{hook_id}")).status_code)
+
+        endpoint.on_request = delete_the_endpoint
         assert run_jobs(app) == 1
         assert (len(endpoint.requests), statuses) == (1, [200])
 
