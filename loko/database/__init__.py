@@ -13,7 +13,7 @@ Features import from ``loko.database`` itself; this package imports no feature.
 """
 
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
-from loko.database.paced import PACE_SECONDS, Paced, writing_alone
+from loko.database.paced import Paced, writing_alone
 from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
 from loko.database.schema import known_schema_revisions, schema_revision_state
 from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
@@ -50,7 +50,6 @@ __all__ = [
     "ANALYZE_SCALE",
     "CHECKPOINT_SECONDS",
     "IN_CHUNK",
-    "PACE_SECONDS",
     "RESTART_FRAMES",
     "SESSION_STATEMENTS",
     "STALE_STATISTICS",

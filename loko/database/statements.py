@@ -97,6 +97,10 @@ def _insert_sql(table: str, columns: tuple[str, ...], dialect) -> str:
 class SessionStatements:
     """Statements run in the session's transaction: the usual write path."""
 
+    # A group commit's transaction (``ConnectionStatements``) keeps these; a session's does not.
+    wal_state = None  # the WAL index's state as the transaction began
+    bumped = None  # the data version bumps made in the transaction (``bump_data_version``)
+
     def query(self, driver_query: "DriverQuery", parameters: dict):
         """Run a ``DriverQuery``; returns the DBAPI cursor to read."""
         return driver_query.run(parameters)
@@ -135,9 +139,7 @@ class ConnectionStatements(SessionStatements):
         # Known here: ``driver_timestamp`` would ask the app's engine for it on every call.
         self.dialect_name = engine.dialect.name
         self._last_timestamp = (None, None)
-        # The WAL index's state as its owner's transaction began, when it read it.
         self.wal_state = None
-        # The data version bumps made in this transaction (``bump_data_version``).
         self.bumped: set = set()
 
     def timestamp(self, value: datetime):

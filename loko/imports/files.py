@@ -225,9 +225,13 @@ def _parse_archive(
                 files += parsed
                 entries += sum(len(each.entries) for each in parsed)
                 _refuse_too_many(entries)  # before reading the next member
-    # zipfile raises NotImplementedError for a compression method it cannot read (e.g. PPMd).
-    except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as error:
+    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
         raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
+    except NotImplementedError as error:  # zipfile's answer to a method it lacks (PPMd ...)
+        raise BadRequest(
+            f"file: the ZIP archive uses a compression method that cannot be read ({error}); "
+            "store its files uncompressed or with Deflate, bzip2 or LZMA."
+        ) from None
     if not files:
         raise BadRequest("file: the archive holds no translation file.")
     return files

@@ -207,8 +207,14 @@ def claim(
             )
 
 
-def _owned(job_id: str, worker_id: str):
-    return and_(Job.id == job_id, Job.state == RUNNING, Job.claimed_by == worker_id)
+# The job is still running for this worker (not cancelled, not taken over).
+_OWNED = and_(
+    _JOBS.c.id == bindparam("job_id"), _JOBS.c.state == RUNNING, _JOBS.c.claimed_by == bindparam("worker_id")
+)
+
+
+def _owner(job_id: str, worker_id: str) -> dict:
+    return {"job_id": job_id, "worker_id": worker_id}
 
 
 def heartbeat(worker_id: str) -> None:
@@ -225,16 +231,17 @@ def report_progress(job_id: str, worker_id: str, done: int, total: int | None) -
     with unit_of_work():
         return bool(
             db.session.execute(
-                update(Job)
-                .where(_owned(job_id, worker_id))
-                .values(progress_done=done, progress_total=total, heartbeat_at=utcnow())
+                update(_JOBS)
+                .where(_OWNED)
+                .values(progress_done=done, progress_total=total, heartbeat_at=utcnow()),
+                _owner(job_id, worker_id),
             ).rowcount
         )
 
 
 def still_running(job_id: str, worker_id: str) -> bool:
     """Whether the job is still this worker's to run (False once cancelled)."""
-    found = db.session.execute(select(exists().where(_owned(job_id, worker_id)))).scalar()
+    found = db.session.execute(select(exists().where(_OWNED)), _owner(job_id, worker_id)).scalar()
     db.session.rollback()
     return bool(found)
 
@@ -246,8 +253,7 @@ def complete(job_id: str, worker_id: str, result) -> bool:
         done = db.session.execute(
             _COMPLETE,
             {
-                "job_id": job_id,
-                "worker_id": worker_id,
+                **_owner(job_id, worker_id),
                 "outcome": None if result is None else orjson.dumps(result).decode(),
                 "now": utcnow(),
             },
@@ -276,11 +282,7 @@ _ANNOUNCED_COLUMNS = (
 
 _COMPLETE = (
     update(_JOBS)
-    .where(
-        _JOBS.c.id == bindparam("job_id"),
-        _JOBS.c.state == RUNNING,
-        _JOBS.c.claimed_by == bindparam("worker_id"),
-    )
+    .where(_OWNED)
     .values(
         state=SUCCEEDED,
         result=bindparam("outcome"),
@@ -367,7 +369,9 @@ def retry_or_fail(
     fails the job whatever attempts are left. The job's new
     state; None when it was no longer this worker's."""
     with unit_of_work():
-        job = db.session.scalars(select(Job).where(_owned(job_id, worker_id)).with_for_update()).first()
+        job = db.session.scalars(
+            select(Job).where(_OWNED).with_for_update(), _owner(job_id, worker_id)
+        ).first()
         if job is None:
             return None
         now = utcnow()

@@ -135,7 +135,7 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
     increment counts as shared.
     """
     bump = SHARED_BUMP if files is None else SCOPED_BUMP
-    bumped = getattr(statements, "bumped", None)
+    bumped = statements.bumped
     if bumped is not None:
         # Writes that share a transaction (a group commit) need one bump of each kind: the
         # versions are new for the state they commit together.

@@ -343,30 +343,17 @@ def _http_client():
 _ENDPOINT = select(Webhook.url, Webhook.secret_encrypted, Webhook.enabled).where(
     Webhook.id == bindparam("webhook_id")
 )
-_DELIVERY_COLUMNS = (
-    "id",
-    "webhook_id",
-    "message_id",
-    "event_type",
-    "body",
-    "attempt",
-    "status_code",
-    "duration_ms",
-    "error",
-    "response_snippet",
-    "succeeded",
-    "created_at",
-)
+_DELIVERIES = WebhookDelivery.__table__
 # The attempt is logged only while its webhook exists: one statement, no read before it.
 _LOG_DELIVERY = (
-    insert(WebhookDelivery.__table__)
+    insert(_DELIVERIES)
     .from_select(
-        [WebhookDelivery.__table__.c[name] for name in _DELIVERY_COLUMNS],
-        select(
-            *(bindparam(name, type_=WebhookDelivery.__table__.c[name].type) for name in _DELIVERY_COLUMNS)
-        ).where(exists().where(Webhook.id == bindparam("webhook_id"))),
+        list(_DELIVERIES.c),
+        select(*(bindparam(column.name, type_=column.type) for column in _DELIVERIES.c)).where(
+            exists().where(Webhook.id == bindparam("webhook_id"))
+        ),
     )
-    .returning(WebhookDelivery.__table__.c.id)
+    .returning(_DELIVERIES.c.id)
 )
 
 

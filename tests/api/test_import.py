@@ -32,9 +32,9 @@ def imported(api: ProjectApi, data: bytes, **params) -> dict:
     return response.json
 
 
-def archive(members: dict[str, bytes]) -> bytes:
+def archive(members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+    with zipfile.ZipFile(buffer, "w", compression=compression) as zipped:
         for name, data in members.items():
             zipped.writestr(name, data)
     return buffer.getvalue()
@@ -297,6 +297,23 @@ def test_an_archive_member_outside_the_archive_is_refused(kept):
 def test_a_zip_bomb_is_refused(kept):
     members = {"en/bomb.json": b'{"a": "' + b"a" * (50 * 1024 * 1024) + b'"}'}
     assert_refused(kept, archive(members), "too much data")
+
+
+def test_a_damaged_zip_is_refused(kept):
+    stored = archive({"en/ok.json": json_file({"a": "A"})}, zipfile.ZIP_STORED)
+    damaged = stored.replace(b'"A"', b'"B"')  # no longer what its CRC-32 says
+    assert_refused(kept, damaged, "damaged")
+
+
+def test_a_zip_compressed_with_a_method_that_cannot_be_read_is_refused(kept):
+    ppmd = (98).to_bytes(2, "little")
+    stored = archive({"en/ok.json": json_file({"a": "A"})}, zipfile.ZIP_STORED)
+    local, central = stored.index(b"PK\x03\x04"), stored.index(b"PK\x01\x02")
+    # The method of the member (PPMd), in its local header and in the central directory.
+    data = bytearray(stored)
+    data[local + 8 : local + 10] = ppmd
+    data[central + 10 : central + 12] = ppmd
+    assert_refused(kept, bytes(data), "compression method that cannot be read")
 
 
 def test_a_member_not_matching_the_template_is_refused_and_the_others_are_not_written(kept):

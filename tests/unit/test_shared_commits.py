@@ -61,13 +61,18 @@ def test_only_the_latest_transactions_are_kept(tmp_path):
 
 
 def test_rows_kept_at_a_state_survive_recorded_transactions_only(tmp_path):
-    s0, s1, s2, s3 = states(4)
+    s0, s1, _s2, s3 = states(4)
     commits = SharedCommits(str(tmp_path / "db.sqlite"))
     kept = KeptRows(seconds=60, commits=commits)
     kept.keep("key", s0, "actor")
     commits.record(s0, s1)
     assert kept.get("key", s1) == "actor"
     assert kept.get("key", s3) is None  # s1 -> s3: not recorded
-    assert KeptRows(seconds=60).get("key", s1) is None
-    kept.keep("key", s2, "actor")
-    assert kept.get("key", s2) == "actor"
+
+
+def test_rows_kept_without_shared_commits_go_at_another_process_s_transaction(tmp_path):
+    s0, s1 = states(2)
+    SharedCommits(str(tmp_path / "db.sqlite")).record(s0, s1)
+    kept = KeptRows(seconds=60)
+    kept.keep("key", s0, "actor")
+    assert kept.get("key", s1) is None
