@@ -425,3 +425,77 @@ def require_organization_role(actor: Actor | None, organization_id: str, *roles:
     if roles and role not in roles:
         raise Forbidden(f"This requires the organization role {' or '.join(roles)}.")
     return role
+
+
+# -- The translation memory's reach ------------------------------------------------------
+#
+# A memory match shows another key's text, its source, key, file and project: a read of
+# that project. So a caller's lookups (REST, the editor's suggestions, MCP, pre-translation,
+# its dry run's count) read only:
+# - the values of the projects whose translations the caller may view, in the languages
+#   their role there may write where it is limited to some (an organization's owners and
+#   admins view every project; an API key, its own project);
+# - the organization's shared memory: the projects that share their values
+#   (``memory_shared``) and the TMX files imported into it, for its members and for the
+#   keys of its projects.
+
+
+@dataclass(frozen=True)
+class MemoryReach:
+    """What a caller's lookups into one target language may read in one organization:
+    ``projects`` (None: every project of the organization) and ``units`` (the imported TMX
+    files)."""
+
+    projects: frozenset[str] | None
+    units: bool
+
+    def everything(self) -> bool:
+        return self.projects is None and self.units
+
+    def allows_project(self, project_id: str) -> bool:
+        return self.projects is None or project_id in self.projects
+
+
+NO_MEMORY = MemoryReach(frozenset(), False)
+
+
+def memory_reach(actor: Actor | None, organization_id: str, language: str) -> MemoryReach:
+    """The memory ``actor`` may read in ``organization_id`` for lookups into ``language``."""
+    if isinstance(actor, ApiKeyActor):
+        owner = db.session.execute(
+            select(Project.organization_id).where(Project.id == actor.project_id)
+        ).scalar_one_or_none()
+        if owner != organization_id:
+            return NO_MEMORY
+        limit = key_permissions(actor).languages
+        own = {actor.project_id} if limit is None or language in limit else set()
+        return MemoryReach(frozenset(own | _shared_projects(organization_id)), True)
+    if isinstance(actor, UserActor):
+        role = organization_role(actor.id, organization_id)
+        if role is None:
+            return NO_MEMORY
+        if role in ("owner", "admin"):
+            return MemoryReach(None, True)
+        viewed = set()
+        for project_id, project_role, languages in db.session.execute(
+            select(ProjectMember.project_id, ProjectMember.role, ProjectMember.languages)
+            .join(Project, Project.id == ProjectMember.project_id)
+            .where(ProjectMember.user_id == actor.id, Project.organization_id == organization_id)
+        ).all():
+            permissions = permissions_from_roles(role, project_role, stored_languages(languages))
+            if permissions.can_view_translations and (
+                permissions.languages is None or language in permissions.languages
+            ):
+                viewed.add(project_id)
+        return MemoryReach(frozenset(viewed | _shared_projects(organization_id)), True)
+    return NO_MEMORY
+
+
+def _shared_projects(organization_id: str) -> set[str]:
+    return set(
+        db.session.scalars(
+            select(Project.id).where(
+                Project.organization_id == organization_id, Project.memory_shared.is_(True)
+            )
+        ).all()
+    )

@@ -103,7 +103,10 @@ def check_provider(organization_id, provider_id):
     query=SuggestionsQuery,
     responses={200: SuggestionsOut},
     errors=(400, 401, 403, 404, 409),
-    description="Asks each enabled provider of the project's organization to translate the key's "
+    description="The translation memory's matches for the key's source text come first (only "
+    "what the caller may read, as `GET /api/projects/{id}/memory` answers it), then the "
+    "glossary's terms; then asks each enabled provider of the project's organization to "
+    "translate the key's "
     "source-language text into `language` (whoever may edit translations, a write key too). "
     "Placeholders are masked before sending and verified after: a result that lost, repeated or "
     "invented one is refused and listed in `errors`, never suggested. Answers 409 when the "
@@ -128,7 +131,9 @@ def suggestions(project_id):
     description="Queues a background job (202, poll it with `GET /api/projects/{id}/jobs/{job}`; "
     "cancel it there) that fills the values of `languages` that are missing (no value or an "
     "empty one) for keys with a source text, in `files` and the keys `filter` finds: from the "
-    "memory's best match scoring at least `minScore`, then with the provider for the rest. "
+    "memory's best match scoring at least `minScore` (among what the caller may read, as "
+    "`GET /api/projects/{id}/memory` answers it, decided again when the job runs), then with "
+    "the provider for the rest. "
     "A value written meanwhile is never overwritten; a result whose placeholders differ from "
     "the source's is never written; the values written are `needs-review`, and the whole job "
     "is one operation, undone as one. The job's `result` is the report: `fromMemory`, "

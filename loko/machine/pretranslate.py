@@ -267,13 +267,15 @@ def _memory():
     return memory if hasattr(memory, "lookup_many") else None
 
 
-def from_memory(organization_id: str, source: str, target: str, texts: list[str], min_score: int) -> dict:
-    """``{source text: translation}`` for the texts the memory has a match for scoring at
-    least ``min_score`` (the best one)."""
+def from_memory(plan: "Plan", target: str, texts: list[str], min_score: int) -> dict:
+    """``{source text: translation}`` for the texts the memory the caller may read has a
+    match for scoring at least ``min_score`` (the best one)."""
     memory = _memory()
     if memory is None:
         raise BadRequest(MEMORY_UNAVAILABLE)
-    matches = memory.lookup_many(organization_id, source, target, texts, min_score=min_score)
+    matches = memory.lookup_many(
+        plan.organization_id, plan.source, target, texts, reach=plan.reaches[target], min_score=min_score
+    )
     return {text: match["text"] for text, match in matches.items() if match and match.get("text")}
 
 
@@ -327,6 +329,9 @@ class Plan:
     source: str
     missing: dict[str, list[Missing]]
     calls: dict[str, machine.ProviderCall]  # per language (its instructions differ)
+    # Per language, the memory the caller may read (``policy.memory_reach``), decided when
+    # the job runs, with the caller's rights then.
+    reaches: dict[str, policy.MemoryReach]
 
 
 def _plan(actor, project_id: str, request: Request) -> Plan:
@@ -340,6 +345,10 @@ def _plan(actor, project_id: str, request: Request) -> Plan:
         source=project.source_language,
         missing={language: _missing_in(project, request, language) for language in request.languages},
         calls={},
+        reaches={
+            language: policy.memory_reach(actor, project.organization_id, language)
+            for language in request.languages
+        },
     )
     if provider is not None:
         plan.calls = {language: machine.call_of(provider, language) for language in request.languages}
@@ -363,7 +372,7 @@ def estimate(actor, project_id: str, request: Request) -> dict:
         texts = list(dict.fromkeys(item.source for item in items))
         known = {}
         if request.min_score is not None and texts:
-            known = from_memory(plan.organization_id, plan.source, language, texts, request.min_score)
+            known = from_memory(plan, language, texts, request.min_score)
         memory_filled = sum(1 for item in items if item.source in known)
         rest = [text for text in texts if text not in known]
         call = plan.calls.get(language)
@@ -436,13 +445,7 @@ def pretranslate(
 
 def _fill_from_memory(plan: Plan, language: str, items, min_score: int, writer, progress, cancelled):
     """Write the memory's matches for ``items``; the items it has none for."""
-    known = from_memory(
-        plan.organization_id,
-        plan.source,
-        language,
-        list(dict.fromkeys(item.source for item in items)),
-        min_score,
-    )
+    known = from_memory(plan, language, list(dict.fromkeys(item.source for item in items)), min_score)
     found = [(item, known[item.source]) for item in items if item.source in known]
     for start in range(0, len(found), MEMORY_WRITES):
         if cancelled():

@@ -311,7 +311,7 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
     ).all()
     # The memory's matches come first (a translation already made is worth more), then the
     # glossary's terms found in the source, then each provider's translation.
-    suggestions = memory_suggestions(project, row.id, source, language) + suggestion_items(glossary)
+    suggestions = memory_suggestions(actor, project, row.id, source, language) + suggestion_items(glossary)
     errors, calls = [], []
     for provider in providers:
         try:

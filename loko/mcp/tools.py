@@ -716,8 +716,9 @@ TOOLS = {
         ToolSpec(
             "search_memory",
             "Search the translation memory",
-            "Translations into `language` of source-language texts like `text`, from the "
-            "organization's projects and imported TMX files: best first, each with a `score` "
+            "Translations into `language` of source-language texts like `text`, from this "
+            "project, the organization's projects that share their values and its imported TMX "
+            "files: best first, each with a `score` "
             "(0-100; placeholders count as alike whatever their syntax) and the project, file and "
             "key it comes from. `minScore` 100 asks for exact matches only.",
             MemoryQuery,

@@ -23,10 +23,13 @@ ORGANIZATION = "/organizations/<uuid:organization_id>/memory"
     responses={200: MemoryAnswer},
     errors=(400, 401, 403, 404, 409),
     description="Translations into `language` of texts like `text` (in the project's source "
-    "language) from every project of the organization that keeps its values as memory, and from "
-    "the TMX files imported into it: best first, with a score of 0-100 (placeholders count as "
-    "alike whatever their syntax). Whoever may see the project's translations. 409 when the "
-    "project has no source language or `language` is it.",
+    "language), best first, with a score of 0-100 (placeholders count as alike whatever their "
+    "syntax). Whoever may see the project's translations may look up, and finds only what they "
+    "may read: the values of the projects of the organization whose translations they may view "
+    "(an owner or admin: every project; an API key: its own project; a role limited to some "
+    "languages: those languages), and the organization's shared memory (the projects that share "
+    "their values, `memory_shared`, and the TMX files imported into it) for its members and its "
+    "projects' keys. 409 when the project has no source language or `language` is it.",
 )
 def lookup(project_id):
     query = load_query(MemoryQuery)

@@ -102,6 +102,29 @@ def _marks(items) -> str:
     return ", ".join("?" for _ in items)
 
 
+def visible(reach, alias: str = "") -> tuple[str, list]:
+    """The condition (`` AND ...``, with its parameters) on ``memory_entries`` rows (named
+    ``alias``) that keeps those a caller's reach (``loko.auth.policy.MemoryReach``: the
+    projects whose values, and whether the TMX units, it may read) allows; empty when it
+    allows every entry. Lookups put it in the index's own reads, so that a caller who may
+    see a few projects gets the best matches of those, not the organization's best thinned
+    out."""
+    if reach is None or (reach.projects is None and reach.units):
+        return "", []
+    parts, parameters = [], []
+    if reach.projects is None:
+        parts.append(f"{alias}project_id IS NOT NULL")
+    elif reach.projects:
+        projects = sorted(reach.projects)
+        parts.append(f"{alias}project_id IN ({_marks(projects)})")
+        parameters += projects
+    if reach.units:
+        parts.append(f"{alias}unit_id IS NOT NULL")
+    if not parts:
+        return " AND 1 = 0", []
+    return " AND (" + " OR ".join(parts) + ")", parameters
+
+
 # -- PostgreSQL's shingles -----------------------------------------------------------------
 
 # Every SHINGLE-character piece of an entry's lower-cased text, hashed; kept where the hash
@@ -134,13 +157,17 @@ _UNSHINGLE = (
 # entries read through the btree from the query's own length up, and down. A query of
 # SHINGLED_FROM characters or more looks up its kept shingles; a shorter one, every shingle
 # and every trigram it has.
+# Where a caller may read only some entries (``visible``), each hash's entries are read with
+# their owner, by primary key, and those of others passed over.
 _FOUND = (
     "SELECT found.entry_id, count(*) FROM wanted CROSS JOIN LATERAL ("
-    "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
-    "ORDER BY entry_id LIMIT ?) UNION ALL "
-    "(SELECT entry_id FROM memory_shingles WHERE hash = wanted.hash AND entry_id BETWEEN ? AND ? "
-    "ORDER BY entry_id DESC LIMIT ?)) AS found GROUP BY found.entry_id"
+    "(SELECT s.entry_id FROM memory_shingles s{join} WHERE s.hash = wanted.hash "
+    "AND s.entry_id BETWEEN ? AND ?{visible} ORDER BY s.entry_id LIMIT ?) UNION ALL "
+    "(SELECT s.entry_id FROM memory_shingles s{join} WHERE s.hash = wanted.hash "
+    "AND s.entry_id BETWEEN ? AND ?{visible} ORDER BY s.entry_id DESC LIMIT ?)) AS found "
+    "GROUP BY found.entry_id"
 )
+_OWNER_JOIN = " JOIN memory_entries e ON e.id = s.entry_id"
 _SHARING = (
     "WITH every AS MATERIALIZED ("  # noqa: S608
     f"SELECT hashtext(substr(lower(part), i, {SHINGLE})) AS hash FROM unnest(?::text[]) AS part "
@@ -547,35 +574,49 @@ def _like_pattern(fragment: str) -> str:
     return f"%{escaped}%"
 
 
-def containing(fragment: str, low: int, high: int, limit: int, near: int | None = None) -> list[int]:
+def containing(
+    fragment: str, low: int, high: int, limit: int, near: int | None = None, reach=None
+) -> list[int]:
     """Ids in [low, high] of entries whose text contains ``fragment`` (3 characters or more;
-    letters of any case), at most ``limit``: the lowest first, or on PostgreSQL for a
-    fragment longer than 3 characters with ``near`` (an id) the nearest to it first. The
-    dialect-specific read of the trigram index for lookups."""
-    order = "ASC"
+    letters of any case) and that ``reach`` may read (see ``visible``), at most ``limit``:
+    the lowest first, or on PostgreSQL for a fragment longer than 3 characters with ``near``
+    (an id) the nearest to it first. The dialect-specific read of the trigram index for
+    lookups."""
     if db.session.get_bind().dialect.name == "sqlite":
+        condition, parameters = visible(reach, "e.")
+        if not condition:
+            sql = (
+                "SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ? "
+                "AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?"
+            )
+            return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
+        # FTS5 walks its rowids in order and each one's owner is read by primary key (CROSS
+        # JOIN keeps that order of the loops).
         sql = (
-            "SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ? AND rowid BETWEEN ? AND ? "  # noqa: S608
-            f"ORDER BY rowid {order} LIMIT ?"
+            "SELECT f.rowid FROM memory_trigrams f CROSS JOIN memory_entries e ON e.id = f.rowid "  # noqa: S608
+            f"WHERE memory_trigrams MATCH ? AND f.rowid BETWEEN ? AND ?{condition} ORDER BY f.rowid LIMIT ?"
         )
-        return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
+        return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, *parameters, limit))]
+    condition, parameters = visible(reach)
     if len(fragment) <= 3:
         # One trigram, a common one as a rule: walking the window's ids finds `limit` of
         # them soon, where the GIN index would hand over every row that holds it.
         sql = (
-            "SELECT id FROM memory_entries WHERE text ILIKE ? AND id BETWEEN ? AND ? "  # noqa: S608
-            f"ORDER BY id {order} LIMIT ?"
+            "SELECT id FROM memory_entries WHERE text ILIKE ? AND id BETWEEN ? AND ?"  # noqa: S608
+            f"{condition} ORDER BY id LIMIT ?"
         )
-        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, limit))]
+        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, *parameters, limit))]
     # The GIN index's rows are all checked on the heap whatever the order: one read of the
     # whole window, the nearest lengths first, rather than one read per part of it.
     target = low if near is None else near
     sql = (
-        "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ? "
-        "ORDER BY abs((id + 0) - ?), id LIMIT ?"
+        "SELECT id FROM memory_entries WHERE text ILIKE ? AND id + 0 BETWEEN ? AND ?"  # noqa: S608
+        f"{condition} ORDER BY abs((id + 0) - ?), id LIMIT ?"
     )
     with _trigram_plan():
-        return [row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, target, limit))]
+        return [
+            row[0] for row in fetch(sql, (_like_pattern(fragment), low, high, *parameters, target, limit))
+        ]
 
 
 @contextmanager
@@ -630,7 +671,14 @@ def fragments(normalised: str, count: int, size: int) -> list[str]:
 
 
 def candidates(
-    scope: int, normalised: str, shortest: int, longest: int, *, per_fragment: int, fragments_max: int
+    scope: int,
+    normalised: str,
+    shortest: int,
+    longest: int,
+    *,
+    per_fragment: int,
+    fragments_max: int,
+    reach=None,
 ) -> Counter:
     """Entries of a scope in the length window sharing fragments with the text, counted by
     the fragments they share. Each fragment's list is read upwards from the text's own
@@ -638,7 +686,7 @@ def candidates(
     brings the nearest lengths first (FTS5 reads ascending rowids far faster than
     descending ones). On PostgreSQL a text is looked up by its pieces in ``memory_shingles``
     instead (``sharing``): a GIN index checks every row that holds a fragment's trigrams,
-    and with common words that is thousands."""
+    and with common words that is thousands. Only entries ``reach`` may read are counted."""
     length = len(normalised)
     near = max(shortest, (2 * length) // 3)
     windows = [(length, longest), (near, length - 1), (shortest, near - 1)]
@@ -646,18 +694,22 @@ def candidates(
     hits: Counter = Counter()
     sqlite = db.session.get_bind().dialect.name == "sqlite"
     if shingled(normalised):
-        return sharing(scope, normalised, shortest, longest, PER_SHINGLE)
+        return sharing(scope, normalised, shortest, longest, PER_SHINGLE, reach)
     size, count = (4, fragments_max) if sqlite else (12, max(1, fragments_max // 2))
     for fragment in fragments(normalised, count, size):
         wanted = per_fragment
         # PostgreSQL: a longer fragment's rows in the whole window at once, nearest first.
         if not sqlite and len(fragment) > 3:
             low, high = id_range(scope, shortest, longest)
-            hits.update(containing(fragment, low, high, wanted, near=id_range(scope, length, length)[0]))
+            near_id = id_range(scope, length, length)[0]
+            hits.update(containing(fragment, low, high, wanted, near=near_id, reach=reach))
             continue
         for low, high in windows:
             found = containing(
-                fragment, *id_range(scope, low, high), max(1, wanted // 2) if low == length else wanted
+                fragment,
+                *id_range(scope, low, high),
+                max(1, wanted // 2) if low == length else wanted,
+                reach=reach,
             )
             hits.update(found)
             wanted -= len(found)
@@ -679,21 +731,36 @@ def _shingle_parts(normalised: str) -> list[str]:
     return [part for part in normalised.split(PLACEHOLDER) if len(part) >= size]
 
 
-def sharing(scope: int, normalised: str, shortest: int, longest: int, per_shingle: int) -> Counter:
-    """PostgreSQL: entries of a scope in the length window that share the text's pieces,
-    counted by the pieces they share; for each piece at most ``per_shingle`` of the lengths
-    from the text's own upwards and as many below it."""
+def sharing(
+    scope: int, normalised: str, shortest: int, longest: int, per_shingle: int, reach=None
+) -> Counter:
+    """PostgreSQL: entries of a scope in the length window that share the text's pieces and
+    that ``reach`` may read, counted by the pieces they share; for each piece at most
+    ``per_shingle`` of the lengths from the text's own upwards and as many below it."""
     low, high = id_range(scope, shortest, longest)
     near = max(low, id_range(scope, len(normalised), len(normalised))[0])
     sql = _SHARING if len(normalised) >= SHINGLED_FROM else _SHARING_SHORT
-    rows = fetch(sql, (_shingle_parts(normalised), near, high, per_shingle, low, near - 1, per_shingle))
-    return Counter(dict(rows))
+    condition, parameters = visible(reach, "e.")
+    sql = sql.format(join=_OWNER_JOIN if condition else "", visible=condition)
+    arguments = (
+        _shingle_parts(normalised),
+        *(near, high, *parameters, per_shingle),
+        *(low, near - 1, *parameters, per_shingle),
+    )
+    if not condition:
+        return Counter(dict(fetch(sql, arguments)))
+    # Each hash's entries in id order, each owner probed by primary key: never a hash join
+    # of every entry, which a planner without statistics might choose.
+    with _plan_without("hashjoin", "mergejoin"):
+        return Counter(dict(fetch(sql, arguments)))
 
 
-def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
-    """(digest, id) of a scope's entries with these digests: the first and the last indexed
-    of each, not all of a text stored thousands of times (each is as exact as the next)."""
+def digests(scope: int, hashes: list[int], reach=None) -> list[tuple[int, int]]:
+    """(digest, id) of a scope's entries with these digests that ``reach`` may read: the
+    first and the last indexed of each, not all of a text stored thousands of times (each is
+    as exact as the next)."""
     low, high = id_range(scope)
+    condition, parameters = visible(reach, "e.")
     found = []
     for chunk in in_chunks(sorted(set(hashes)), 2000):
         # Each end is one probe of the (digest, id) index: an aggregate over the whole group
@@ -701,10 +768,12 @@ def digests(scope: int, hashes: list[int]) -> list[tuple[int, int]]:
         rows = ", ".join("(CAST(? AS BIGINT))" for _ in chunk)
         for hashed, first, last in fetch(
             f"WITH wanted (digest) AS (VALUES {rows}) SELECT digest, "  # noqa: S608
-            "(SELECT min(id) FROM memory_entries e WHERE e.digest = wanted.digest AND e.id BETWEEN ? AND ?), "
-            "(SELECT max(id) FROM memory_entries e WHERE e.digest = wanted.digest AND e.id BETWEEN ? AND ?) "
+            "(SELECT min(id) FROM memory_entries e WHERE e.digest = wanted.digest "
+            f"AND e.id BETWEEN ? AND ?{condition}), "
+            "(SELECT max(id) FROM memory_entries e WHERE e.digest = wanted.digest "
+            f"AND e.id BETWEEN ? AND ?{condition}) "
             "FROM wanted",
-            [*chunk, low, high, low, high],
+            [*chunk, low, high, *parameters, low, high, *parameters],
         ):
             if first is not None:
                 found += [(hashed, first), (hashed, last)] if first != last else [(hashed, first)]

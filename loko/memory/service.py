@@ -2,8 +2,10 @@
 the TMX import (a background job) and export.
 
 A memory entry is a key's value in its project's source language with the same key's
-value in another language, from every project of the organization that has not opted out
-(``memory_enabled``), and every unit of the TMX files imported into the organization.
+value in another language, and every unit of the TMX files imported into the organization.
+Each lookup reads only what its caller may (``policy.memory_reach``): the projects whose
+translations they may view, and the organization's shared memory (the projects that share
+their values, ``memory_shared``, and the TMX units) for its members and its projects' keys.
 Exact matches are found by the hash of the normalised text (``index.normalise``: each
 placeholder one character); fuzzy ones by trigram candidates from the index within the
 length window that the minimum score allows, re-scored with rapidfuzz's ``ratio``.
@@ -59,18 +61,20 @@ def _score(normalised: str, other: str, cutoff: int) -> int:
     return round(fuzz.ratio(normalised, other, score_cutoff=cutoff))
 
 
-def _value_rows(organization_id: str, source_language: str, target_language: str, translation_ids) -> list:
-    """The keys' source and target values where they are memory. Each statement reads a
-    primary key by the ids given: no plan walks a project's keys, statistics or not."""
+def _value_rows(
+    organization_id: str, source_language: str, target_language: str, translation_ids, reach
+) -> list:
+    """The keys' source and target values where ``reach`` may read them. Each statement
+    reads a primary key by the ids given: no plan walks a project's keys, statistics or not."""
     projects = {
         row[0]: row[1]
         for row in db.session.execute(
             select(Project.id, Project.name).where(
                 Project.organization_id == organization_id,
-                Project.memory_enabled.is_(True),
                 Project.source_language == source_language,
             )
         ).all()
+        if reach.allows_project(row[0])
     }
     found = []
     for chunk in in_chunks(sorted(translation_ids), 1000):
@@ -166,14 +170,16 @@ def _owners(entry_ids) -> tuple[set[str], set[str]]:
     return translation_ids, unit_ids
 
 
-def _matches(organization_id, source_language, target_language, translation_ids, unit_ids) -> list[dict]:
-    """The keys' and units' entries as they are now."""
+def _matches(
+    organization_id, source_language, target_language, translation_ids, unit_ids, reach
+) -> list[dict]:
+    """The keys' and units' entries as they are now, those ``reach`` may read."""
     found = (
-        _value_rows(organization_id, source_language, target_language, translation_ids)
+        _value_rows(organization_id, source_language, target_language, translation_ids, reach)
         if translation_ids
         else []
     )
-    if unit_ids:
+    if unit_ids and reach.units:
         found += _unit_rows(organization_id, source_language, target_language, unit_ids)
     return found
 
@@ -205,17 +211,23 @@ def _best_sources(translation_ids, unit_ids, source_language, normalised, min_sc
     return {item[2] for item in best if item[1] == "value"}, {item[2] for item in best if item[1] == "unit"}
 
 
-def _tail(organization_id: str, source_language: str) -> set[str]:
-    """Keys whose source value was written after the index's watermark."""
+def _tail(organization_id: str, source_language: str, reach) -> set[str]:
+    """Keys whose source value was written after the index's watermark, in the projects
+    ``reach`` may read."""
+    conditions = [
+        HistoryEntry.id > index.indexed_to(),
+        Project.organization_id == organization_id,
+        (HistoryEntry.language == source_language) | HistoryEntry.language.is_(None),
+    ]
+    if reach.projects is not None:
+        if not reach.projects:
+            return set()
+        conditions.append(HistoryEntry.project_id.in_(sorted(reach.projects)))
     rows = db.session.execute(
         select(HistoryEntry.translation_id)
         .distinct()
         .join(Project, Project.id == HistoryEntry.project_id)
-        .where(
-            HistoryEntry.id > index.indexed_to(),
-            Project.organization_id == organization_id,
-            (HistoryEntry.language == source_language) | HistoryEntry.language.is_(None),
-        )
+        .where(*conditions)
     ).all()
     return {row[0] for row in rows}
 
@@ -244,55 +256,74 @@ def lookup(
     target_language: str,
     text: str,
     *,
+    reach: policy.MemoryReach,
     limit: int = DEFAULT_LIMIT,
     min_score: int = DEFAULT_MIN_SCORE,
     exclude=None,
 ) -> list[dict]:
-    """The best matches of ``text`` (score 0-100, best first, at most ``limit``): each with
-    the translation ``text``, its ``source``, ``score``, ``origin`` ("project" or "tmx"),
-    the project, file and key it comes from and ``updatedAt``. ``exclude``: keys (translation
-    ids) left out, such as the one being translated."""
+    """The best matches of ``text`` (score 0-100, best first, at most ``limit``) among the
+    entries ``reach`` (``policy.memory_reach``) may read: each with the translation
+    ``text``, its ``source``, ``score``, ``origin`` ("project" or "tmx"), the project, file
+    and key it comes from and ``updatedAt``. ``exclude``: keys (translation ids) left out,
+    such as the one being translated."""
     normalised = index.normalise(text)
-    if not normalised.strip():
+    if not normalised.strip() or reach == policy.NO_MEMORY:
         return []
     scope = index.scopes(organization_id, [source_language]).get(source_language)
     entry_ids: set[int] = set()
     if scope is not None:
-        entry_ids.update(entry for _, entry in index.digests(scope, [index.digest(normalised)]))
+        entry_ids.update(entry for _, entry in index.digests(scope, [index.digest(normalised)], reach))
         if min_score < 100:
             shortest, longest = _window(len(normalised), min_score)
             hits = index.candidates(
-                scope, normalised, shortest, longest, per_fragment=PER_FRAGMENT, fragments_max=FRAGMENTS
+                scope,
+                normalised,
+                shortest,
+                longest,
+                per_fragment=PER_FRAGMENT,
+                fragments_max=FRAGMENTS,
+                reach=reach,
             )
             length = len(normalised)
             ranked = sorted(hits.items(), key=lambda item: (-item[1], abs(index.length_of(item[0]) - length)))
             rescored = RESCORED_SHINGLED if index.shingled(normalised) else RESCORED
             entry_ids.update(entry for entry, _ in ranked[:rescored])
     translation_ids, unit_ids = _owners(entry_ids)
-    translation_ids |= _tail(organization_id, source_language)
-    # A few more than asked: some may be of a project that opted out, or lack the target.
+    translation_ids |= _tail(organization_id, source_language, reach)
+    # A few more than asked: some may lack the target.
     translation_ids, unit_ids = _best_sources(
         translation_ids, unit_ids, source_language, normalised, min_score, limit * 4, exclude
     )
-    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids)
+    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids, reach)
     return _ranked(found, normalised, min_score, limit, exclude)
 
 
 def lookup_many(
-    organization_id: str, source_language: str, target_language: str, texts, *, min_score: int = 100
+    organization_id: str,
+    source_language: str,
+    target_language: str,
+    texts,
+    *,
+    reach: policy.MemoryReach,
+    min_score: int = 100,
 ) -> dict[str, dict]:
-    """The best match of each text that has one with ``min_score`` or more: exact ones by
-    hash for all texts at once, fuzzy ones (``min_score`` below 100) for the rest."""
+    """The best match of each text that has one with ``min_score`` or more, among the
+    entries ``reach`` may read: exact ones by hash for all texts at once, fuzzy ones
+    (``min_score`` below 100) for the rest."""
     texts = list(dict.fromkeys(text for text in texts if text and text.strip()))
+    if reach == policy.NO_MEMORY:
+        return {}
     normalised = {text: index.normalise(text) for text in texts}
     by_digest: dict[int, list[str]] = {}
     for text, form in normalised.items():
         by_digest.setdefault(index.digest(form), []).append(text)
     scope = index.scopes(organization_id, [source_language]).get(source_language)
-    entry_ids = {entry for _, entry in index.digests(scope, list(by_digest))} if scope is not None else set()
+    entry_ids = (
+        {entry for _, entry in index.digests(scope, list(by_digest), reach)} if scope is not None else set()
+    )
     translation_ids, unit_ids = _owners(entry_ids)
-    translation_ids |= _tail(organization_id, source_language)
-    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids)
+    translation_ids |= _tail(organization_id, source_language, reach)
+    found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids, reach)
     best: dict[str, dict] = {}
     for match in sorted(found, key=lambda m: _timestamp(m["updatedAt"])):
         for text in by_digest.get(index.digest(index.normalise(match["source"])), ()):
@@ -301,7 +332,13 @@ def lookup_many(
         for text in texts:
             if text not in best:
                 matches = lookup(
-                    organization_id, source_language, target_language, text, limit=1, min_score=min_score
+                    organization_id,
+                    source_language,
+                    target_language,
+                    text,
+                    reach=reach,
+                    limit=1,
+                    min_score=min_score,
                 )
                 if matches:
                     best[text] = matches[0]
@@ -310,12 +347,19 @@ def lookup_many(
 
 def project_lookup(actor, project_id: str, text: str, language: str, limit: int, min_score: int) -> dict:
     """Matches for ``text`` in the project's source language translated into ``language``,
-    from the project's organization (who may see the project's translations). Conflict when
-    the project has no source language, or ``language`` is it."""
+    from the memory the caller may read in the project's organization (who may see the
+    project's translations). Conflict when the project has no source language, or
+    ``language`` is it."""
     project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     source_language = _source_of(project, language)
     matches = lookup(
-        project.organization_id, source_language, language, text, limit=limit, min_score=min_score
+        project.organization_id,
+        source_language,
+        language,
+        text,
+        reach=policy.memory_reach(actor, project.organization_id, language),
+        limit=limit,
+        min_score=min_score,
     )
     return {"sourceLanguage": source_language, "language": language, "matches": matches}
 
@@ -328,9 +372,11 @@ def _source_of(project: Project, language: str) -> str:
     return project.source_language
 
 
-def suggestions_for(project: Project, translation_id: str, source_text: str, language: str) -> list[dict]:
-    """The memory's matches for a key, as items of the suggestions answer (the key itself
-    left out). A project that keeps its own values out of the memory still uses it."""
+def suggestions_for(
+    actor, project: Project, translation_id: str, source_text: str, language: str
+) -> list[dict]:
+    """The memory's matches for a key that ``actor`` may read, as items of the suggestions
+    answer (the key itself left out)."""
     if project.source_language is None:
         return []
     matches = lookup(
@@ -338,6 +384,7 @@ def suggestions_for(project: Project, translation_id: str, source_text: str, lan
         project.source_language,
         language,
         source_text,
+        reach=policy.memory_reach(actor, project.organization_id, language),
         exclude={translation_id},
     )
     return [
@@ -361,7 +408,8 @@ def suggestions_for(project: Project, translation_id: str, source_text: str, lan
 
 
 def export_tmx(actor, organization_id: str) -> bytes:
-    """Every memory entry of the organization as a TMX 1.4 file (owners and admins)."""
+    """Every memory entry of the organization as a TMX 1.4 file (owners and admins, who may
+    view every project): every project's values, shared or not, and the imported units."""
     policy.require_organization_permission(actor, organization_id, policy.MANAGE_MEMORY)
     rows = db.session.execute(
         select(
@@ -371,7 +419,6 @@ def export_tmx(actor, organization_id: str) -> bytes:
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(
             Project.organization_id == organization_id,
-            Project.memory_enabled.is_(True),
             Project.source_language.is_not(None),
             Translation.deleted_at.is_(None),
             TranslationValue.value != "",

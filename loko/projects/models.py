@@ -1,4 +1,4 @@
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text, true
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text, false
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -28,8 +28,9 @@ class Project(db.Model):
     # The level of each check (``loko.checks``) as JSON ``{code: "off" | "warn" | "refuse"}``;
     # a check not named is at "warn".
     checks = db.Column(Text, nullable=False, server_default="{}")
-    # Whether the project's values are translation memory for its organization's projects.
-    memory_enabled = db.Column(Boolean, nullable=False, default=True, server_default=true())
+    # Whether the project's values are in the organization's shared translation memory, found
+    # by every member (a project's values always serve whoever may view the project).
+    memory_shared = db.Column(Boolean, nullable=False, default=False, server_default=false())
     data_version = db.Column(db.Integer, nullable=False, default=1)
     # For exports of named files (see ``bump_data_version``): the data version of the last
     # change not confined to named files, as it stood when the last confined one began, and

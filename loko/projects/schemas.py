@@ -44,6 +44,12 @@ CHECKS_UPDATE = (
     "Some checks' levels, {code: off | warn | refuse}; checks not named keep theirs. Turning a "
     "check off removes its stored issues."
 )
+MEMORY_SHARED = (
+    "Whether the project's values are in the organization's shared translation memory: found "
+    "by every member's lookups (and the organization's keys'), even in projects they may not "
+    "open. Off for new projects. Unshared, its values are found only by those who may view "
+    "the project itself."
+)
 
 
 def described(field, description: str):
@@ -90,9 +96,7 @@ class ProjectUpdate(ApiSchema):
         ),
         CHECKS_UPDATE,
     )
-    memory_enabled = fields.Boolean(
-        metadata={"description": "Whether the project's values are translation memory for its organization."}
-    )
+    memory_shared = fields.Boolean(metadata={"description": MEMORY_SHARED})
 
     @pre_load
     def drop_read_only_fields(self, data, **_kwargs):
@@ -121,10 +125,10 @@ class ProjectOut(ApiSchema):
         fields.Function(lambda view: check_levels(view.project.checks), required=True),
         CHECKS_OUT,
     )
-    memory_enabled = fields.Boolean(
-        attribute="project.memory_enabled",
+    memory_shared = fields.Boolean(
+        attribute="project.memory_shared",
         required=True,
-        metadata={"description": "Whether the project's values are translation memory for its organization."},
+        metadata={"description": MEMORY_SHARED},
     )
     created_at = fields.DateTime(attribute="project.created_at", required=True)
     canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)

@@ -18,7 +18,7 @@ from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 from loko.quality.models import ValueIssue
 from loko.quality.service import merged_levels
 
-SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_enabled", *LINK_FIELDS)
+SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", *LINK_FIELDS)
 
 
 @dataclass(frozen=True)

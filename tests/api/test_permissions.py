@@ -5,6 +5,7 @@ project admin, editor and viewer), an outsider who owns another organization, an
 of the project (read, write, revoked) and of the outsider's project.
 """
 
+import base64
 import uuid
 
 import pytest
@@ -12,6 +13,11 @@ import pytest
 from loko.auth.models import User
 from loko.extensions import db
 from tests.factories import CALLERS, CallerClient, expire_session, make_session, user_id
+
+TMX = base64.b64encode(
+    b'<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>Save</seg></tuv>'
+    b'<tuv xml:lang="de"><seg>Speichern</seg></tuv></tu></body></tmx>'
+).decode()
 
 # Expected status per caller, in the order of CALLERS:
 #  anonymous, unknown_key, revoked_key, other_project_key, read_key, write_key,
@@ -85,6 +91,32 @@ PERMISSION_TABLE = [
         "/api/organizations/{organization}/members/{viewer}",
         None,
         (401, 401, 401, 403, 403, 403, 403, 403, 403, 200, 200, 404),
+    ),
+    # The translation memory. The world's project has no source language, so whoever may
+    # look up is told 409; who sees which matches: tests/memory/test_scope.py.
+    (
+        "GET",
+        "/api/projects/{project}/memory?text=Save&language=de",
+        None,
+        (401, 401, 401, 403, 409, 409, 409, 409, 409, 409, 409, 404),
+    ),
+    (
+        "PUT",
+        "/api/projects/{project}",
+        {"memory_shared": True},
+        (401, 401, 401, 403, 403, 403, 403, 403, 200, 200, 200, 404),
+    ),
+    (
+        "GET",
+        "/api/organizations/{organization}/memory.tmx",
+        None,
+        (401, 401, 401, 403, 403, 403, 403, 403, 403, 200, 200, 404),
+    ),
+    (
+        "POST",
+        "/api/organizations/{organization}/memory/imports",
+        {"file": TMX},
+        (401, 401, 401, 403, 403, 403, 403, 403, 403, 202, 202, 404),
     ),
     ("GET", "/api/auth/me", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),
     ("POST", "/api/auth/logout", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),

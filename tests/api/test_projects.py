@@ -26,7 +26,7 @@ PROJECT_FIELDS = {
     "canManageKeys",
     "editableLanguages",
     "checks",
-    "memory_enabled",
+    "memory_shared",
 }
 
 

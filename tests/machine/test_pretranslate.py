@@ -319,7 +319,7 @@ def memory(monkeypatch):
     service.matches = {}
     service.asked = []
 
-    def lookup_many(organization_id, source_language, target_language, texts, *, min_score):
+    def lookup_many(organization_id, source_language, target_language, texts, *, reach, min_score):
         service.asked.append((source_language, target_language, min_score))
         return {
             text: {"text": service.matches[text][0], "score": service.matches[text][1]}

@@ -1,6 +1,7 @@
 import pytest
 from sqlalchemy import update
 
+from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.service import user_actor
 from loko.extensions import db
@@ -19,20 +20,22 @@ class Memory:
         self.organization_id = self.org.id
         self.projects = {}
 
-    def project(self, name="Web", languages=("en", "de", "fr"), memory=True) -> str:
+    def project(self, name="Web", languages=("en", "de", "fr"), shared=False) -> str:
         project = make_project(self.org, name=name)
         for code in languages:
             add_language(project, code)
-        if not memory:
+        if shared:
             with db.session.begin():
-                db.session.execute(
-                    update(Project).where(Project.id == project.id).values(memory_enabled=False)
-                )
+                db.session.execute(update(Project).where(Project.id == project.id).values(memory_shared=True))
         self.projects[name] = project.id
         return project.id
 
     def actor(self):
         return user_actor(db.session.get(User, self.owner_id))
+
+    def reach(self, language="de"):
+        """The owner's: every project of the organization and its TMX units."""
+        return policy.memory_reach(self.actor(), self.organization_id, language)
 
     def write(self, project_id: str, language: str, values: dict, file_name: str = "app"):
         actor = self.actor()

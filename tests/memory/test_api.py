@@ -1,12 +1,11 @@
 """The memory over REST: a project's lookup, the organization's TMX export and import (a
-background job), the suggestions answer, the project's opt-out setting, and who may do each."""
+background job), the suggestions answer, the project's sharing setting, and who may do each."""
 
 import base64
 
 import pytest
 
 from loko.jobs.worker import Worker
-from loko.memory import service
 from tests.factories import CALLERS
 from tests.memory.test_tmx import document, tu
 
@@ -208,13 +207,19 @@ def test_memory_matches_come_first_in_the_suggestions(app, stored, as_caller):
     assert first["score"] >= 90
 
 
-def test_the_project_setting_opts_out_of_the_memory(app, stored, as_caller):
-    owner = as_caller("org_owner")
-    changed = owner.put(f"/api/projects/{stored.project_id}", json={"memory_enabled": False})
-    assert (changed.status_code, changed.json["project"]["memory_enabled"]) == (200, False)
-    answer = owner.get(memory_url(stored), query_string={"text": "Save the file", "language": "de"}).json
-    assert answer["matches"] == []
-    with app.app_context():
-        service.refresh_index()
-    answer = owner.get(memory_url(stored), query_string={"text": "Save the file", "language": "de"}).json
-    assert answer["matches"] == []
+def test_a_new_project_is_not_shared(stored, as_caller):
+    project = as_caller("org_owner").get(f"/api/projects/{stored.project_id}").json["project"]
+    assert project["memory_shared"] is False
+
+
+def test_a_project_admin_shares_the_project_with_the_organization_s_memory(stored, as_caller):
+    changed = as_caller("project_admin").put(
+        f"/api/projects/{stored.project_id}", json={"memory_shared": True}
+    )
+    assert (changed.status_code, changed.json["project"]["memory_shared"]) == (200, True)
+
+
+def test_the_old_opt_out_field_is_refused_naming_it(stored, as_caller):
+    refused = as_caller("org_owner").put(f"/api/projects/{stored.project_id}", json={"memory_enabled": False})
+    assert refused.status_code == 400
+    assert "memory_enabled" in refused.json["error"]

@@ -1,9 +1,10 @@
 """The memory's lookups against a real database: exact and fuzzy matches, scores, the
-length window, placeholders, opt-out, other organizations, TMX units, and freshness (a value
+length window, placeholders, other organizations, TMX units, and freshness (a value
 written after the index's last refresh is found all the same)."""
 
 import pytest
 
+from loko.auth import policy
 from loko.memory import index, service
 from loko.translations.service import delete_translation
 from tests.factories import add_language, make_org, make_project, make_user
@@ -37,7 +38,7 @@ def org(memory):
 
 
 def lookup(memory, text, **options):
-    return service.lookup(memory.organization_id, "en", "de", text, **options)
+    return service.lookup(memory.organization_id, "en", "de", text, reach=memory.reach(), **options)
 
 
 def test_an_exact_match_scores_100(org):
@@ -75,14 +76,6 @@ def test_placeholders_match_whatever_their_syntax(org):
     assert match["score"] == 100
 
 
-def test_a_project_that_opted_out_is_not_memory(memory):
-    project = memory.project("Private", memory=False)
-    memory.write(project, "en", {"a": "Secret label"})
-    memory.write(project, "de", {"a": "Geheime Beschriftung"})
-    service.refresh_index()
-    assert lookup(memory, "Secret label") == []
-
-
 def test_another_organization_s_values_are_not_found(memory, app):
     other = make_org(make_user("elsewhere@example.test"), "Elsewhere")
     project = make_project(other, name="Theirs")
@@ -92,7 +85,8 @@ def test_another_organization_s_values_are_not_found(memory, app):
     memory.write(ours, "en", {"save": "Save the file"})
     memory.write(ours, "de", {"save": "Datei speichern"})
     service.refresh_index()
-    assert service.lookup(other.id, "en", "de", "Save the file") == []
+    everything = policy.MemoryReach(None, True)
+    assert service.lookup(other.id, "en", "de", "Save the file", reach=everything) == []
 
 
 def test_a_trashed_key_is_not_found(org):
@@ -146,7 +140,11 @@ def test_tmx_units_are_matches(org):
 
 def test_lookup_many_finds_exact_matches_at_once(org):
     found = service.lookup_many(
-        org.organization_id, "en", "de", ["Cancel", "Hello {user}, welcome back", "Nothing like it"]
+        org.organization_id,
+        "en",
+        "de",
+        ["Cancel", "Hello {user}, welcome back", "Nothing like it"],
+        reach=org.reach(),
     )
     assert {text: match["text"] for text, match in found.items()} == {
         "Cancel": "Abbrechen",
@@ -155,7 +153,9 @@ def test_lookup_many_finds_exact_matches_at_once(org):
 
 
 def test_lookup_many_adds_fuzzy_matches_below_100(org):
-    found = service.lookup_many(org.organization_id, "en", "de", ["Save the files"], min_score=80)
+    found = service.lookup_many(
+        org.organization_id, "en", "de", ["Save the files"], reach=org.reach(), min_score=80
+    )
     assert found["Save the files"]["text"] == "Datei speichern"
     assert found["Save the files"]["score"] < 100
 

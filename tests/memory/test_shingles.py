@@ -50,7 +50,7 @@ def without_trigrams(monkeypatch):
 
 
 def lookup(memory, query, **options):
-    return service.lookup(memory.organization_id, "en", "de", query, **options)
+    return service.lookup(memory.organization_id, "en", "de", query, reach=memory.reach(), **options)
 
 
 def shingles_of(translation_id: str | None = None) -> int:

@@ -452,7 +452,7 @@ def test_the_memory_holds_the_values_written_before_the_upgrade(upgraded):
     app, _before, _after = upgraded
     client = app.test_client()
     client.set_cookie("sb-access-token", SESSION_TOKEN)
-    assert client.get(f"/api/projects/{PROJECT}").json["project"]["memory_enabled"] is True
+    assert client.get(f"/api/projects/{PROJECT}").json["project"]["memory_shared"] is False
     with app.app_context():
         from loko.memory import service
 
