@@ -590,10 +590,12 @@ def containing(
                 "AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?"
             )
             return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, limit))]
-        # FTS5 walks its rowids in order and each one's owner is read by primary key (CROSS
-        # JOIN keeps that order of the loops).
+        # FTS5 walks its rowids in order and each one's owner is read from the owners' index
+        # (CROSS JOIN keeps that order of the loops; without statistics SQLite would take
+        # the primary key's index and then the table, 2.5 times as long).
         sql = (
-            "SELECT f.rowid FROM memory_trigrams f CROSS JOIN memory_entries e ON e.id = f.rowid "  # noqa: S608
+            "SELECT f.rowid FROM memory_trigrams f CROSS JOIN memory_entries e "  # noqa: S608
+            "INDEXED BY ix_memory_entries_owner ON e.id = f.rowid "
             f"WHERE memory_trigrams MATCH ? AND f.rowid BETWEEN ? AND ?{condition} ORDER BY f.rowid LIMIT ?"
         )
         return [row[0] for row in fetch(sql, (_fts_phrase(fragment), low, high, *parameters, limit))]

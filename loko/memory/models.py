@@ -59,6 +59,9 @@ class MemoryEntry(db.Model):
             postgresql_where=text("unit_id IS NOT NULL"),
         ),
         Index("ix_memory_entries_digest", "digest", "id"),
+        # Each entry's owner in one probe: lookups pass over the entries of projects their
+        # caller may not read inside the index's walks (``loko.memory.index.visible``).
+        Index("ix_memory_entries_owner", "id", "project_id", "unit_id"),
     )
 
     id = db.Column(BigInteger, primary_key=True, autoincrement=False)

@@ -9,6 +9,10 @@ may not open the project find its values in their lookups. Every project starts 
 the safe default; a project's own values still serve whoever may view the project, and
 its admins share it on its Settings page (or ``"memory_shared": true``). No row is added or
 removed.
+
+Lookups read only the entries of the projects their caller may read, inside the index's own
+walks: ``ix_memory_entries_owner`` (id, project_id, unit_id) lets each entry's owner be read
+with one probe of a small index, not of the primary key and then the table.
 """
 import sqlalchemy as sa
 from alembic import op
@@ -29,9 +33,11 @@ def upgrade():
             server_default=sa.false(),
         )
     op.execute(sa.text("UPDATE projects SET memory_shared = :no").bindparams(no=False))
+    op.create_index("ix_memory_entries_owner", "memory_entries", ["id", "project_id", "unit_id"])
 
 
 def downgrade():
+    op.drop_index("ix_memory_entries_owner", table_name="memory_entries")
     # Before sharing was a choice every project's values were memory unless it opted out:
     # a project shared now stays in, and so does every other (as the upgrade found them).
     with op.batch_alter_table("projects", schema=None) as batch_op:
