@@ -305,7 +305,9 @@ def _render_operations(result: dict) -> str:
 
 def _undo_changes(actor, args):
     selection = undo.Selection.from_fields(args)
-    return undo.undo_changes(actor, actor.project_id, selection, args["dryRun"], args["skipChanged"])
+    return undo.undo_changes(
+        actor, actor.project_id, selection, args["dryRun"], args["skipChanged"], args["includeChanged"]
+    )
 
 
 def _render_undo(result: dict) -> str:
@@ -314,9 +316,11 @@ def _render_undo(result: dict) -> str:
     counts = ", ".join(
         f"{name} {summary[name]}" for name in ("created", "updated", "deleted", "restored", "trashed")
     )
-    text = f"{said}: {counts}; {summary['conflicts']} changed again since (left as they are)."
+    text = f"{said}: {counts}; {summary['conflicts']} changed again since (left as they are)"
+    text += f", {summary['included']} changed or reviewed since undone too." if summary["included"] else "."
     for item in result["conflicts"][:20]:
-        text += f"\n- {item['fileName']} {item['key']} {item['language'] or ''}: {item['reason']}"
+        by = f" by {item['by']}" if item["by"] else ""
+        text += f"\n- {item['fileName']} {item['key']} {item['language'] or ''}: {item['reason']}{by}"
     return text
 
 
@@ -600,7 +604,9 @@ TOOLS = {
             "an actor (`actorType`, `actorId`) and/or time range (`since`, `until`). Each value goes "
             "back to what it was before; keys the changes created go to the trash. `dryRun` defaults "
             "to true: look at what it would do (and at `conflicts`, changes made again since) first. "
-            "With conflicts the undo is refused unless `skipChanged` is true. The undo is recorded "
+            "A value a reviewer marked reviewed after the change is a conflict too (`reason` "
+            "reviewed since, with `by`). With conflicts the undo is refused unless `skipChanged` "
+            "is true (keep them) or `includeChanged` is true (undo them too). The undo is recorded "
             "in the history and can itself be undone.",
             schemas.UndoArguments,
             UndoResult,

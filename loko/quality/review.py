@@ -3,7 +3,7 @@
 from sqlalchemy import func, select, update
 
 from loko.auth import policy
-from loko.database import in_chunks, read_snapshot, unit_of_work
+from loko.database import in_chunks, read_snapshot, unit_of_work, utcnow
 from loko.errors import BadRequest
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
@@ -40,7 +40,7 @@ def set_review_state(
             if code not in known:
                 raise BadRequest(f"languages.{index}: {code!r} is not a language of this project.")
         bump_data_version(project_id)
-        updated = 0
+        updated, now = 0, utcnow()
         for chunk in in_chunks(keys):
             ids = (
                 select(Translation.id)
@@ -59,7 +59,7 @@ def set_review_state(
                     TranslationValue.language_code.in_(languages),
                     TranslationValue.state != state,
                 )
-                .values(state=state)
+                .values(state=state, review_changed_at=now, review_changed_by=actor.name)
                 .execution_options(synchronize_session=False, preserve_rowcount=True)
             )
             updated += result.rowcount

@@ -339,14 +339,23 @@ def get_operation(project_id, operation_id):
     description="Each value goes back to what it was before the first selected change, each "
     "translation to its state before (a translation they created goes to the trash). The undo "
     "is an ordinary change recorded in the history, as an operation of its own (undo it to "
-    "redo). What was changed again since is a conflict: the answer is 409 with "
-    "`details.conflicts`, nothing written, unless `skipChanged` is true. `dryRun` answers what "
-    "it would do. Undoing a language delete needs canEditProjects.",
+    "redo). What was changed again since is a conflict, and so is a value a reviewer marked "
+    "reviewed (or sent back for review) after the change: the answer is 409 with "
+    "`details.conflicts` (each with `reason`, the value `expected` and `current`, and for a "
+    "review `by` and `at`), nothing written, unless `skipChanged` is true (they are left as "
+    "they are) or `includeChanged` is true (they go back too; a value reviewed since waits for "
+    "a review again). `dryRun` answers what it would do. Undoing a language delete needs "
+    "canEditProjects.",
 )
 def revert_history(project_id):
     data = load_body(UndoRequest)
     selection = undo.Selection.from_fields(data)
     result = undo.undo_changes(
-        current_actor(), str(project_id), selection, data["dryRun"], data["skipChanged"]
+        current_actor(),
+        str(project_id),
+        selection,
+        data["dryRun"],
+        data["skipChanged"],
+        data["includeChanged"],
     )
     return UndoResult().dump(result)

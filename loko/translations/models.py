@@ -113,6 +113,10 @@ class TranslationValue(db.Model):
     updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     # One of VALUE_STATES, set by the write paths (``loko.quality.service``) and by reviewers.
     state = db.Column(String(16), nullable=False, server_default=TRANSLATED)
+    # When and by whom (a name) the state was last set by a review (``loko.quality.review``):
+    # an undo of earlier changes lists such a value as changed since.
+    review_changed_at = db.Column(UTCDateTime, nullable=True)
+    review_changed_by = db.Column(String(128), nullable=True)
 
 
 class HistoryEntry(db.Model):

@@ -428,8 +428,17 @@ class UndoRequest(ApiSchema):
     skipChanged = fields.Boolean(
         load_default=False,
         metadata={
-            "description": "Undo the rest when some changes were changed again since (by "
-            "default the undo is refused, 409, with the list)."
+            "description": "Undo the rest when some changes were changed again since, and keep "
+            "those later changes (by default the undo is refused, 409, with the list)."
+        },
+    )
+    includeChanged = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Undo the values changed or reviewed since too: each goes back all the "
+            "same, and one reviewed since waits for a review again (its review was of the text "
+            "the undo removes). What cannot go back (a key deleted for good, a key or language "
+            "gone since) is still a conflict. Not with skipChanged."
         },
     )
 
@@ -468,12 +477,26 @@ class UndoConflictItem(ApiSchema):
     reason = fields.String(
         required=True,
         metadata={
-            "description": "changed since, restored since, moved to the trash since, deleted for "
-            "good (since), key exists again, language deleted for good since"
+            "description": "changed since, reviewed since, sent back for review since (a reviewer "
+            "changed the value's review state after the change), restored since, moved to the "
+            "trash since, deleted for good (since), key exists again, language deleted for good "
+            "since"
         },
     )
-    expected = fields.String(required=True, allow_none=True)
-    current = fields.String(required=True, allow_none=True)
+    expected = fields.String(
+        required=True, allow_none=True, metadata={"description": "The value the change left."}
+    )
+    current = fields.String(required=True, allow_none=True, metadata={"description": "The value now."})
+    by = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Who reviewed it since (for the review reasons), else null."},
+    )
+    at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When it was reviewed since (ISO 8601), else null."},
+    )
 
 
 class UndoSummary(ApiSchema):
@@ -484,6 +507,9 @@ class UndoSummary(ApiSchema):
     trashed = fields.Integer(required=True)
     languages = fields.List(fields.String(), required=True)
     conflicts = fields.Integer(required=True)
+    included = fields.Integer(
+        required=True, metadata={"description": "Values changed or reviewed since, undone as asked."}
+    )
 
 
 class UndoResult(ApiSchema):
@@ -499,6 +525,13 @@ class UndoResult(ApiSchema):
         fields.Nested(UndoChange), required=True, metadata={"description": "At most 1,000."}
     )
     conflicts = fields.List(fields.Nested(UndoConflictItem), required=True)
+    included = fields.List(
+        fields.Nested(UndoConflictItem),
+        required=True,
+        metadata={
+            "description": "With includeChanged: the values changed or reviewed since that go back too."
+        },
+    )
     truncated = fields.Boolean(required=True)
 
 

@@ -5,13 +5,16 @@ of its own, so an undo can be undone too).
 Each value the entries touched goes back to its value before the first of them, and each
 translation to its state (active or in the trash) before them; a translation they created
 goes to the trash. Whatever changed again since (the current value or state is not the one
-the last entry left) is a conflict: the undo is refused and lists them all, unless the caller
-asks to skip them. A dry run answers the same without writing.
+the last entry left, or a reviewer marked the value reviewed or asked for a review again
+after it) is a conflict: the undo is refused and lists them all, unless the caller asks to
+skip them (they are left as they are) or to include them (a value changed or reviewed since
+goes back all the same, and one reviewed since then waits for a review). A dry run answers
+the same without writing.
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 import orjson
 from sqlalchemy import case, exists, func, insert, select, tuple_, update
@@ -36,7 +39,14 @@ from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
 from loko.projects.service import bump_data_version, stamp_files
 from loko.translations import history
-from loko.translations.models import HistoryEntry, Operation, Translation, TranslationValue
+from loko.translations.models import (
+    NEEDS_REVIEW,
+    REVIEWED,
+    HistoryEntry,
+    Operation,
+    Translation,
+    TranslationValue,
+)
 from loko.translations.operations import current_operation_id, in_project, operation
 from loko.translations.operations import describe as describe_operation
 
@@ -50,6 +60,9 @@ MOVES = {
     "purged": (None, GONE),
 }
 SINCE = {ACTIVE: "restored since", TRASHED: "moved to the trash since", GONE: "deleted for good since"}
+CHANGED_SINCE = "changed since"
+# A review after the last selected change of a value, by its state now.
+REVIEWED_SINCE = {REVIEWED: "reviewed since", NEEDS_REVIEW: "sent back for review since"}
 LISTED = 1000  # changes and conflicts listed in the answer; the counts are always complete
 STRUCTURAL = ("file-delete", "language-delete")
 
@@ -108,14 +121,29 @@ class Plan:
     trashes: list = field(default_factory=list)
     history: list = field(default_factory=list)  # rows for history.record_rows
     conflicts: list = field(default_factory=list)
+    # Conflicts the caller chose to include: undone all the same.
+    included: list = field(default_factory=list)
+    # Values reviewed since that go back all the same: they wait for a review again.
+    review_again: list = field(default_factory=list)  # (translation_id, language)
     languages: list = field(default_factory=list)  # language rows to bring back
     records: dict = field(default_factory=lambda: defaultdict(set))  # file -> languages
 
     def change_count(self) -> int:
         return len(self.history)
 
-    def conflict(self, file_name, key, reason, language=None, expected=None, current=None) -> None:
-        self.conflicts.append(
+    def conflict(
+        self,
+        file_name,
+        key,
+        reason,
+        language=None,
+        expected=None,
+        current=None,
+        by=None,
+        at=None,
+        included=False,
+    ) -> None:
+        (self.included if included else self.conflicts).append(
             {
                 "fileName": file_name,
                 "key": key,
@@ -123,11 +151,20 @@ class Plan:
                 "reason": reason,
                 "expected": expected,
                 "current": current,
+                "by": by,
+                "at": at,
             }
         )
 
 
-def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, skip_changed=False) -> dict:
+def undo_changes(
+    actor,
+    project_id: str,
+    selection: Selection,
+    dry_run=False,
+    skip_changed=False,
+    include_changed=False,
+) -> dict:
     """Undo the selected changes; returns what it did (or would do, on a dry run).
 
     canEditTranslations, and canEditProjects for a language delete (Forbidden or NotFound as
@@ -135,23 +172,28 @@ def undo_changes(actor, project_id: str, selection: Selection, dry_run=False, sk
     when a change is in another language or moves a key or a file; NotFound for an unknown
     operation; Conflict for an operation already undone, deleted for good or past the trash's
     retention, and, unless ``skip_changed``, when something changed again since
-    (``details.conflicts`` lists it).
+    (``details.conflicts`` lists it). ``include_changed`` undoes the values changed or
+    reviewed since all the same (they are listed under ``included``); what cannot go back
+    (a key deleted for good, a key or language gone since) is still a conflict.
     """
+    if skip_changed and include_changed:
+        raise BadRequest("includeChanged: choose skipChanged or includeChanged, not both.")
     if dry_run:
         read_snapshot()
-        plan, chosen = _plan(actor, project_id, selection)
+        plan, chosen = _plan(actor, project_id, selection, include_changed)
         db.session.rollback()
         return _answer(plan, chosen, None, dry_run=True)
     with unit_of_work():
         bump_data_version(project_id, files=())
-        plan, chosen = _plan(actor, project_id, selection)
+        plan, chosen = _plan(actor, project_id, selection, include_changed)
         if plan.languages:
             bump_data_version(project_id)  # languages come back: a shared change
         stamp_files(project_id, {row[2] for row in plan.history} | set(plan.records))
         if plan.conflicts and not skip_changed:
             raise Conflict(
                 f"operationId: {len(plan.conflicts)} of these changes were changed again since; nothing "
-                "was undone. details.conflicts lists them; send skipChanged: true to undo the rest.",
+                "was undone. details.conflicts lists them; send skipChanged: true to undo the rest and "
+                "keep them, or includeChanged: true to undo them too.",
                 details={"conflicts": plan.conflicts[:LISTED], "total": len(plan.conflicts)},
             )
         with operation(actor, project_id, "undo", undoes=_undoes(selection)) as details:
@@ -191,7 +233,9 @@ def _chosen_operation(project_id: str, selection: Selection) -> Operation | None
     return chosen
 
 
-def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation | None]:
+def _plan(
+    actor, project_id: str, selection: Selection, include_changed=False
+) -> tuple[Plan, Operation | None]:
     permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
     chosen = _chosen_operation(project_id, selection)
     conditions = selection.conditions(project_id)
@@ -206,6 +250,7 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
             HistoryEntry.old_value,
             HistoryEntry.new_value,
             HistoryEntry.operation_id,
+            HistoryEntry.created_at,
         )
         .where(*conditions)
         .order_by(HistoryEntry.id)
@@ -217,7 +262,7 @@ def _plan(actor, project_id: str, selection: Selection) -> tuple[Plan, Operation
         policy.require_languages(permissions, {row[4] for row in rows if row[4] is not None})
     plan = Plan()
     _plan_structure(project_id, operations, plan)
-    _plan_entries(project_id, conditions, rows, plan)
+    _plan_entries(project_id, conditions, rows, plan, include_changed)
     if permissions.languages is not None and (
         plan.restores or plan.trashes or plan.languages or plan.records or any(row[4] is None for row in rows)
     ):
@@ -266,12 +311,13 @@ def _plan_structure(project_id: str, operations: list[Operation], plan: Plan) ->
             plan.records[details["fileName"]].update(details.get("records", []))
 
 
-def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Plan) -> None:
+def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Plan, include=False) -> None:
     values: dict[tuple, list] = {}  # (translation, language) -> [before, after]
     moves: dict[str, list] = {}  # translation -> [before, after]
     first: dict[str, str] = {}  # translation -> action of its first entry here
     names: dict[str, tuple] = {}  # translation -> (file name, key) of its last entry
-    for _id, translation_id, key, file_name, language, action, old, new, _operation in rows:
+    last_at: dict[tuple, datetime] = {}  # (translation, language) -> its last entry's time
+    for _id, translation_id, key, file_name, language, action, old, new, _operation, at in rows:
         if translation_id not in first:
             first[translation_id] = action
         names[translation_id] = (file_name, key)
@@ -283,6 +329,7 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
             else:
                 move[1] = after
             continue
+        last_at[translation_id, language] = at
         after = ABSENT if action == "deleted" or action == "purged" else new
         group = values.get((translation_id, language))
         if group is None:
@@ -307,12 +354,15 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
         for chunk in in_chunks(sorted(needed)):
             current.update((row[0], row[1:]) for row in _tuples(_CURRENT.where(Translation.id.in_(chunk))))
     languages = {language for _, language in values}
-    stored = {}
+    stored, reviews = {}, {}
     if languages:
         statement = _VALUES.where(
             TranslationValue.translation_id.in_(selected), TranslationValue.language_code.in_(languages)
         )
-        stored = {(row[0], row[1]): row[2] for row in _tuples(statement)}
+        for translation_id, language, value, state, reviewed_at, reviewer in _tuples(statement):
+            stored[translation_id, language] = value
+            if reviewed_at is not None and state in REVIEWED_SINCE:
+                reviews[translation_id, language] = (state, reviewed_at, reviewer)
     by_translation = defaultdict(list)
     for (translation_id, language), group in sorted(values.items()):
         by_translation[translation_id].append((language, group))
@@ -340,10 +390,39 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
         changed = False
         for language, (before, after) in by_translation.get(translation_id, ()):
             value = stored.get((translation_id, language), ABSENT)
+            review = reviews.get((translation_id, language))
             if value != after:
-                plan.conflict(file_name, key, "changed since", language, after, value)
-                changed = True
-            elif new_here or value == before:
+                plan.conflict(file_name, key, CHANGED_SINCE, language, after, value, included=include)
+                if not include:
+                    changed = True
+                    continue
+                if new_here:
+                    continue
+            elif (
+                review is not None
+                and _later(review[1], last_at[translation_id, language])
+                and (new_here or value != before)
+            ):
+                # The undo would take a reviewer's word on this text away.
+                reason = REVIEWED_SINCE[review[0]]
+                plan.conflict(
+                    file_name,
+                    key,
+                    reason,
+                    language,
+                    after,
+                    value,
+                    review[2],
+                    _iso(review[1]),
+                    included=include,
+                )
+                if not include:
+                    changed = True
+                    continue
+                if new_here:
+                    continue
+                plan.review_again.append((translation_id, language))
+            if new_here or value == before:
                 continue
             elif before is ABSENT:
                 plan.deletes.append((translation_id, language))
@@ -372,7 +451,33 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
 
 
 _CURRENT = select(Translation.id, Translation.file_name, Translation.key, Translation.deleted_at)
-_VALUES = select(TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value)
+_VALUES = select(
+    TranslationValue.translation_id,
+    TranslationValue.language_code,
+    TranslationValue.value,
+    TranslationValue.state,
+    TranslationValue.review_changed_at,
+    TranslationValue.review_changed_by,
+)
+
+
+def _later(reviewed_at, written_at) -> bool:
+    """Whether a review came after a history entry (times as either database's driver reads
+    them)."""
+    if reviewed_at is None or written_at is None:
+        return False
+    return _aware(reviewed_at) > _aware(written_at)
+
+
+def _aware(moment: datetime | str) -> datetime:
+    """A stored time as the driver reads it (SQLite: naive UTC text) made a UTC datetime."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return _aware(moment).isoformat()
 
 
 def _language_codes(project_id: str) -> set[str]:
@@ -489,6 +594,12 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
             .values(updated_at=now)
             .execution_options(synchronize_session=False)
         )
+    # Values reviewed since that went back all the same wait for a review again: the review
+    # was of the text the undo removed (after the write paths gave the values their state).
+    execute_rows(
+        "UPDATE translation_values SET state = ? WHERE translation_id = ? AND language_code = ?",
+        [(NEEDS_REVIEW, translation_id, language) for translation_id, language in plan.review_again],
+    )
 
 
 def _summary(plan: Plan) -> dict:
@@ -500,6 +611,7 @@ def _summary(plan: Plan) -> dict:
         "trashed": len(plan.trashes),
         "languages": [language["code"] for language in plan.languages],
         "conflicts": len(plan.conflicts),
+        "included": len(plan.included),
     }
 
 
@@ -522,5 +634,8 @@ def _answer(plan: Plan, chosen: Operation | None, operation_id: str | None, dry_
         "summary": _summary(plan),
         "changes": changes,
         "conflicts": plan.conflicts[:LISTED],
-        "truncated": len(plan.history) > LISTED or len(plan.conflicts) > LISTED,
+        "included": plan.included[:LISTED],
+        "truncated": len(plan.history) > LISTED
+        or len(plan.conflicts) > LISTED
+        or len(plan.included) > LISTED,
     }

@@ -69,6 +69,7 @@ def test_undo_of_an_import_restores_the_exact_export_from_before_it(api):
         "trashed": 1,
         "languages": [],
         "conflicts": 0,
+        "included": 0,
     }
     assert api.export_response().data == before
 
@@ -128,6 +129,8 @@ def test_undo_refuses_with_the_list_of_what_changed_again_since(api):
             "reason": "changed since",
             "expected": "New",
             "current": "Edited",
+            "by": None,
+            "at": None,
         }
     ]
     assert api.export() == {"en": {"home": {"body": "New body", "title": "Edited"}}}
