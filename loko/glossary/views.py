@@ -1,6 +1,7 @@
 """Pages: an organization's glossary, read by every member, changed by its owners and admins
 (add, change and delete terms, import a CSV or TBX file, with a dry run). Each form posts
-here and redirects back with a notice, or shows the page again with the error."""
+here and redirects back with a notice, or shows the page again with the error; a dry run,
+which writes nothing, shows what it found with the import's choices kept."""
 
 from flask import Blueprint, request, url_for
 
@@ -79,6 +80,8 @@ def _import_data() -> dict:
 
 def _page(organization: dict, form_for: str | None = None, status: int | None = None, result=None):
     actor = page_user()
+    # A file input cannot be filled again: the page names the file the import form carried.
+    upload = request.files.get("file") if form_for == "import" else None
     query = page_query(GlossaryTermsQuery, request.args, ("q", "language", "offset"), limit=PAGE_SIZE)
     listing = service.list_terms(actor, organization["id"], query)
     return render_page(
@@ -93,6 +96,7 @@ def _page(organization: dict, form_for: str | None = None, status: int | None = 
         form=request.form,
         form_for=form_for,
         result=result,
+        uploaded=upload.filename if upload else None,
     )
 
 

@@ -1,9 +1,11 @@
 """Pages: a project's webhooks. Its endpoints with their last deliveries; adding one (its
-secret is shown in full in the answer to that form and never again); enabling, disabling,
-deleting one; delivering a message again. Every other form redirects after it succeeds."""
+secret is shown in full once, on the page the form's redirect leads to: reloading it adds no
+other endpoint); enabling, disabling, deleting one; delivering a message again. Every form
+redirects after it succeeds."""
 
 from flask import Blueprint, request, url_for
 
+from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.errors import BadRequest
 from loko.events import KINDS
 from loko.http import schema_instance
@@ -27,7 +29,8 @@ EVENT_LABELS = {
 def webhooks(project_id):
     actor, project_id = page_user(), str(project_id)
     if request.method == "GET":
-        return _page(actor, project_id)
+        created = take_secret(_purpose(project_id))
+        return forget_secret(_page(actor, project_id, created=created))
     forms = {"create": create, "enable": enable, "disable": disable, "delete": delete, "redeliver": redeliver}
     name = request.form.get("form", "")
     if name not in forms:
@@ -48,7 +51,12 @@ def create(actor, project_id: str):
     if created is REFUSED:
         return _page(actor, project_id, form=request.form)
     hook, secret = created
-    return _page(actor, project_id, created={"webhook": hook, "secret": secret}, status=201)
+    response = redirect_with_notice(_here(project_id), "Webhook added: copy its secret now.")
+    return remember_secret(response, _purpose(project_id), {"url": hook["url"], "secret": secret})
+
+
+def _purpose(project_id: str) -> str:
+    return f"webhook:{project_id}"
 
 
 def _switch(actor, project_id: str, enabled: bool):
@@ -85,10 +93,9 @@ def _here(project_id: str) -> str:
     return url_for("webhooks_ui.webhooks", project_id=project_id)
 
 
-def _page(actor, project_id: str, form=None, status: int | None = None, **context):
+def _page(actor, project_id: str, form=None, **context):
     return render_page(
         "webhooks/webhooks.html",
-        status,
         view=project_page(project_id),
         hooks=service.list_webhooks_with_deliveries(actor, project_id),
         kinds=[(kind, EVENT_LABELS[kind]) for kind in KINDS],

@@ -1,6 +1,7 @@
 """A project's Webhooks page: who may open it, adding an endpoint (its secret shown once),
 disabling, enabling, deleting it and delivering a message again, each form with its CSRF
-token and a redirect after success, and bad input told on the page."""
+token and a redirect after success (the new secret shown on the page it leads to), and bad
+input told on the page."""
 
 import re
 
@@ -58,11 +59,12 @@ def test_a_post_without_its_csrf_token_is_refused(page_as, world, as_caller):
     assert hooks(as_caller, world) == []
 
 
-def test_adding_shows_the_secret_once(page_as, world, as_caller):
+def test_adding_redirects_to_the_page_that_shows_the_secret_once(page_as, world, as_caller):
     page = page_as("project_admin")
     response = add(page, world)
-    assert response.status_code == 201
-    secret = re.search(r'<code id="webhook-secret"[^>]*>([^<]+)</code>', response.get_data(as_text=True))
+    assert (response.status_code, response.location) == (303, page_path(world))
+    shown = page.get(page_path(world)).get_data(as_text=True)
+    secret = re.search(r'<code id="webhook-secret"[^>]*>([^<]+)</code>', shown)
     assert secret and secret.group(1).startswith("whsec_")
     again = page.get(page_path(world)).get_data(as_text=True)
     assert secret.group(1) not in again and URL in again
@@ -106,5 +108,5 @@ def test_job_finished_is_offered_and_kept(page_as, world, as_caller):
     form = page.get(page_path(world)).get_data(as_text=True)
     assert 'value="job.finished"' in form and "Job finished" in form
     response = add(page, world, events=["job.finished", "values.changed"])
-    assert response.status_code == 201
+    assert response.status_code == 303
     assert hooks(as_caller, world)[0]["events"] == ["values.changed", "job.finished"]

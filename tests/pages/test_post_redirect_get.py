@@ -1,0 +1,495 @@
+"""Post/redirect/get on every form of the pages: a form that writes answers with a redirect,
+never with a page, so reloading the page it leads to repeats nothing. A dry run, which
+writes nothing, answers with the page that shows what it found.
+
+The table below names a valid form for each page route that takes a POST; a route it does
+not name fails the first test until a row is added for it."""
+
+import io
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import pytest
+
+from loko.database import unit_of_work
+from loko.extensions import db
+from loko.jobs import service as jobs
+from loko.repohost.models import RepoHost
+from tests.factories import PASSWORD, user_id
+from tests.glossary.test_api import CSV
+from tests.pages.conftest import PageClient
+from tests.pages.test_editor_quality import fix_form
+from tests.translation_factories import ProjectApi
+
+
+@pytest.fixture
+def config_overrides():
+    return {"LOKO_ALLOW_SIGNUP": True}
+
+
+@dataclass
+class Form:
+    path: str
+    data: dict = field(default_factory=dict)
+    caller: str = "org_owner"
+
+
+@pytest.fixture
+def arrange(app, world, as_caller, page_as):
+    """What the rows build on: the project's API (its write key), the owner's API and pages."""
+    api = ProjectApi(as_caller("write_key"), world.project_id)
+    return SimpleNamespace(app=app, world=world, api=api, owner=as_caller("org_owner"), page_as=page_as)
+
+
+def project(a, path: str = "") -> str:
+    return f"/projects/{a.world.project_id}{path}"
+
+
+def organization(a, path: str = "") -> str:
+    return f"/orgs/{a.world.organization_id}{path}"
+
+
+def languages(a, *codes: str) -> None:
+    for code in codes:
+        a.api.add_language(code)
+
+
+def home_file(a) -> None:
+    a.api.create_files("home", "en")
+
+
+def key_id(a, key: str = "title", values: dict | None = None) -> str:
+    return a.api.create(key, values or {"en": "Title"})["id"]
+
+
+def trashed(a) -> str:
+    translation = key_id(a)
+    a.api.trash(translation)
+    return translation
+
+
+def invitation(a) -> dict:
+    response = a.owner.post(f"/api/organizations/{a.world.organization_id}/invitations", json={})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def glossary_term(a) -> str:
+    body = {"language": "en", "term": "file", "translations": [{"language": "de", "text": "Datei"}]}
+    response = a.owner.post(f"/api/organizations/{a.world.organization_id}/glossary/terms", json=body)
+    assert response.status_code == 201, response.json
+    return response.json["term"]["id"]
+
+
+def webhook(a) -> str:
+    body = {"url": "https://hooks.example.test/loko", "events": ["values.changed"]}
+    response = a.owner.post(f"/api/projects/{a.world.project_id}/webhooks", json=body)
+    assert response.status_code == 201, response.json
+    return response.json["webhook"]["id"]
+
+
+def machine_provider(a) -> str:
+    body = {"kind": "deepl", "apiKey": "a-key"}
+    response = a.owner.post(f"/api/organizations/{a.world.organization_id}/machine-providers", json=body)
+    assert response.status_code == 201, response.json
+    return response.json["provider"]["id"]
+
+
+def glossary_file(dry_run: bool) -> dict:
+    upload = {"form": "import", "mode": "merge", "file": (io.BytesIO(CSV.encode()), "terms.csv")}
+    return upload | ({"dry_run": "true"} if dry_run else {})
+
+
+def import_upload() -> dict:
+    upload = (io.BytesIO(b'{"title": "Title"}'), "home.json")
+    return {"file": upload, "language": "en", "mode": "upsert", "removedKeys": "keep"}
+
+
+def pending_import(a) -> str:
+    languages(a, "en")
+    response = a.page_as("org_owner").submit(
+        project(a, "/import"), import_upload(), content_type="multipart/form-data"
+    )
+    assert response.status_code == 200
+    return response.get_data(as_text=True).split('name="pending" value="')[1].split('"')[0]
+
+
+def deleted_operation(a) -> str:
+    a.api.upsert("en", {"a": "A"})
+    a.api.bulk_delete(["a"])
+    page = a.page_as("org_owner").get(project(a, "/trash")).get_data(as_text=True)
+    return page.split('name="operation" value="')[1].split('"')[0]
+
+
+def repository(a) -> None:
+    with a.app.app_context(), unit_of_work():
+        db.session.add(
+            RepoHost(
+                project_id=a.world.project_id,
+                provider="gitea",
+                repository="acme/web",
+                branch="main",
+                path="locales/{language}.json",
+                format="json",
+                token_encrypted="sealed",
+                webhook_secret_encrypted="sealed",
+            )
+        )
+
+
+def fix(a) -> dict:
+    a.api.create("spaced", {"en": "Save", "de": "Speichern "})
+    return fix_form(a.page_as("org_owner").get(project(a, "/editor")), "spaced")
+
+
+# Each row: (endpoint, what the form does, the valid form given what it needs).
+WRITES = [
+    ("apikeys_ui.keys", "create", lambda a: Form(project(a, "/keys"), {"name": "deploy"})),
+    (
+        "apikeys_ui.revoke",
+        "revoke",
+        lambda a: Form(project(a, f"/keys/{a.world.key_ids['spare_key']}/revoke")),
+    ),
+    ("auth_ui.account", "new organization", lambda a: Form("/account", {"name": "Side project"})),
+    (
+        "auth_ui.change_password",
+        "change",
+        lambda a: Form(
+            "/account/password", {"current_password": PASSWORD, "new_password": "a brand new secret"}
+        ),
+    ),
+    (
+        "auth_ui.login",
+        "sign in",
+        lambda a: Form("/login", {"email": "editor@example.test", "password": PASSWORD}, "anonymous"),
+    ),
+    ("auth_ui.logout", "sign out", lambda a: Form("/logout")),
+    ("auth_ui.rename", "rename", lambda a: Form("/account/profile", {"name": "Ada Lovelace"})),
+    (
+        "auth_ui.signup",
+        "sign up",
+        lambda a: Form("/signup", {"email": "ada@example.test", "password": PASSWORD}, "anonymous"),
+    ),
+    (
+        "comments_ui.add_comment",
+        "add",
+        lambda a: Form(project(a, f"/editor/keys/{key_id(a)}/comments"), {"body": "Formal?", "language": ""}),
+    ),
+    ("comments_ui.resolve_comment", "resolve", lambda a: resolve_comment(a)),
+    (
+        "files_ui.create_file",
+        "create",
+        lambda a: languages(a, "en") or Form(project(a, "/files"), {"fileName": "home", "languages": ["en"]}),
+    ),
+    (
+        "files_ui.delete_file",
+        "delete",
+        lambda a: home_file(a) or Form(project(a, "/files/delete"), {"fileName": "home", "languageCode": ""}),
+    ),
+    (
+        "files_ui.rename_file",
+        "rename",
+        lambda a: (
+            home_file(a)
+            or Form(project(a, "/files/rename"), {"fileName": "home", "newFileName": "pages/home"})
+        ),
+    ),
+    (
+        "glossary_ui.forms",
+        "add",
+        lambda a: Form(
+            organization(a, "/glossary"),
+            {"form": "add", "language": "en", "term": "file", "translations": "de: Datei"},
+        ),
+    ),
+    (
+        "glossary_ui.forms",
+        "change",
+        lambda a: Form(
+            organization(a, "/glossary"),
+            {"form": "change", "term_id": glossary_term(a), "language": "en", "term": "files"},
+        ),
+    ),
+    (
+        "glossary_ui.forms",
+        "delete",
+        lambda a: Form(organization(a, "/glossary"), {"form": "delete", "term_id": glossary_term(a)}),
+    ),
+    (
+        "glossary_ui.forms",
+        "import",
+        lambda a: Form(organization(a, "/glossary"), glossary_file(dry_run=False)),
+    ),
+    (
+        "imports_ui.confirm",
+        "confirm",
+        lambda a: Form(project(a, "/import/confirm"), {"pending": pending_import(a)}),
+    ),
+    (
+        "imports_ui.cancel",
+        "cancel",
+        lambda a: Form(project(a, "/import/cancel"), {"pending": pending_import(a)}),
+    ),
+    ("jobs_ui.cancel", "cancel", lambda a: Form(project(a, f"/jobs/{queued_job(a)}/cancel"))),
+    (
+        "languages_ui.add_language",
+        "add",
+        lambda a: Form(project(a, "/languages"), {"code": "pt-BR", "name": "", "emoji": ""}),
+    ),
+    (
+        "languages_ui.delete_language",
+        "delete",
+        lambda a: languages(a, "de") or Form(project(a, "/languages/delete"), {"code": "de"}),
+    ),
+    (
+        "languages_ui.edit_language",
+        "edit",
+        lambda a: (
+            languages(a, "de")
+            or Form(
+                project(a, "/languages/edit"), {"currentCode": "de", "code": "de-AT", "name": "", "emoji": ""}
+            )
+        ),
+    ),
+    (
+        "machine_ui.forms",
+        "add",
+        lambda a: Form(
+            organization(a, "/machine-providers"),
+            {"form": "add", "kind": "deepl", "api_key": "a-key", "enabled": "true"},
+        ),
+    ),
+    (
+        "machine_ui.forms",
+        "disable",
+        lambda a: Form(
+            organization(a, "/machine-providers"), {"form": "disable", "provider": machine_provider(a)}
+        ),
+    ),
+    (
+        "machine_ui.forms",
+        "delete",
+        lambda a: Form(
+            organization(a, "/machine-providers"), {"form": "delete", "provider": machine_provider(a)}
+        ),
+    ),
+    (
+        "machine_ui.pretranslate_start",
+        "start",
+        lambda a: (
+            languages(a, "en", "de")
+            or Form(project(a, "/pretranslate"), {"languages": ["de"], "use_memory": "true"})
+        ),
+    ),
+    (
+        "organizations_ui.accept",
+        "join",
+        lambda a: Form("/join", {"token": invitation(a)["token"]}, "outsider"),
+    ),
+    (
+        "organizations_ui.delete",
+        "delete",
+        lambda a: Form(organization(a, "/delete"), {"confirm_name": "Acme"}),
+    ),
+    (
+        "organizations_ui.invite",
+        "invite",
+        lambda a: Form(organization(a, "/invitations"), {"role": "member", "expires_in_days": "7"}),
+    ),
+    (
+        "organizations_ui.join_signup",
+        "sign up and join",
+        lambda a: Form(
+            "/join/signup",
+            {"token": invitation(a)["token"], "email": "grace@example.test", "password": PASSWORD},
+            "anonymous",
+        ),
+    ),
+    (
+        "organizations_ui.members",
+        "add",
+        lambda a: Form(organization(a, "/members"), {"email": "outsider@example.test", "role": "member"}),
+    ),
+    (
+        "organizations_ui.members",
+        "role",
+        lambda a: Form(
+            organization(a, "/members"),
+            {"action": "role", "user_id": user_id(a.world.users["viewer"]), "role": "admin"},
+        ),
+    ),
+    (
+        "organizations_ui.members",
+        "remove",
+        lambda a: Form(
+            organization(a, "/members"), {"action": "remove", "user_id": user_id(a.world.users["viewer"])}
+        ),
+    ),
+    (
+        "organizations_ui.organization",
+        "new project",
+        lambda a: Form(organization(a), {"name": "Docs", "desc": ""}),
+    ),
+    (
+        "organizations_ui.revoke_invitation",
+        "revoke",
+        lambda a: Form(organization(a, f"/invitations/{invitation(a)['invitation']['id']}/revoke")),
+    ),
+    (
+        "organizations_ui.settings",
+        "rename",
+        lambda a: Form(organization(a, "/settings"), {"name": "Acme Corp"}),
+    ),
+    (
+        "projects_ui.settings",
+        "details",
+        lambda a: Form(project(a, "/settings"), {"form": "details", "name": "Web shop", "desc": ""}),
+    ),
+    (
+        "projects_ui.settings",
+        "memory",
+        lambda a: Form(project(a, "/settings"), {"form": "memory", "memory_shared": "true"}),
+    ),
+    (
+        "repohost_ui.repository",
+        "remove",
+        lambda a: repository(a) or Form(project(a, "/repository"), {"form": "remove"}),
+    ),
+    ("translations_ui.fix_value", "fix", lambda a: Form(project(a, "/editor/fix"), fix(a))),
+    (
+        "translations_ui.purge_from_trash",
+        "purge",
+        lambda a: Form(project(a, "/trash/purge"), {"id": trashed(a)}),
+    ),
+    (
+        "translations_ui.restore_from_trash",
+        "restore",
+        lambda a: Form(project(a, "/trash/restore"), {"id": trashed(a)}),
+    ),
+    (
+        "translations_ui.revert_entry",
+        "revert",
+        lambda a: Form(project(a, f"/history/{changed_entry(a)}/revert")),
+    ),
+    (
+        "translations_ui.review_shown",
+        "review",
+        lambda a: Form(
+            project(a, "/editor/review"),
+            {"id": [key_id(a, values={"en": "Title", "de": "Titel"})], "language": "de"},
+        ),
+    ),
+    (
+        "translations_ui.save_key_details",
+        "details",
+        lambda a: Form(
+            project(a, f"/editor/keys/{key_id(a)}"),
+            {"comment": "On the home page", "context": "", "maxLength": ""},
+        ),
+    ),
+    (
+        "translations_ui.undo_apply",
+        "undo",
+        lambda a: Form(project(a, "/undo"), {"operation": deleted_operation(a)}),
+    ),
+    (
+        "webhooks_ui.webhooks",
+        "create",
+        lambda a: Form(
+            project(a, "/webhooks"),
+            {"form": "create", "url": "https://hooks.example.test/loko", "events": ["values.changed"]},
+        ),
+    ),
+    (
+        "webhooks_ui.webhooks",
+        "disable",
+        lambda a: Form(project(a, "/webhooks"), {"form": "disable", "webhook": webhook(a)}),
+    ),
+    (
+        "webhooks_ui.webhooks",
+        "delete",
+        lambda a: Form(project(a, "/webhooks"), {"form": "delete", "webhook": webhook(a)}),
+    ),
+]
+
+# Forms that write nothing: they answer with the page showing what they found (its text).
+DRY_RUNS = [
+    (
+        "glossary_ui.forms",
+        "import dry run",
+        lambda a: Form(organization(a, "/glossary"), glossary_file(dry_run=True)),
+        "Nothing was written.",
+    ),
+    (
+        "imports_ui.preview",
+        "preview",
+        lambda a: languages(a, "en") or Form(project(a, "/import"), import_upload()),
+        'name="pending"',
+    ),
+    (
+        "machine_ui.pretranslate_start",
+        "estimate",
+        lambda a: (
+            languages(a, "en", "de")
+            or Form(
+                project(a, "/pretranslate"), {"languages": ["de"], "use_memory": "true", "estimate": "true"}
+            )
+        ),
+        "What it would do",
+    ),
+]
+
+
+def resolve_comment(a) -> Form:
+    translation = key_id(a)
+    response = a.api.post(f"/translations/{translation}/comments", {"body": "Formal?"})
+    assert response.status_code == 201, response.json
+    comment = response.json["comment"]["id"]
+    return Form(project(a, f"/editor/keys/{translation}/comments/{comment}"), {"resolved": "true"})
+
+
+def queued_job(a) -> str:
+    with a.app.app_context(), unit_of_work():
+        return jobs.enqueue("test-never-runs", project_id=a.world.project_id).id
+
+
+def changed_entry(a) -> int:
+    a.api.create("title", {"en": "Title"})
+    a.api.set_values("title", {"en": "Heading"})
+    return a.api.history(action="updated")[0]["id"]
+
+
+def post(a, form: Form):
+    browser: PageClient = a.page_as(form.caller)
+    uploads = any(isinstance(value, tuple) for value in form.data.values())
+    return browser.submit(form.path, form.data, content_type="multipart/form-data" if uploads else None)
+
+
+def page_routes_taking_post(app) -> set[str]:
+    return {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if "POST" in rule.methods and rule.endpoint.split(".")[0].endswith("_ui")
+    }
+
+
+def test_every_page_route_taking_a_post_has_a_valid_form_in_the_table(app):
+    tabled = {row[0] for row in WRITES + DRY_RUNS}
+    assert page_routes_taking_post(app) - tabled == set()
+    assert tabled - page_routes_taking_post(app) == set()
+
+
+@pytest.mark.parametrize(("endpoint", "does", "form"), WRITES, ids=[f"{e}:{d}" for e, d, _f in WRITES])
+def test_a_successful_write_answers_a_redirect(arrange, endpoint, does, form):
+    response = post(arrange, form(arrange))
+    assert response.status_code == 303, f"{endpoint} ({does}) answered {response.status_code}"
+    assert response.location
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "does", "form", "shows"), DRY_RUNS, ids=[f"{e}:{d}" for e, d, *_ in DRY_RUNS]
+)
+def test_a_dry_run_answers_with_the_page_of_what_it_found(arrange, endpoint, does, form, shows):
+    response = post(arrange, form(arrange))
+    assert response.status_code == 200, f"{endpoint} ({does}) answered {response.status_code}"
+    assert shows in response.get_data(as_text=True)
