@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
 from werkzeug.datastructures import MultiDict
 
+from loko.auth.views import _is_local_path
 from loko.comments.service import list_comments
 from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
 from loko.http import load_args, load_query
@@ -456,15 +457,31 @@ def undo_apply(project_id):
     view = project_page(str(project_id))
     query = page_query(UndoPageQuery, request.form, CHOICES)
     chosen = selection(query)
-    skip = request.form.get("skipChanged") == "1"
+    changed = request.form.get("changed", "skip" if request.form.get("skipChanged") == "1" else "")
     done = submit(
-        lambda: undo.undo_changes(page_user(), view.project.id, chosen, skip_changed=skip),
-        then=url_for("translations_ui.trash", project_id=view.project.id)
-        if "operation" in query
-        else url_for("translations_ui.history", project_id=view.project.id),
+        lambda: undo.undo_changes(
+            page_user(),
+            view.project.id,
+            chosen,
+            skip_changed=changed == "skip",
+            include_changed=changed == "include",
+        ),
+        then=_started_from(request.form)
+        or (
+            url_for("translations_ui.trash", project_id=view.project.id)
+            if "operation" in query
+            else url_for("translations_ui.history", project_id=view.project.id)
+        ),
         notice=lambda result: "Undone: " + describe_summary(result["summary"]) + ".",
     )
     return done or _undo_page(view, request.form)
+
+
+def _started_from(source) -> str | None:
+    """The page an undo was started from (its ``next``, as ``url_for`` writes a path), when
+    it is a path of this site: an undo lands back there."""
+    target = source.get("next", "")
+    return target if _is_local_path(target) else None
 
 
 def describe_summary(summary: dict) -> str:
@@ -500,4 +517,5 @@ def _undo_page(view, source):
         operation=operation,
         preview=preview,
         describe_summary=describe_summary,
+        started_from=_started_from(source),
     )
