@@ -57,3 +57,9 @@ def test_an_undo_started_elsewhere_than_this_site_lands_on_the_trash(page_as, wo
     )
     assert response.status_code == 303
     assert response.location == f"/projects/{world.project_id}/trash"
+
+
+def test_the_history_s_undo_links_carry_the_page_they_are_on(page_as, world, deletion):
+    page = page_as("editor").get(f"/projects/{world.project_id}/history").get_data(as_text=True)
+    links = [html.unescape(link) for link in re.findall(r'href="([^"]*/undo\?[^"]*)"', page)]
+    assert links and all(link.endswith(f"next=/projects/{world.project_id}/history") for link in links)
