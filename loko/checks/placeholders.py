@@ -93,6 +93,39 @@ def read(text: str) -> tuple[tuple[str, ...] | None, bool]:
 # A source is checked against each of its languages: its reading is kept.
 placeholders = lru_cache(maxsize=8192)(read)
 
+_KINDS = (
+    ("python", re.compile(_PYTHON)),
+    ("ruby", re.compile(_RUBY)),
+    ("printf", re.compile(_PRINTF)),
+    ("i18next", re.compile(_I18NEXT)),
+    ("nesting", re.compile(_NESTING)),
+    ("brace", re.compile(_BRACE)),
+)
+
+
+def spans(text: str) -> list[tuple[int, int, str]] | None:
+    """Where ``read`` finds each placeholder of ``text``: (start, end, token as ``read``
+    gives it), in order. None for ICU text, whose arguments stand in its structure, and for
+    text ``read`` cannot read."""
+    tokens, icu = read(text)
+    if icu or tokens is None:
+        return None
+    found = []
+    for match in _ANY.finditer(text):
+        if match.group(0) != _ESCAPED_PERCENT:
+            found.append((match.start(), match.end(), _normal(match.group(0))))
+    return found
+
+
+def kind(token: str) -> str:
+    """A placeholder's syntax and, for printf and Python's, its conversion: ``brace``,
+    ``i18next``, ``ruby``, ``nesting``, ``printf:s``, ``python:d`` ...: two placeholders of one
+    kind can stand for each other."""
+    for name, pattern in _KINDS:
+        if pattern.fullmatch(token):
+            return f"{name}:{token[-1]}" if name in ("printf", "python") else name
+    return "other"
+
 
 def _listing(label: str, tokens: list[str]) -> str:
     return f"{label} {plural_word(len(tokens), 'placeholder')} {', '.join(tokens)}"

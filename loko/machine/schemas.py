@@ -162,6 +162,15 @@ class SuggestionOut(ApiSchema):
     file = fields.String(allow_none=True)
     key = fields.String(allow_none=True)
     updatedAt = fields.DateTime(allow_none=True)
+    adapted = fields.Boolean(
+        metadata={"description": "memory: `text` has this key's placeholders in place of the match's."}
+    )
+    placeholdersDiffer = fields.Boolean(
+        metadata={
+            "description": "memory: the match's placeholders cannot be mapped onto this key's (score "
+            "at most 99; its text as stored)."
+        }
+    )
     term = fields.String(metadata={"description": "glossary: the term found in the source text."})
     translation = fields.String(metadata={"description": "glossary: the term's translation."})
     forbidden = fields.Boolean(metadata={"description": "glossary: true for a translation not to use."})

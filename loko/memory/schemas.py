@@ -64,6 +64,21 @@ class MemoryMatchOut(ApiSchema):
     updatedAt = fields.DateTime(
         required=True, metadata={"description": "When the translation was written (imported, for TMX)."}
     )
+    adapted = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The match's source differs from the text only in its placeholders, and "
+            "`text` has the text's placeholders in their place (mapped one to one by position and kind)."
+        },
+    )
+    placeholdersDiffer = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The placeholders of the match's source cannot be mapped one to one onto the "
+            "text's: `text` is the stored translation as it is, its score at most 99, and "
+            "pre-translation never writes it."
+        },
+    )
 
 
 class MemoryAnswer(ApiSchema):

@@ -25,7 +25,7 @@ from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.jobs.models import Job
 from loko.jobs.service import describe, enqueue
-from loko.memory import index, tmx
+from loko.memory import index, placeables, tmx
 from loko.memory.models import MemoryUnit
 from loko.projects.models import Project
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
@@ -232,7 +232,7 @@ def _tail(organization_id: str, source_language: str, reach) -> set[str]:
     return {row[0] for row in rows}
 
 
-def _ranked(found: list[dict], normalised: str, min_score: int, limit: int, exclude) -> list[dict]:
+def _ranked(found: list[dict], text: str, normalised: str, min_score: int, limit: int, exclude) -> list[dict]:
     best: dict[tuple, dict] = {}
     for match in found:
         if exclude and match["translationId"] in exclude:
@@ -240,10 +240,24 @@ def _ranked(found: list[dict], normalised: str, min_score: int, limit: int, excl
         score = _score(normalised, index.normalise(match["source"]), min_score)
         if score < min_score:
             continue
+        adapted = _adapted({**match, "score": score}, text)
+        if adapted["score"] < min_score:
+            continue
         identity = (match["origin"], match["translationId"] or match["source"] + "\x00" + match["text"])
-        best[identity] = {**match, "score": score}
+        best[identity] = adapted
     ordered = sorted(best.values(), key=lambda m: (-m["score"], -_timestamp(m["updatedAt"])))
     return ordered[:limit]
+
+
+def _adapted(match: dict, text: str) -> dict:
+    """The match with the text's placeholders in its translation where its source differs
+    from the text only in theirs (``adapted``); where no one-to-one mapping exists, as it is
+    with ``placeholdersDiffer`` and a score below 100, which pre-translation never writes."""
+    result = placeables.adapt(match["source"], match["text"], text)
+    if result is None:
+        return {**match, "score": min(match["score"], 99), "adapted": False, "placeholdersDiffer": True}
+    translation, adapted = result
+    return {**match, "text": translation, "adapted": adapted, "placeholdersDiffer": False}
 
 
 def _timestamp(value) -> float:
@@ -295,7 +309,7 @@ def lookup(
         translation_ids, unit_ids, source_language, normalised, min_score, limit * 4, exclude
     )
     found = _matches(organization_id, source_language, target_language, translation_ids, unit_ids, reach)
-    return _ranked(found, normalised, min_score, limit, exclude)
+    return _ranked(found, text, normalised, min_score, limit, exclude)
 
 
 def lookup_many(
@@ -327,7 +341,9 @@ def lookup_many(
     best: dict[str, dict] = {}
     for match in sorted(found, key=lambda m: _timestamp(m["updatedAt"])):
         for text in by_digest.get(index.digest(index.normalise(match["source"])), ()):
-            best[text] = {**match, "score": 100}
+            adapted = _adapted({**match, "score": 100}, text)
+            if not adapted["placeholdersDiffer"]:
+                best[text] = adapted
     if min_score < 100:
         for text in texts:
             if text not in best:
@@ -337,11 +353,12 @@ def lookup_many(
                     target_language,
                     text,
                     reach=reach,
-                    limit=1,
+                    limit=3,
                     min_score=min_score,
                 )
-                if matches:
-                    best[text] = matches[0]
+                kept = [match for match in matches if not match["placeholdersDiffer"]]
+                if kept:
+                    best[text] = kept[0]
     return best
 
 
@@ -399,6 +416,8 @@ def suggestions_for(
             "file": match["file"],
             "key": match["key"],
             "updatedAt": match["updatedAt"],
+            "adapted": match["adapted"],
+            "placeholdersDiffer": match["placeholdersDiffer"],
         }
         for match in matches
     ]
