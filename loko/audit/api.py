@@ -20,7 +20,9 @@ audit_api = Blueprint("audit_api", __name__)
     responses={200: AuditPage},
     description="Sign-ins and failed sign-ins, members, roles, invitations, API keys, settings and "
     "links, repository, machine translation provider and webhook configuration, projects "
-    "created and deleted, and whole-project exports by an API key. `action` filters by prefix; "
+    "created and deleted, whole-project exports by an API key, glossary terms and imports, "
+    "file imports, pre-translations, and languages and files deleted. `kind` filters by area, "
+    "`action` by prefix; sign-ins (`auth`) are listed only when one of them asks for them. "
     "`from` and `to` take a day or a moment. Events are kept `LOKO_AUDIT_RETENTION_DAYS`.",
 )
 def list_audit_events(organization_id):

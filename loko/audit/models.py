@@ -13,7 +13,29 @@ TARGET_TYPES = (
     "repository",
     "machine_provider",
     "webhook",
+    "glossary_term",
+    "language",
+    "file",
 )
+# What the log filters by: an action's area, the part of its name before the dot.
+KINDS = (
+    "auth",
+    "organization",
+    "invitation",
+    "project",
+    "api_key",
+    "repository",
+    "machine_provider",
+    "webhook",
+    "export",
+    "glossary",
+    "import",
+    "pretranslation",
+    "language",
+    "file",
+)
+# Listed only when a filter asks for them: one a day per member would bury the rest.
+KINDS_APART = ("auth",)
 
 
 class AuditEvent(db.Model):

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from marshmallow import fields, validate
 
-from loko.audit.models import ACTOR_TYPES, TARGET_TYPES
+from loko.audit.models import ACTOR_TYPES, KINDS, TARGET_TYPES
 from loko.fields import ApiSchema, no_control_characters
 
 MAX_POSITION = 2**31 - 1
@@ -57,6 +57,13 @@ def _shifted(moment: datetime, by: timedelta) -> datetime:
 
 
 class AuditQuery(ApiSchema):
+    kind = fields.String(
+        validate=validate.OneOf(KINDS),
+        metadata={
+            "description": "Events of this kind (the action's area: `glossary.term_created` is a "
+            "`glossary` event). Sign-ins (`auth`) are listed only when a filter asks for them."
+        },
+    )
     action = fields.String(
         validate=[validate.Length(min=1, max=64), no_control_characters],
         metadata={"description": "Events whose action starts with this (`organization.` or `auth.sign_in`)."},

@@ -14,7 +14,7 @@ import orjson
 from flask import current_app, has_request_context, request
 from sqlalchemy import bindparam, func, insert, literal, select, text
 
-from loko.audit.models import AuditEvent
+from loko.audit.models import KINDS_APART, AuditEvent
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor, SystemActor, UserActor
 from loko.database import DriverQuery, driver_execute, driver_timestamp, unit_of_work, utcnow, write_gate
@@ -26,6 +26,7 @@ AUDIT = AuditEvent.__table__
 MAX_LABEL = 320
 MAX_TEXT = 200
 MAX_DETAILS = 4000
+FILES_NAMED = 20  # an import's files named in its event; the others are counted
 # Details' keys that would name a secret; such an entry is never written.
 SECRET_WORDS = ("password", "token", "secret", "apikey", "api_key", "hash", "encrypted", "credential")
 
@@ -148,6 +149,35 @@ def record_for_user(actor, user_id: str, action: str, target: Target | None = No
     db.session.execute(insert(AUDIT).from_select(columns, chosen))
 
 
+def record_term(actor, term, action: str, fields=None) -> None:
+    """A glossary term (a GlossaryTerm) created, changed (``fields``: the names of the fields
+    given) or deleted, in its organization."""
+    details = {"term": term.term, "language": term.language}
+    if fields is not None:
+        details["fields"] = sorted(fields)
+    record(actor, term.organization_id, action, Target("glossary_term", term.id, term.term), details)
+
+
+def record_import(actor, project_id: str, files: dict, summary: dict, operation_id: str) -> None:
+    """A file import that changed something: its files (``{file name: languages}``, the first
+    ``FILES_NAMED`` by name), its summary and the operation that undoes it."""
+    named = sorted(files)[:FILES_NAMED]
+    details = {
+        "files": [{"fileName": name, "languages": sorted(files[name])} for name in named],
+        "fileCount": len(files),
+        **summary,
+        "operationId": operation_id,
+    }
+    record_for_project_id(actor, project_id, "import.files", details=details)
+
+
+def record_removal(actor, project_id: str, target: Target, details: dict, operation_id) -> None:
+    """A language or a file deleted (``language.deleted``, ``file.deleted``), with what went
+    and the operation that restores it (None once deleted for good)."""
+    action = f"{target.type}.deleted"
+    record_for_project_id(actor, project_id, action, target, {**details, "operationId": operation_id})
+
+
 # The columns an export's event sets, in order; its organization and label come from the
 # project's row. Compiled once and run on the driver: the export is a hot path.
 EXPORT_COLUMNS = (
@@ -204,6 +234,11 @@ def record_full_export(actor, project_id: str, details: dict) -> None:
 
 def _filtered(statement, organization_id: str, filters: dict):
     statement = statement.where(AuditEvent.organization_id == organization_id)
+    if filters.get("kind"):
+        statement = statement.where(AuditEvent.action.startswith(filters["kind"] + ".", autoescape=True))
+    elif not filters.get("action"):
+        for kind in KINDS_APART:
+            statement = statement.where(~AuditEvent.action.startswith(kind + ".", autoescape=True))
     if filters.get("action"):
         statement = statement.where(AuditEvent.action.startswith(filters["action"], autoescape=True))
     if filters.get("actor"):

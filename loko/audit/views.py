@@ -11,9 +11,10 @@ from loko.organizations.service import get_organization
 from loko.web.pages import page_query, page_user, render_page
 
 audit_ui = Blueprint("audit_ui", __name__)
-FILTERS = ("action", "actor", "targetType", "from", "to")
+FILTERS = ("kind", "action", "actor", "targetType", "from", "to")
 PAGE_SIZE = 50
-# The actions' areas, for the page's action filter (a prefix).
+# The actions' areas, for the page's action filter (a prefix); sign-ins are listed only when
+# chosen here.
 ACTION_AREAS = (
     ("auth.", "Sign-ins and sign-outs"),
     ("organization.", "Organization members and settings"),
@@ -24,6 +25,11 @@ ACTION_AREAS = (
     ("machine_provider.", "Machine translation providers"),
     ("webhook.", "Webhooks"),
     ("export.", "Exports by API keys"),
+    ("glossary.", "Glossary terms and imports"),
+    ("import.", "File imports"),
+    ("pretranslation.", "Pre-translations"),
+    ("language.", "Languages deleted"),
+    ("file.", "Files deleted"),
 )
 
 

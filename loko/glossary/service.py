@@ -10,6 +10,7 @@ terms at its next write) and queues one job re-checking the organization's value
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import SESSION_STATEMENTS, in_chunks, new_id, unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, NotFound
@@ -207,6 +208,7 @@ def create_term(actor, organization_id: str, data: dict) -> dict:
         _set_translations(row, translations)
         _changed(organization_id)
         db.session.flush()
+        audit.record_term(actor, row, "glossary.term_created")
         return _describe(row, _translations_of([row.id])[row.id])
 
 
@@ -231,13 +233,16 @@ def update_term(actor, organization_id: str, term_id: str, data: dict) -> dict:
             _set_translations(row, _checked_translations(data["translations"]))
         _changed(organization_id)
         db.session.flush()
+        audit.record_term(actor, row, "glossary.term_updated", fields=data)
         return _describe(row, _translations_of([row.id])[row.id])
 
 
 def delete_term(actor, organization_id: str, term_id: str) -> None:
     with unit_of_work():
         policy.require_organization_permission(actor, organization_id, policy.MANAGE_GLOSSARY)
-        db.session.delete(_term(organization_id, term_id))
+        row = _term(organization_id, term_id)
+        audit.record_term(actor, row, "glossary.term_deleted")
+        db.session.delete(row)
         _changed(organization_id)
 
 
@@ -419,6 +424,14 @@ def import_glossary(actor, organization_id: str, data: dict) -> dict:
             db.session.add(row)
             _set_translations(row, entry["translations"], new=True)
         _changed(organization_id)
+        counts = {name: value for name, value in result.items() if name != "dryRun"}
+        audit.record(
+            actor,
+            organization_id,
+            "glossary.imported",
+            None,
+            {"format": data["format"], "mode": data["mode"], **counts},
+        )
         return result
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import aliased
 
 from loko import events
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import actor_record
 from loko.database import (
@@ -204,6 +205,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             warnings = _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
         if details["operation_id"]:
+            audit.record_import(actor, project_id, plan.files, _summary(plan), details["operation_id"])
             events.emit_one(
                 project_id,
                 events.IMPORT_FINISHED,

@@ -4,8 +4,9 @@ from flask import Blueprint
 
 from loko.auth import policy
 from loko.auth.identity import current_actor
+from loko.http import load_query
 from loko.jobs import service
-from loko.jobs.schemas import JobEnvelope, JobList
+from loko.jobs.schemas import JobEnvelope, JobList, JobsQuery
 from loko.openapi import documented
 
 jobs_api = Blueprint("jobs_api", __name__)
@@ -14,10 +15,17 @@ TAGS = ("jobs",)
 
 
 @jobs_api.get(BASE)
-@documented("The project's latest background jobs (newest first)", tags=TAGS, responses={200: JobList})
+@documented(
+    "The project's latest background jobs (newest first)",
+    tags=TAGS,
+    query=JobsQuery,
+    responses={200: JobList},
+    description="The latest 50 of `kind`; without it, of every kind but webhook deliveries.",
+)
 def list_jobs(project_id):
+    query = load_query(JobsQuery)
     policy.require_permission(current_actor(), str(project_id), policy.VIEW_JOBS)
-    return JobList().dump({"jobs": service.list_jobs(str(project_id))})
+    return JobList().dump({"jobs": service.list_jobs(str(project_id), query.get("kind"))})
 
 
 @jobs_api.get(BASE + "/<job_id>")

@@ -1,14 +1,19 @@
 """A job as the endpoints answer it."""
 
-from marshmallow import fields
+from marshmallow import fields, validate
 
-from loko.fields import ApiSchema
+from loko.fields import ApiSchema, no_control_characters
 from loko.jobs.models import STATES
 
 
 class JobProgress(ApiSchema):
     done = fields.Integer(required=True)
     total = fields.Integer(allow_none=True, required=True)
+
+
+class JobStarter(ApiSchema):
+    type = fields.String(required=True, metadata={"enum": ["user", "api_key", "system"]})
+    name = fields.String(required=True, allow_none=True, metadata={"description": "A user's email."})
 
 
 class JobOut(ApiSchema):
@@ -35,6 +40,20 @@ class JobOut(ApiSchema):
     createdAt = fields.DateTime(required=True)
     startedAt = fields.DateTime(allow_none=True, required=True)
     finishedAt = fields.DateTime(allow_none=True, required=True)
+    startedBy = fields.Nested(
+        JobStarter,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Who the job acts for (null: Loko's own maintenance)."},
+    )
+    about = fields.Raw(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "What it was asked, kept after it ends (a pre-translation's "
+            "`languages`, `files`, `provider`, `memory`); null for kinds that say nothing."
+        },
+    )
 
 
 class JobEnvelope(ApiSchema):
@@ -43,3 +62,13 @@ class JobEnvelope(ApiSchema):
 
 class JobList(ApiSchema):
     jobs = fields.List(fields.Nested(JobOut), required=True)
+
+
+class JobsQuery(ApiSchema):
+    kind = fields.String(
+        validate=[validate.Length(min=1, max=64), no_control_characters],
+        metadata={
+            "description": "Only jobs of this kind. Without it, every kind but webhook deliveries "
+            "(`webhook-delivery`), listed only when asked for."
+        },
+    )

@@ -246,9 +246,10 @@ def still_running(job_id: str, worker_id: str) -> bool:
     return bool(found)
 
 
-def complete(job_id: str, worker_id: str, result) -> bool:
+def complete(job_id: str, worker_id: str, result, kept: str = DONE_PAYLOAD) -> bool:
     """The job succeeded with ``result``; False when it was cancelled or taken over meanwhile.
-    Its payload (an import's whole upload) is dropped; a failed job keeps it to be looked at."""
+    Its payload (an import's whole upload) is dropped for ``kept`` (``kept_payload``); a failed
+    job keeps it to be looked at."""
     with unit_of_work():
         done = db.session.execute(
             _COMPLETE,
@@ -256,6 +257,7 @@ def complete(job_id: str, worker_id: str, result) -> bool:
                 **_owner(job_id, worker_id),
                 "outcome": None if result is None else orjson.dumps(result).decode(),
                 "now": utcnow(),
+                "kept": kept,
             },
         ).first()
         if done is None:
@@ -288,7 +290,7 @@ _COMPLETE = (
         result=bindparam("outcome"),
         finished_at=bindparam("now"),
         claimed_by=None,
-        payload=DONE_PAYLOAD,
+        payload=bindparam("kept"),
     )
     .returning(*(_JOBS.c[column.key] for column in _ANNOUNCED_COLUMNS))
 )
@@ -423,7 +425,32 @@ def prune_finished(kept: timedelta) -> int:
         ).rowcount
 
 
+def started_by(actor: dict) -> dict:
+    """Who a job acts for, from its payload's actor record, as the endpoints name it."""
+    return {"type": actor["type"], "name": actor.get("email") or actor.get("name")}
+
+
+def kept_payload(payload: dict) -> str:
+    """What a job keeps of its payload once it ends: who started it and its ``about`` entry (a
+    few words on what it was asked), for the Jobs page; never the rest (an upload)."""
+    kept = {}
+    if isinstance(payload.get("actor"), dict):
+        kept["startedBy"] = started_by(payload["actor"])
+    if isinstance(payload.get("about"), dict):
+        kept["about"] = payload["about"]
+    return orjson.dumps(kept).decode() if kept else DONE_PAYLOAD
+
+
 # For the endpoints
+
+
+def _origin(payload: str) -> dict:
+    """``startedBy`` and ``about`` of a job's payload, whether it still holds it all or only
+    what ``kept_payload`` kept."""
+    found = orjson.loads(payload)
+    actor = found.get("actor")
+    started = found.get("startedBy") or (started_by(actor) if isinstance(actor, dict) else None)
+    return {"startedBy": started, "about": found.get("about")}
 
 
 def describe(job: Job) -> dict:
@@ -441,6 +468,7 @@ def describe(job: Job) -> dict:
         "createdAt": job.created_at,
         "startedAt": job.started_at,
         "finishedAt": job.finished_at,
+        **_origin(job.payload),
     }
 
 
@@ -456,12 +484,24 @@ def get_job(project_id: str, job_id: str) -> dict:
     return describe(_project_job(project_id, job_id))
 
 
-def list_jobs(project_id: str, limit: int = JOBS_LISTED) -> list[dict]:
-    """The project's latest jobs, newest first."""
-    rows = db.session.scalars(
-        select(Job).where(Job.project_id == project_id).order_by(Job.created_at.desc(), Job.id).limit(limit)
-    )
+def list_jobs(project_id: str, kind: str | None = None, limit: int = JOBS_LISTED) -> list[dict]:
+    """The project's latest jobs of ``kind``, newest first; without ``kind``, every kind but
+    those set apart (the unannounced ones: webhook deliveries, many and each small, would
+    push the imports and pre-translations off the list)."""
+    statement = select(Job).where(Job.project_id == project_id)
+    if kind is not None:
+        statement = statement.where(Job.kind == kind)
+    elif UNANNOUNCED:
+        statement = statement.where(Job.kind.not_in(sorted(UNANNOUNCED)))
+    rows = db.session.scalars(statement.order_by(Job.created_at.desc(), Job.id).limit(limit))
     return [describe(job) for job in rows]
+
+
+def job_kinds(project_id: str) -> list[str]:
+    """The kinds of the project's jobs kept, by name: what its list can be filtered by."""
+    return list(
+        db.session.scalars(select(Job.kind).where(Job.project_id == project_id).distinct().order_by(Job.kind))
+    )
 
 
 def cancel(project_id: str, job_id: str) -> dict:
@@ -472,6 +512,6 @@ def cancel(project_id: str, job_id: str) -> dict:
         if job.state in FINISHED:
             raise Conflict(f"job: it has already finished ({job.state}).")
         job.state, job.finished_at, job.claimed_by = CANCELLED, utcnow(), None
-        job.payload = DONE_PAYLOAD
+        job.payload = kept_payload(orjson.loads(job.payload))
         _announce(job)
         return describe(job)

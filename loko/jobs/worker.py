@@ -125,7 +125,7 @@ class Worker:
             )
             return
         db.session.rollback()
-        service.complete(job.id, self.id, result)
+        service.complete(job.id, self.id, result, service.kept_payload(job.payload))
 
     def _keep_alive(self) -> None:
         beat = max(self.stale_after.total_seconds() / 4, 0.05)

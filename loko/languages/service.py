@@ -6,6 +6,7 @@ from sqlalchemy import and_, case, exists, func, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
 from loko.apikeys.models import ApiKey
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import unit_of_work
 from loko.errors import Conflict, NotFound
@@ -320,6 +321,13 @@ def delete_language(actor, project_id: str, code: str, permanent: bool = False) 
                 )
             )
             details.update(files=files, values=removed, changes=removed + 1)
+        audit.record_removal(
+            actor,
+            project_id,
+            audit.Target("language", code, code),
+            {**described, "files": files, "values": removed, "permanent": permanent},
+            details["operation_id"],
+        )
         db.session.expire_all()
         return language_rows(project_id), details["operation_id"]
 

@@ -136,9 +136,15 @@ def suggestions(project_id):
     "the provider for the rest. "
     "A value written meanwhile is never overwritten; a result whose placeholders differ from "
     "the source's is never written; the values written are `needs-review`, and the whole job "
-    "is one operation, undone as one. The job's `result` is the report: `fromMemory`, "
-    "`fromProvider`, `refused`, `refusedByChecks`, `failed`, `skipped`, `unmatched`, "
-    "`operationId`, `errors`. With `dryRun`, answers 200 with what it would fill and the "
+    "is one operation, undone as one. ICU plural and select messages are never sent to the "
+    "provider (their branches follow the target language's plural rules). The job's `result` "
+    "is the report: `fromMemory`, `fromProvider`, `refused`, `refusedByChecks`, `failed`, "
+    "`skipped`, `unmatched`, `notSent` (the ICU messages), `operationId`, `errors`, `request` "
+    "(`languages`, `files`, `provider`, `memory`: what was asked), and `notWritten`: each "
+    "value refused, refused by the checks, failed, skipped or not sent, as `{translationId, "
+    "fileName, key, language, outcome, reason}` (`outcome` names its count), the first 1,000 "
+    "only, `notWrittenTruncated` saying whether there were more. With `dryRun`, answers 200 "
+    "with what it would fill (`notSent` apart) and the "
     "requests it would cost, calling no provider. Whoever may edit translations (a write key "
     "too); 409 when the project has no source language.",
 )

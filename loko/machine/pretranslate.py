@@ -12,7 +12,10 @@ never saved. Each batch of results is written in a transaction of its own throug
 ``translations.service.fill_missing``, which reads the values again and skips any written
 meanwhile; the checks run as on every write, the values wait for a review
 (``needs-review``), and every batch belongs to the one operation of the job, undone as one.
-A cancelled job stops between batches. The report counts exactly what was written.
+A cancelled job stops between batches. The report counts exactly what was written, and names
+each value it did not write and why (the first ``NOT_WRITTEN_LISTED``). ICU plural and select
+messages are never sent to the provider: their branches follow the target language's plural
+rules, so people translate them; they are counted as not sent.
 """
 
 import math
@@ -26,6 +29,7 @@ from flask import current_app
 from sqlalchemy import and_, exists, or_, select
 from sqlalchemy.orm import aliased
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import actor_record
 from loko.checks.placeholders import read as read_placeholders
@@ -35,6 +39,7 @@ from loko.extensions import db
 from loko.jobs import service as jobs
 from loko.languages.service import file_names, language_rows
 from loko.machine import service as machine
+from loko.machine.masking import MaskingError, placeholders
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
 from loko.quality.service import Refused, agent_writes
@@ -52,6 +57,12 @@ CONCURRENCY = {"deepl": 4, "libretranslate": 2, "openai": 4}
 DEFAULT_CONCURRENCY = 2
 MEMORY_WRITES = 2000  # memory matches written per transaction
 ERRORS_LISTED = 20
+NOT_WRITTEN_LISTED = 1000  # values named in the report; the counts go on past it
+NOT_SENT_REASON = (
+    "an ICU plural or select message: not sent to machine translation, as its branches follow "
+    "the target language's plural rules; translate it by hand"
+)
+SKIPPED_REASON = "written meanwhile (or its key went to the trash): kept as it was"
 
 
 @dataclass(frozen=True)
@@ -127,8 +138,13 @@ class Report:
     failed: int = 0  # the provider failed for it
     skipped: int = 0  # written meanwhile (or its key left for the trash)
     unmatched: int = 0  # no memory match, and no provider asked
+    not_sent: int = 0  # an ICU plural or select, never sent to the provider
     operation_id: str | None = None
     errors: list[str] = field(default_factory=list)
+    # Each value not written: {translationId, fileName, key, language, outcome, reason}.
+    not_written: list[dict] = field(default_factory=list)
+    not_written_truncated: bool = False
+    request: dict = field(default_factory=dict)  # what was asked: languages, files, provider
 
     @property
     def done(self) -> int:
@@ -140,11 +156,28 @@ class Report:
             + self.failed
             + self.skipped
             + self.unmatched
+            + self.not_sent
         )
 
     def error(self, message: str) -> None:
         if len(self.errors) < ERRORS_LISTED and message not in self.errors:
             self.errors.append(message)
+
+    def name(self, item: Missing, language: str, outcome: str, reason: str) -> None:
+        """List ``item`` as not written in ``language`` (``outcome``: the count it is in)."""
+        if len(self.not_written) >= NOT_WRITTEN_LISTED:
+            self.not_written_truncated = True
+            return
+        self.not_written.append(
+            {
+                "translationId": item.translation_id,
+                "fileName": item.file_name,
+                "key": item.key,
+                "language": language,
+                "outcome": outcome,
+                "reason": reason,
+            }
+        )
 
     def answer(self) -> dict:
         return {
@@ -157,8 +190,12 @@ class Report:
             "failed": self.failed,
             "skipped": self.skipped,
             "unmatched": self.unmatched,
+            "notSent": self.not_sent,
             "operationId": self.operation_id,
             "errors": self.errors,
+            "notWritten": self.not_written,
+            "notWrittenTruncated": self.not_written_truncated,
+            "request": self.request,
         }
 
 
@@ -177,14 +214,32 @@ def start(actor, project_id: str, data: dict) -> dict:
     with unit_of_work():
         project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
         policy.require_languages(permissions, request.languages)
-        _validate(project, request)
+        provider = _validate(project, request)
+        asked = _asked(request, None if provider is None else provider.name)
         job = jobs.enqueue(
             PRETRANSLATE_JOB,
-            {"actor": actor_record(actor), "request": request.payload(), "operationId": new_id()},
+            {
+                "actor": actor_record(actor),
+                "request": request.payload(),
+                "operationId": new_id(),
+                "about": asked,
+            },
             project_id=project_id,
             max_attempts=3,
         )
+        details = {**asked, "search": request.search, "jobId": job.id}
+        audit.record_for_project(actor, project, "pretranslation.started", details=details)
         return {"dryRun": False, "job": jobs.describe(job)}
+
+
+def _asked(request: Request, provider_name: str | None) -> dict:
+    """What a job was asked, as its report and the Jobs page name it."""
+    return {
+        "languages": list(request.languages),
+        "files": list(request.files),
+        "provider": provider_name,
+        "memory": request.min_score,
+    }
 
 
 def _validate(project, request: Request) -> MachineProvider | None:
@@ -374,15 +429,18 @@ def estimate(actor, project_id: str, request: Request) -> dict:
         if request.min_score is not None and texts:
             known = from_memory(plan, language, texts, request.min_score)
         memory_filled = sum(1 for item in items if item.source in known)
-        rest = [text for text in texts if text not in known]
         call = plan.calls.get(language)
-        asked = rest if call is not None else []
+        rest = [text for text in texts if text not in known]
+        asked = [text for text in rest if sendable(text)] if call is not None else []
+        held = set(rest) - set(asked) if call is not None else set()
+        sent = set(asked)
         languages.append(
             {
                 "language": language,
                 "missing": len(items),
                 "fromMemory": memory_filled,
-                "toProvider": sum(1 for item in items if item.source not in known) if call else 0,
+                "toProvider": sum(1 for item in items if item.source in sent),
+                "notSent": sum(1 for item in items if item.source in held),
                 "providerTexts": len(asked),
                 "providerCharacters": sum(len(text) for text in asked),
                 "providerRequests": math.ceil(len(asked) / _batch_size(call.kind)) if call else 0,
@@ -394,6 +452,7 @@ def estimate(actor, project_id: str, request: Request) -> dict:
             "missing",
             "fromMemory",
             "toProvider",
+            "notSent",
             "providerTexts",
             "providerCharacters",
             "providerRequests",
@@ -415,7 +474,11 @@ def pretranslate(
 ) -> dict:
     """Fill what ``request`` chooses (see the module's docstring); the report as ``Report.answer``."""
     plan = _plan(actor, project_id, request)
-    report = Report(missing=sum(len(items) for items in plan.missing.values()))
+    provider_name = next(iter(plan.calls.values())).name if plan.calls else None
+    report = Report(
+        missing=sum(len(items) for items in plan.missing.values()),
+        request=_asked(request, provider_name),
+    )
     progress(0, report.missing)
     writer = _Writer(actor, project_id, operation_id, report)
     for language, items in plan.missing.items():
@@ -429,18 +492,36 @@ def pretranslate(
             report.unmatched += len(rest)
             progress(report.done, report.missing)
             continue
+        for item in rest:
+            if not sendable(item.source):
+                report.not_sent += 1
+                report.name(item, language, "notSent", NOT_SENT_REASON)
+        rest = [item for item in rest if sendable(item.source)]
         for pairs, refusals, failures in _translated(call, rest, plan.source, language, cancelled):
             if cancelled():
                 break
             writer.write(language, pairs, "fromProvider")
-            for message, count in refusals:
+            for message, items in refusals:
                 report.error(message)
-                report.refused += count
-            for message, count in failures:
+                report.refused += len(items)
+                for item in items:
+                    report.name(item, language, "refused", message)
+            for message, items in failures:
                 report.error(message)
-                report.failed += count
+                report.failed += len(items)
+                for item in items:
+                    report.name(item, language, "failed", message)
             progress(report.done, report.missing)
     return report.answer()
+
+
+def sendable(text: str) -> bool:
+    """Whether ``text`` may go to a provider: not an ICU plural or select message."""
+    try:
+        placeholders(text)
+    except MaskingError:
+        return False
+    return True
 
 
 def _fill_from_memory(plan: Plan, language: str, items, min_score: int, writer, progress, cancelled):
@@ -480,21 +561,30 @@ class _Writer:
                 self.report.error(
                     f"{item.file_name} {item.key} ({language}): placeholders differ from the source"
                 )
+                self.report.name(item, language, "refused", "placeholders differ from the source")
         if not values:
             return
-        keys = {item.translation_id: (item.file_name, item.key) for item, _text in pairs}
+        items = {item.translation_id: item for item, _text in pairs}
         try:
             done = self._fill(language, values, tally)
         except Refused as refused:
-            named = {
-                (issue["fileName"], issue["key"]) for issue in refused.issues if issue["language"] == language
-            }
-            kept = {tid: text for tid, text in values.items() if keys[tid] not in named}
+            messages = {}
+            for issue in refused.issues:
+                if issue["language"] == language:
+                    messages.setdefault((issue["fileName"], issue["key"]), issue["message"])
+            kept = {}
+            for tid, text in values.items():
+                message = messages.get((items[tid].file_name, items[tid].key))
+                if message is None:
+                    kept[tid] = text
+                else:
+                    self.report.name(items[tid], language, "refusedByChecks", message)
             self.report.refused_by_checks += len(values) - len(kept)
             for issue in refused.issues:
                 self.report.error(f"{issue['fileName']} {issue['key']} ({language}): {issue['message']}")
             if not kept:
                 return
+            values = kept
             done = self._fill(language, kept, tally)
         filled = len(done["filled"])
         if tally == "fromMemory":
@@ -502,6 +592,9 @@ class _Writer:
         else:
             self.report.from_provider += filled
         self.report.skipped += done["skipped"]
+        if done["skipped"]:
+            for tid in values.keys() - set(done["filled"]):
+                self.report.name(items[tid], language, "skipped", SKIPPED_REASON)
         self.report.operation_id = self.report.operation_id or done["operationId"]
 
     def _fill(self, language: str, values: dict, tally: str) -> dict:
@@ -521,7 +614,7 @@ def _translated(
     call: machine.ProviderCall, items: list[Missing], source: str, target: str, cancelled
 ) -> Iterator[tuple[list, list, list]]:
     """The provider's translations of ``items``, batch by batch as they come back:
-    ``(pairs translated, [(refusal, values)], [(error, values)])``; a refusal is a result the
+    ``(pairs translated, [(refusal, items)], [(error, items)])``; a refusal is a result the
     masking refused (a placeholder lost, repeated or invented), an error a failed request.
     Each distinct text is asked once, in requests of the provider's batch size,
     ``CONCURRENCY`` of them at a time; a cancelled job asks no more."""
@@ -550,13 +643,13 @@ def _translated(
                 batch, answers, error = future.result()
                 pairs, refusals, failures = [], [], []
                 if error is not None:
-                    failures.append((error, sum(len(by_text[text]) for text in batch)))
+                    failures.append((error, [item for text in batch for item in by_text[text]]))
                 else:
                     for text, answer in zip(batch, answers, strict=True):
                         if isinstance(answer, str):
                             pairs += [(item, answer) for item in by_text[text]]
                         else:
-                            refusals.append((f"{call.name} refused: {answer.message}", len(by_text[text])))
+                            refusals.append((f"{call.name} refused: {answer.message}", by_text[text]))
                 yield pairs, refusals, failures
                 if not cancelled():
                     ask_next()

@@ -267,6 +267,10 @@ class PretranslateLanguageEstimate(ApiSchema):
     missing = fields.Integer(required=True, metadata={"description": "Values missing (no value, or empty)."})
     fromMemory = fields.Integer(required=True, metadata={"description": "Of those, filled from the memory."})
     toProvider = fields.Integer(required=True, metadata={"description": "Of those, asked of the provider."})
+    notSent = fields.Integer(
+        required=True,
+        metadata={"description": "Of those, ICU plural or select messages: never sent to the provider."},
+    )
     providerTexts = fields.Integer(
         required=True, metadata={"description": "Distinct texts sent to the provider."}
     )
@@ -278,6 +282,36 @@ class PretranslateEstimate(PretranslateLanguageEstimate):
     language = None
     dryRun = fields.Boolean(required=True)
     languages = fields.List(fields.Nested(PretranslateLanguageEstimate), required=True)
+
+
+class PretranslateNotWritten(ApiSchema):
+    """A value a pre-translation did not write, and why."""
+
+    translationId = fields.String(required=True)
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    language = fields.String(required=True)
+    outcome = fields.String(
+        required=True,
+        metadata={
+            "enum": ["refused", "refusedByChecks", "failed", "skipped", "notSent"],
+            "description": "The report's count it is in.",
+        },
+    )
+    reason = fields.String(required=True)
+
+
+class PretranslateAsked(ApiSchema):
+    """What the job was asked."""
+
+    languages = fields.List(fields.String(), required=True)
+    files = fields.List(fields.String(), required=True, metadata={"description": "Empty: every file."})
+    provider = fields.String(required=True, allow_none=True, metadata={"description": "Its name."})
+    memory = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The memory's minimum score; null: not asked."},
+    )
 
 
 class PretranslateReport(ApiSchema):
@@ -305,12 +339,28 @@ class PretranslateReport(ApiSchema):
     unmatched = fields.Integer(
         required=True, metadata={"description": "No memory match and no provider asked."}
     )
+    notSent = fields.Integer(
+        required=True,
+        metadata={
+            "description": "ICU plural or select messages, never sent to the provider (their "
+            "branches follow the target language's plural rules): translate them by hand."
+        },
+    )
     operationId = fields.String(
         required=True, allow_none=True, metadata={"description": "The operation to undo it all as one."}
     )
     errors = fields.List(
         fields.String(), required=True, metadata={"description": "The first errors and refusals."}
     )
+    notWritten = fields.List(
+        fields.Nested(PretranslateNotWritten),
+        required=True,
+        metadata={"description": "Each value not written, the first 1,000."},
+    )
+    notWrittenTruncated = fields.Boolean(
+        required=True, metadata={"description": "Whether more values than those listed were not written."}
+    )
+    request = fields.Nested(PretranslateAsked, required=True)
 
 
 class PretranslateStarted(ApiSchema):

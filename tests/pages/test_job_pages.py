@@ -110,7 +110,7 @@ def test_a_finished_import_shows_its_result_summary(app, page_as, world, as_call
         pass
     text = text_of(page_as("viewer").get(jobs_path(world)))
     assert f'id="job-{job_id}"' in text
-    assert "<h3" in text and ">Import</h3>" in text
+    assert "<h3" in text and ">Import · en · home · by " in text
     assert ">succeeded</span>" in text
     assert "<strong>2</strong> new" in text
     assert "Files: home" in text
