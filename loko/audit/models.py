@@ -31,6 +31,7 @@ KINDS = (
     "glossary",
     "import",
     "pretranslation",
+    "undo",
     "language",
     "file",
 )

@@ -28,6 +28,7 @@ ACTION_AREAS = (
     ("glossary.", "Glossary terms and imports"),
     ("import.", "File imports"),
     ("pretranslation.", "Pre-translations"),
+    ("undo.", "Undos"),
     ("language.", "Languages deleted"),
     ("file.", "Files deleted"),
 )

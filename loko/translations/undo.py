@@ -20,6 +20,7 @@ import orjson
 from sqlalchemy import case, exists, func, insert, select, tuple_, update
 from sqlalchemy.orm import aliased
 
+from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import (
     driver_timestamp,
@@ -199,6 +200,13 @@ def undo_changes(
         with operation(actor, project_id, "undo", undoes=_undoes(selection)) as details:
             _apply(actor, project_id, plan)
             details.update(_summary(plan), changes=plan.change_count() + len(plan.languages))
+        audit.record_for_project_id(
+            actor,
+            project_id,
+            "undo.applied",
+            None,
+            {"undoes": _undoes(selection), **_summary(plan), "operationId": details["operation_id"]},
+        )
         if chosen is not None:
             chosen.undone_at = utcnow()
             chosen.undone_by = details["operation_id"]

@@ -191,6 +191,26 @@ def test_a_file_deleted_is_recorded_with_its_keys(app, project, owner):
     assert event["details"]["language"] is None
 
 
+def test_an_undo_is_recorded_with_what_it_undid(app, project, owner):
+    deleted = owner.delete(project_url(project, "/files"), json={"fileName": "common"})
+    operation_id = deleted.headers["Loko-Operation"]
+    response = owner.post(project_url(project, "/history/revert"), json={"operationId": operation_id})
+    assert response.status_code == 200, response.json
+    event = only(app, project.organization_id, "undo.applied")
+    assert event["details"]["undoes"] == {"operationId": operation_id}
+    assert (event["details"]["restored"], event["details"]["operationId"]) == (
+        2,
+        response.json["operationId"],
+    )
+
+
+def test_an_undo_dry_run_records_nothing(app, project, owner):
+    deleted = owner.delete(project_url(project, "/files"), json={"fileName": "common"})
+    body = {"operationId": deleted.headers["Loko-Operation"], "dryRun": True}
+    assert owner.post(project_url(project, "/history/revert"), json=body).status_code == 200
+    assert recorded(app, project.organization_id, "undo.applied") == []
+
+
 def test_a_refused_delete_records_nothing(app, project, as_caller):
     response = as_caller("viewer").delete(project_url(project, "/files"), json={"fileName": "common"})
     assert response.status_code == 403
