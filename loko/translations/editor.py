@@ -112,6 +112,14 @@ class EditorPage:
     def language_names(self) -> dict[str, dict]:
         return {language["code"]: language for language in self.languages}
 
+    @property
+    def translated_language(self) -> str | None:
+        """The language shown that the caller translates into: the first shown besides the
+        source that they may edit, else the first shown besides the source."""
+        targets = [code for code in self.shown if code != self.source]
+        editable = [code for code in targets if self.permissions.may_edit_language(code)]
+        return (editable or targets or [None])[0]
+
 
 def editor_page(
     actor,
@@ -159,7 +167,7 @@ def editor_page(
     if filters.issues is not None and filters.issues != ANY_CHECK and filters.issues not in CHECKS:
         raise BadRequest(f"issues: {ANY_CHECK} or the code of a check, not {filters.issues!r}.")
     source = source or _default_source(project, codes)
-    shown = _shown(codes, source, languages, filters.missing)
+    shown = _shown(codes, source, languages or _own_languages(permissions, codes, source), filters.missing)
     condition = _condition(project_id, filters, link, shown)
     lent = None if filters.issues or filters.needs_review else _lent_keys(project_id, filters, link)
     rows, next_cursor, previous_cursor = _keys(condition, lent, after, before, min(limit, MAX_PAGE_SIZE))
@@ -186,6 +194,14 @@ def _default_source(project: Project, codes: list[str]) -> str | None:
     if project.source_language in codes:
         return project.source_language
     return codes[0] if codes else None
+
+
+def _own_languages(permissions: policy.Permissions, codes: list[str], source: str | None) -> tuple[str, ...]:
+    """The columns a caller limited to some languages sees when they chose none: those they
+    may edit (nothing for any other caller: the default columns)."""
+    if permissions.languages is None:
+        return ()
+    return tuple(code for code in codes if code != source and code in permissions.languages)
 
 
 def _shown(codes: list[str], source: str | None, chosen: tuple[str, ...], missing: str | None) -> list[str]:
@@ -467,24 +483,45 @@ def apply_fix(actor, project_id: str, translation_id: str, language: str, check:
     return {"key": row.key, "fileName": row.file_name, "language": language}
 
 
-def review_values(actor, project_id: str, translation_ids: list[str], language: str) -> dict:
+def review_values(
+    actor, project_id: str, translation_ids: list[str], language: str, leave_out_flagged: bool = False
+) -> dict:
     """Mark the values of these keys in ``language`` reviewed, through the review service
-    (one call per file the keys are in). Returns ``{updated}``."""
+    (one call per file the keys are in). With ``leave_out_flagged``, a value the checks
+    found wrong or waiting for a review (written by a machine or an agent, or its source
+    changed) is left as it is. Returns ``{updated, left_out}``."""
     permissions = policy.require_permission(actor, project_id, policy.REVIEW_TRANSLATIONS)
     policy.require_languages(permissions, [language])
-    by_file: dict[str, list[str]] = {}
-    for file_name, key in db.session.execute(
-        select(Translation.file_name, Translation.key).where(
-            Translation.id.in_(translation_ids),
-            Translation.project_id == project_id,
-            Translation.deleted_at.is_(None),
+    query = select(Translation.file_name, Translation.key).where(
+        Translation.id.in_(translation_ids),
+        Translation.project_id == project_id,
+        Translation.deleted_at.is_(None),
+    )
+    left_out = 0
+    if leave_out_flagged:
+        flagged = set(
+            db.session.execute(
+                union_all(
+                    select(ValueIssue.translation_id).where(
+                        ValueIssue.translation_id.in_(translation_ids), ValueIssue.language_code == language
+                    ),
+                    select(TranslationValue.translation_id).where(
+                        TranslationValue.translation_id.in_(translation_ids),
+                        TranslationValue.language_code == language,
+                        TranslationValue.state == NEEDS_REVIEW,
+                    ),
+                )
+            ).scalars()
         )
-    ):
+        left_out = len(flagged)
+        query = query.where(Translation.id.not_in(flagged))
+    by_file: dict[str, list[str]] = {}
+    for file_name, key in db.session.execute(query):
         by_file.setdefault(file_name, []).append(key)
     updated = 0
     for file_name, keys in sorted(by_file.items()):
         updated += set_review_state(actor, project_id, file_name, keys, [language], REVIEWED)["updated"]
-    return {"updated": updated}
+    return {"updated": updated, "left_out": left_out}
 
 
 def _lent_to(row, inherited: dict[str, str], link: Link | None, shown: list[str]) -> dict[str, str]:
@@ -511,6 +548,8 @@ class KeyDetails:
     context: str | None = None
     max_length: int | None = None
     can_edit: bool = False
+    # Whoever may write comments (a translator limited to some languages too).
+    can_comment: bool = False
 
 
 def _active_key(query, project_id: str, translation_id: str):
@@ -563,4 +602,5 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         row.context,
         row.max_length,
         permissions.can_manage_keys,
+        permissions.allows(policy.WRITE_COMMENTS),
     )

@@ -210,11 +210,18 @@ def review_shown(project_id):
     actor, project_id = page_user(), str(project_id)
     form = form_input(ReviewForm, extra={"id": request.form.getlist("id")})
     done = submit(
-        lambda: review_values(actor, project_id, form["id"], form["language"]),
+        lambda: review_values(actor, project_id, form["id"], form["language"], "skip" in form),
         then=_back_to_editor(project_id),
-        notice=lambda result: f"Values marked reviewed: {result['updated']}.",
+        notice=_reviewed_notice,
     )
     return done or _render_editor(project_id, _view_arguments())
+
+
+def _reviewed_notice(result: dict) -> str:
+    notice = f"Values marked reviewed: {result['updated']}."
+    if result["left_out"]:
+        notice += f" Left out for a review one by one: {result['left_out']}."
+    return notice
 
 
 def _view_arguments() -> dict:
@@ -234,6 +241,8 @@ class ReviewForm(ApiSchema):
         fields.String(validate=TRANSLATION_ID), required=True, validate=validate.Length(min=1, max=200)
     )
     language = LanguageCode(required=True)
+    # "flagged": leave out the values with open issues or waiting for a review.
+    skip = fields.String(validate=validate.OneOf(["flagged"]))
 
 
 @translations_ui.get("/projects/<uuid:project_id>/editor/keys/<translation_id>")
@@ -243,7 +252,9 @@ def editor_key(project_id, translation_id):
     actor, project_id = page_user(), str(project_id)
     details = key_details(actor, project_id, translation_id)
     comments = list_comments(actor, project_id, translation_id)
-    return render_page("translations/_editor_details.html", details=details, comments=comments)
+    # The thread's forms are for whoever may comment, not only for who may edit the key.
+    thread = replace(details, can_edit=details.can_comment)
+    return render_page("translations/_editor_details.html", details=details, thread=thread, comments=comments)
 
 
 @translations_ui.post("/projects/<uuid:project_id>/editor/keys/<translation_id>")

@@ -7,6 +7,7 @@
 
   const root = document.getElementById("editor");
   if (!root || !window.Loko) return;
+  if (showChosenLanguages()) return;
   const Loko = window.Loko;
   const api = root.dataset.api;
   const canEdit = root.dataset.canEdit === "true";
@@ -21,6 +22,33 @@
   const edits = new WeakMap(); // cell -> {textarea, note, start, expected, confirmed, box}
   const saving = new WeakMap(); // cell -> {reopen: boolean}, while its save awaits the answer
   let pendingSaves = 0;
+
+  // -- The languages shown ---------------------------------------------------------------
+
+  // The languages a person chose (the source and the others) are theirs in this project, in
+  // this browser: an address that names none opens on them. True when the page is left
+  // for the address naming them.
+  function showChosenLanguages() {
+    const memory = root.dataset.remember;
+    if (!memory) return false;
+    const params = new URLSearchParams(window.location.search);
+    const [shownSource, ...shown] = (root.dataset.shown || "").split(" ").filter(Boolean);
+    try {
+      if (params.has("source") || params.has("lang")) {
+        if (shownSource) localStorage.setItem(memory, JSON.stringify({ source: shownSource, lang: shown }));
+        return false;
+      }
+      const chosen = JSON.parse(localStorage.getItem(memory) || "null");
+      if (!chosen || !chosen.source) return false;
+      if (chosen.source === shownSource && chosen.lang.join(" ") === shown.join(" ")) return false;
+      params.set("source", chosen.source);
+      for (const code of chosen.lang) params.append("lang", code);
+      window.location.replace(`${window.location.pathname}?${params}`);
+      return true;
+    } catch (error) {
+      return false; // no storage in this browser: the default languages
+    }
+  }
 
   // -- Placeholders ------------------------------------------------------------------------
 
@@ -381,13 +409,15 @@
     const conflict = result.status === 409 && result.data && result.data.details && result.data.details.conflicts;
     if (result.ok || (conflict && conflict[code] && conflict[code].current === text)) {
       stored.set(cell, { value: text, inherited: null });
-      // What the checks found and the review state were those of the value before.
+      // What the checks found and the review state were those of the value before: the
+      // row's own, and its other languages' when the source changed, come from the server.
       const quality = cell.querySelector("[data-quality]");
       if (quality) quality.remove();
       if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
       if (needsReview && result.ok) markNeedsReview(cell);
+      else refreshRow(row);
       if (wanted) startEdit(cell);
     } else if (conflict && conflict[code]) {
       stored.set(cell, { value: conflict[code].current, inherited: before.inherited });
@@ -407,6 +437,71 @@
       }
       Loko.announce(`${row.dataset.key} was not saved: ${message}`);
     }
+  }
+
+  // The row's review states and what the checks found, as the server has them now, put in
+  // place of those shown: the values, open editors and conflicts stay as they are. A cell
+  // whose save is on its way keeps its own until that save's answer asks again.
+  const refreshing = new WeakMap(); // row -> the latest request's number
+  let refreshes = 0;
+
+  async function refreshRow(row) {
+    if (!row.dataset.id) return;
+    const number = ++refreshes;
+    refreshing.set(row, number);
+    let fresh;
+    try {
+      fresh = (await fetchRows(withParams(root.dataset.row, { id: row.dataset.id }))).rows[0];
+    } catch (error) {
+      Loko.announce(`Reload the page to see what the checks found in ${row.dataset.key}.`);
+      return;
+    }
+    if (refreshing.get(row) !== number || !fresh || !row.isConnected) return;
+    const count = row.querySelector("th.key .comment-count");
+    const freshCount = fresh.querySelector("th.key .comment-count");
+    if (count) count.remove();
+    if (freshCount) row.querySelector("th.key").append(freshCount);
+    for (const cell of valueCells(row)) {
+      if (saving.has(cell)) continue;
+      const twin = fresh.querySelector(`td.v[data-l="${CSS.escape(cell.dataset.l)}"]`);
+      const quality = twin && twin.querySelector("[data-quality]");
+      const old = cell.querySelector("[data-quality]");
+      if (old) old.remove();
+      if (!quality) continue;
+      quality.querySelectorAll('input[name="view"]').forEach((input) => (input.value = root.dataset.view));
+      quality.querySelectorAll("[data-fix], [data-review]").forEach((element) => (element.tabIndex = -1));
+      const after = cell.querySelector(":scope > .cell-editor, :scope > .conflict");
+      if (after) after.before(quality);
+      else cell.append(quality);
+    }
+  }
+
+  // "Mark reviewed" (R on a value, or its button): through the JSON API, the row updated in
+  // place, so the view, the search and the place in the grid stay.
+  tbody.addEventListener("submit", (event) => {
+    const review = event.target.querySelector("[data-review]");
+    if (!review || !reviewApi) return;
+    event.preventDefault();
+    markReviewed(event.target.closest("td.v"));
+  });
+
+  async function markReviewed(cell) {
+    const row = cell.parentElement;
+    const code = cell.dataset.l;
+    const focused = cell.contains(document.activeElement);
+    const result = await call("POST", reviewApi, {
+      fileName: row.dataset.file,
+      keys: [row.dataset.key],
+      languages: [code],
+      state: "reviewed",
+    });
+    if (!result.ok) {
+      say(inWords(result.data && result.data.error) || `Not marked reviewed (error ${result.status}).`);
+      return;
+    }
+    await refreshRow(row);
+    if (focused && !cell.contains(document.activeElement)) cell.focus();
+    say(`Marked reviewed: ${row.dataset.key} in ${code}.`);
   }
 
   // A row only the linked project had becomes this project's own once a value is overridden.
@@ -519,6 +614,10 @@
     return suggested.get(id);
   }
 
+  function isForbidden(item) {
+    return item.source === "glossary" && item.forbidden === true;
+  }
+
   function suggestionLabel(item) {
     const parts = [SOURCE_LABELS[item.source] || item.source];
     const origin = item.provider || item.projectName || item.project || item.origin;
@@ -563,7 +662,11 @@
     shown.note.textContent = "Asking for suggestions…";
     const answer = await suggestionsOf(cell.parentElement, cell.dataset.l);
     if (edits.get(cell) !== edit) return null; // the editor closed meanwhile
-    shown.items = answer.items.filter((item) => suggestionText(item) !== "").slice(0, MAX_SUGGESTIONS);
+    // A forbidden glossary term is listed to be avoided, marked as such, without a number:
+    // no key press and no click puts it in.
+    const listed = answer.items.filter((item) => suggestionText(item) !== "");
+    shown.items = listed.filter((item) => !isForbidden(item)).slice(0, MAX_SUGGESTIONS);
+    shown.forbidden = listed.filter(isForbidden);
     shown.list.textContent = "";
     shown.items.forEach((item, index) => {
       const entry = document.createElement("li");
@@ -587,7 +690,23 @@
       entry.append(choice);
       shown.list.append(entry);
     });
-    shown.list.hidden = shown.items.length === 0;
+    for (const item of shown.forbidden) {
+      const entry = document.createElement("li");
+      entry.className = "suggestion forbidden";
+      const badge = document.createElement("span");
+      badge.className = "badge bad";
+      badge.textContent = "Forbidden";
+      const label = document.createElement("span");
+      label.className = "suggestion-source";
+      label.textContent = `${suggestionLabel(item)}: never use`;
+      const text = document.createElement("del");
+      text.className = "suggestion-text";
+      text.textContent = suggestionText(item);
+      inLanguage(text, cell.dataset.l);
+      entry.append(badge, " ", label, text);
+      shown.list.append(entry);
+    }
+    shown.list.hidden = listed.length === 0;
     const problems = answer.error ? [answer.error] : answer.errors.map((item) => `${item.provider}: ${item.error}`);
     if (shown.items.length) {
       shown.note.textContent =
@@ -598,6 +717,7 @@
     } else {
       shown.note.textContent = "No suggestions.";
     }
+    if (shown.forbidden.length) shown.note.textContent += " A forbidden term is listed to avoid it, never inserted.";
     if (problems.length) shown.note.textContent += ` ${problems.join(" ")}`;
     return shown.items;
   }
@@ -608,7 +728,11 @@
     if (!items || edits.get(cell) !== edit) return;
     const item = items[index];
     if (!item) {
-      Loko.announce(`There is no suggestion ${index + 1}.`);
+      const words =
+        `There is no suggestion ${index + 1}` +
+        (edit.suggestions.forbidden.length ? " (a forbidden glossary term is never inserted)." : ".");
+      edit.suggestions.note.textContent = words;
+      Loko.announce(words);
       return;
     }
     const text = suggestionText(item);
@@ -628,24 +752,8 @@
       languages: [cell.dataset.l],
       state: "needs-review",
     });
-    if (!result.ok) {
-      Loko.announce(`${row.dataset.key} was saved, but not marked as needing a review.`);
-      return;
-    }
-    const quality = document.createElement("div");
-    quality.className = "q";
-    quality.dataset.quality = "";
-    const badge = document.createElement("span");
-    badge.className = "badge warn state";
-    badge.dataset.state = "needs-review";
-    const dot = document.createElement("span");
-    dot.setAttribute("aria-hidden", "true");
-    dot.textContent = "● ";
-    badge.append(dot, "Needs review");
-    quality.append(badge);
-    const old = cell.querySelector("[data-quality]");
-    if (old) old.remove();
-    cell.append(quality);
+    if (!result.ok) Loko.announce(`${row.dataset.key} was saved, but not marked as needing a review.`);
+    refreshRow(row);
   }
 
   // -- Keyboard ----------------------------------------------------------------------------
@@ -922,7 +1030,10 @@
   let historyLoading = null; // the query whose next history page is on its way
   let detailsOpener = null;
 
+  let detailsRow = null;
+
   async function openDetails(row) {
+    detailsRow = row;
     const query = { translationId: row.dataset.id, limit: "20" };
     historyQuery = query;
     detailsOpener = document.activeElement;
@@ -1002,6 +1113,68 @@
       item.append(change);
     }
     return item;
+  }
+
+  // Comments: added, resolved and reopened through the JSON API, then the thread and the
+  // row's count of open comments drawn again in place: the dialog, the grid and its view stay.
+  detailsBody.addEventListener("submit", async (event) => {
+    const form = event.target;
+    const row = detailsRow;
+    if (!form.closest(".key-comments") || !row || !row.dataset.id) return;
+    event.preventDefault();
+    const thread = `${api}/${encodeURIComponent(row.dataset.id)}/comments`;
+    const fields = new FormData(form);
+    const adding = form.classList.contains("comment-new");
+    const commentId = adding ? null : form.getAttribute("action").split("/").pop();
+    const resolved = fields.get("resolved") === "true";
+    const submitter = form.querySelector('[type="submit"]');
+    submitter.disabled = true;
+    const result = adding
+      ? await call("POST", thread, { body: fields.get("body"), language: fields.get("language") || null })
+      : await call("PATCH", `${thread}/${encodeURIComponent(commentId)}`, { resolved });
+    submitter.disabled = false;
+    if (!result.ok) {
+      const message = inWords(result.data && result.data.error, { body: "New comment", language: "Comment about" });
+      let alert = form.querySelector(":scope > .error");
+      if (!alert) {
+        alert = document.createElement("p");
+        alert.className = "error";
+        alert.setAttribute("role", "alert");
+        form.prepend(alert);
+      }
+      alert.textContent = message || `Not saved (error ${result.status}).`;
+      return;
+    }
+    const done = adding ? "Comment added." : resolved ? "Comment resolved." : "Comment reopened.";
+    await redrawThread(row, adding ? null : commentId);
+    refreshRow(row);
+    Loko.announce(done);
+  });
+
+  async function redrawThread(row, commentId) {
+    let fresh = null;
+    try {
+      const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
+        credentials: "same-origin",
+      });
+      if (response.ok && !response.redirected) {
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        fresh = page.querySelector(".key-comments");
+      }
+    } catch (error) {
+      fresh = null;
+    }
+    const old = detailsBody.querySelector(".key-comments");
+    if (!fresh || !old || detailsRow !== row) return;
+    old.replaceWith(fresh);
+    Loko.localDates(fresh);
+    const again = commentId
+      ? Array.from(fresh.querySelectorAll(".comment-action")).find(
+          (form) => form.getAttribute("action").split("/").pop() === commentId
+        )
+      : null;
+    const focus = again ? again.querySelector('[type="submit"]') : fresh.querySelector("textarea");
+    if (focus) focus.focus();
   }
 
   historyMore.addEventListener("click", loadHistory);
