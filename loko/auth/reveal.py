@@ -1,8 +1,9 @@
-"""A secret shown once to the browser that made it (a new API key, an invitation link), after
-the redirect that follows its form: the form's response carries it to the next page in a
-short-lived cookie, encrypted under the installation's secret key and bound to the signed-in
-session, and that page shows it and deletes the cookie. Reloading shows it no more and
-creates nothing. Loko's database never holds it."""
+"""A secret shown once to the browser that made it (a new API key, an invitation link, a new
+webhook's secret, a repository's webhook secret), after the redirect that follows its form:
+the form's response carries it to the next page in a short-lived cookie, encrypted under the
+installation's secret key and bound to the signed-in session, and that page shows it and
+deletes the cookie. Reloading shows it no more and creates nothing. Loko's database never
+holds it in the clear."""
 
 import base64
 

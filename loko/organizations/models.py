@@ -28,11 +28,13 @@ class OrganizationMember(db.Model):
 
 INVITATION_DAYS_DEFAULT = 7
 INVITATION_DAYS_MAX = 30
+INVITATION_NOTE_MAX = 200
 
 
 class Invitation(db.Model):
     """A single-use link that lets whoever opens it join an organization with ``role``; only
-    the SHA-256 of its token is stored. Pending while not accepted, revoked or expired."""
+    the SHA-256 of its token is stored. Pending while not accepted, revoked or expired. Its
+    optional ``note`` (whom it is for) tells pending links apart."""
 
     __tablename__ = "organization_invitations"
     __table_args__ = (CheckConstraint("role IN ('owner', 'admin', 'member')", name="role"),)
@@ -49,3 +51,4 @@ class Invitation(db.Model):
     accepted_at = db.Column(UTCDateTime, nullable=True)
     accepted_by = db.Column(String(36), ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
     revoked_at = db.Column(UTCDateTime, nullable=True)
+    note = db.Column(String(INVITATION_NOTE_MAX), nullable=True)

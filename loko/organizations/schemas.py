@@ -2,7 +2,12 @@ from marshmallow import fields, validate
 
 from loko.auth.schemas import MIN_PASSWORD, MembershipOut, UserBriefOut, UserOut
 from loko.fields import ApiSchema, WholeNumber, no_control_characters
-from loko.organizations.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, ORGANIZATION_ROLES
+from loko.organizations.models import (
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    INVITATION_NOTE_MAX,
+    ORGANIZATION_ROLES,
+)
 
 
 class OrganizationCreate(ApiSchema):
@@ -56,12 +61,29 @@ class MemberList(ApiSchema):
     members = fields.List(fields.Nested(MemberOut), required=True)
 
 
+class StrippedString(fields.String):
+    """A string loaded without its surrounding whitespace."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
 class InvitationCreate(ApiSchema):
     role = fields.String(validate=validate.OneOf(ORGANIZATION_ROLES), load_default="member")
     expires_in_days = WholeNumber(
         validate=validate.Range(min=1, max=INVITATION_DAYS_MAX),
         load_default=INVITATION_DAYS_DEFAULT,
         metadata={"description": f"Days until the link expires (default {INVITATION_DAYS_DEFAULT})."},
+    )
+    note = StrippedString(
+        allow_none=True,
+        load_default=None,
+        validate=[validate.Length(max=INVITATION_NOTE_MAX), no_control_characters],
+        metadata={
+            "description": f"Whom the link is for, to tell pending links apart (e.g. “for Maria, German "
+            f"reviewer”): at most {INVITATION_NOTE_MAX} characters once surrounding spaces are "
+            "removed; blank or left out, no note."
+        },
     )
 
 
@@ -72,6 +94,9 @@ class InvitationOut(ApiSchema):
     created_at = fields.DateTime(required=True)
     expires_at = fields.DateTime(required=True)
     created_by = fields.Nested(UserBriefOut, allow_none=True, required=True)
+    note = fields.String(
+        allow_none=True, required=True, metadata={"description": "Whom the link is for; null without a note."}
+    )
 
 
 class InvitationCreated(ApiSchema):

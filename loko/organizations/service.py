@@ -224,10 +224,15 @@ INVITATION_REVOKED = "This invitation link was revoked; ask whoever invited you 
 
 
 def create_invitation(
-    actor, organization_id: str, role: str = "member", expires_in_days: int = INVITATION_DAYS_DEFAULT
+    actor,
+    organization_id: str,
+    role: str = "member",
+    expires_in_days: int = INVITATION_DAYS_DEFAULT,
+    note: str | None = None,
 ) -> tuple[str, dict]:
-    """Make a single-use invitation link's token (stored only as a hash) and return
-    ``(token, invitation)``; Forbidden unless the caller may invite as ``role``."""
+    """Make a single-use invitation link's token (stored only as a hash), with its optional
+    ``note`` (a blank one is none), and return ``(token, invitation)``; Forbidden unless the
+    caller may invite as ``role``."""
     user = policy.require_user(actor)
     with unit_of_work():
         policy.require_invitation_rights(actor, organization_id, role)
@@ -240,6 +245,7 @@ def create_invitation(
             created_by=user.id,
             created_at=now,
             expires_at=now + timedelta(days=expires_in_days),
+            note=note or None,
         )
         db.session.add(invitation)
         db.session.flush()
@@ -266,6 +272,7 @@ def _invitation_record(invitation: Invitation, creator: User | None) -> dict:
         "created_at": invitation.created_at,
         "expires_at": invitation.expires_at,
         "created_by": creator,
+        "note": invitation.note,
     }
 
 

@@ -12,7 +12,12 @@ from loko.auth.signin import with_session_cookie
 from loko.errors import LokoError
 from loko.machine import service as machine
 from loko.organizations import service
-from loko.organizations.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, ORGANIZATION_ROLES
+from loko.organizations.models import (
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    INVITATION_NOTE_MAX,
+    ORGANIZATION_ROLES,
+)
 from loko.organizations.schemas import (
     InvitationCreate,
     InvitationSignup,
@@ -125,6 +130,7 @@ def members_page(actor, organization: dict, form_for: str | None = None):
         can_manage_owners=permissions.can_manage_owners,
         can_invite=permissions.can_invite,
         invitation_days=(INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX),
+        invitation_note_max=INVITATION_NOTE_MAX,
         form=request.form,
         form_for=form_for,
     )
@@ -150,6 +156,7 @@ def invite(organization_id):
             "url": url_for("organizations_ui.join", token=token, _external=True),
             "role": invitation["role"],
             "expires_at": invitation["expires_at"].isoformat(),
+            "note": invitation["note"],
         },
     )
 
@@ -158,7 +165,7 @@ def _invitation_input() -> dict:
     """The form's fields through the API's schema; the number of days arrives as text."""
     days = request.form.get("expires_in_days", "").strip()
     extra = {"expires_in_days": int(days)} if days.isascii() and days.isdigit() else {}
-    return form_input(InvitationCreate, drop_empty=("expires_in_days",), extra=extra)
+    return form_input(InvitationCreate, drop_empty=("expires_in_days", "note"), extra=extra)
 
 
 @organizations_ui.post("/orgs/<uuid:organization_id>/invitations/<uuid:invitation_id>/revoke")

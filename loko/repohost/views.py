@@ -1,12 +1,13 @@
 """Pages: a project's repository (GitHub, GitLab or Gitea). The configuration is checked by
-the service when saved; the webhook's secret is shown in full in the answer to the first
-save and never again. Push, a sync's preview (a dry run whose diff the page shows) and the
-sync itself (of the previewed commit, with the previewed choice for removed keys), and the
-last runs."""
+the service when saved; the webhook's secret is shown in full once, on the page the first
+save's redirect leads to (reloading it shows the secret no more and saves nothing). Push, a
+sync's preview (a dry run whose diff the page shows) and the sync itself (of the previewed
+commit, with the previewed choice for removed keys), and the last runs."""
 
 from flask import Blueprint, g, request, url_for
 from marshmallow import missing
 
+from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.errors import BadRequest
 from loko.http import schema_instance
 from loko.repohost import service
@@ -35,7 +36,9 @@ def repository(project_id):
     actor, project_id = page_user(), str(project_id)
     config = service.get_config(actor, project_id)
     if request.method == "GET":
-        return _page(actor, project_id, config)
+        secret = take_secret(_purpose(project_id))
+        webhook = {"url": _webhook_url(project_id), **secret} if secret and config else None
+        return forget_secret(_page(actor, project_id, config, webhook=webhook))
     return repository_form(request.form.get("form", ""))(actor, project_id, config)
 
 
@@ -53,11 +56,15 @@ def configure(actor, project_id: str, config: dict | None):
     )
     if saved is REFUSED:
         return _page(actor, project_id, config, form=request.form)
-    config, webhook = saved
+    _config, webhook = saved
     if webhook is None:
         return redirect_with_notice(_here(project_id), "Repository saved: the connection works.")
-    shown = {"url": _webhook_url(project_id), **webhook}
-    return _page(actor, project_id, config, webhook=shown, status=201)
+    notice = "Repository saved: the connection works. Copy the webhook's secret now."
+    return remember_secret(redirect_with_notice(_here(project_id), notice), _purpose(project_id), webhook)
+
+
+def _purpose(project_id: str) -> str:
+    return f"repository:{project_id}"
 
 
 def remove(actor, project_id: str, config: dict | None):
@@ -152,12 +159,11 @@ def _pull_request(config: dict | None, runs: list[dict]) -> dict | None:
     return None
 
 
-def _page(actor, project_id: str, config: dict | None, form=None, status: int | None = None, **context):
+def _page(actor, project_id: str, config: dict | None, form=None, **context):
     runs = service.list_runs(actor, project_id)
     formats = format_choices()
     return render_page(
         "repohost/repository.html",
-        status,
         view=project_page(project_id),
         config=config,
         values=_values(config, form or {}),

@@ -89,7 +89,15 @@ def test_an_owner_or_admin_creates_an_invitation_link(app, as_caller, world, cal
     assert set(body) == {"url", "token", "invitation"}
     assert body["url"] == f"http://localhost/join?token={body['token']}"
     invitation = body["invitation"]
-    assert set(invitation) == {"id", "organization_id", "role", "created_at", "expires_at", "created_by"}
+    assert set(invitation) == {
+        "id",
+        "organization_id",
+        "role",
+        "created_at",
+        "expires_at",
+        "created_by",
+        "note",
+    }
     assert (invitation["organization_id"], invitation["role"]) == (world.organization_id, "admin")
     assert invitation["created_by"]["id"] == user_id(world.users[caller])
     (stored,) = stored_invitations(app)
@@ -105,6 +113,41 @@ def test_an_invitation_can_expire_sooner_or_later(app, as_caller, world):
     invite(as_caller("org_owner"), world, expires_in_days=30)
     (stored,) = stored_invitations(app)
     assert timedelta(days=30) <= stored.expires_at - before < timedelta(days=30, minutes=1)
+
+
+def test_an_invitation_with_a_note_is_listed_with_it(as_caller, world):
+    owner = as_caller("org_owner")
+    created = invite(owner, world, note="for Maria, German reviewer")
+    assert created.status_code == 201
+    assert created.json["invitation"]["note"] == "for Maria, German reviewer"
+    (listed,) = owner.get(invitations_path(world)).json["invitations"]
+    assert (listed["id"], listed["note"]) == (created.json["invitation"]["id"], "for Maria, German reviewer")
+
+
+def test_an_invitation_without_a_note_has_a_null_note(as_caller, world):
+    owner = as_caller("org_owner")
+    assert invite(owner, world).json["invitation"]["note"] is None
+    assert owner.get(invitations_path(world)).json["invitations"][0]["note"] is None
+
+
+@pytest.mark.parametrize("note", ["", "   ", None], ids=["empty", "blank", "null"])
+def test_a_blank_or_null_note_is_no_note(app, as_caller, world, note):
+    assert invite(as_caller("org_owner"), world, note=note).json["invitation"]["note"] is None
+    (stored,) = stored_invitations(app)
+    assert stored.note is None
+
+
+def test_a_note_is_kept_without_its_surrounding_spaces(app, as_caller, world):
+    created = invite(as_caller("org_owner"), world, note="  for Maria \n")
+    assert created.json["invitation"]["note"] == "for Maria"
+    (stored,) = stored_invitations(app)
+    assert stored.note == "for Maria"
+
+
+def test_a_note_of_200_characters_is_kept(as_caller, world):
+    created = invite(as_caller("org_owner"), world, note="n" * 200)
+    assert created.status_code == 201
+    assert created.json["invitation"]["note"] == "n" * 200
 
 
 def test_the_link_is_stored_only_as_a_hash(app, as_caller, world):
@@ -165,8 +208,21 @@ def test_inviting_to_an_unknown_organization_is_not_found(as_caller):
         ({"expires_in_days": "7"}, "expires_in_days"),
         ({"expires_in_days": 1.5}, "expires_in_days"),
         ({"email": "x@example.test"}, "email"),
+        ({"note": "n" * 201}, "note"),
+        ({"note": "for\x00Maria"}, "note"),
+        ({"note": 7}, "note"),
     ],
-    ids=["role", "zero-days", "31-days", "days-as-text", "fraction", "unknown-field"],
+    ids=[
+        "role",
+        "zero-days",
+        "31-days",
+        "days-as-text",
+        "fraction",
+        "unknown-field",
+        "201-character-note",
+        "note-with-a-control-character",
+        "note-not-text",
+    ],
 )
 def test_bad_invitation_input_is_refused_naming_the_field(app, as_caller, world, body, field):
     response = invite(as_caller("org_owner"), world, **body)

@@ -66,7 +66,13 @@ def test_configure_push_and_sync_through_the_page(page, host):
         re.compile(rf"/api/projects/{project_id}/repohost/webhook$")
     )
     expect(page.get_by_text("Copy the secret now: it will not be shown again.")).to_be_visible()
+    expect(page.get_by_role("status")).to_have_text(
+        "Repository saved: the connection works. Copy the webhook's secret now."
+    )
     check_accessibility(page, "repository-webhook")
+    page.reload()
+    expect(page.get_by_role("heading", name="Connected repository")).to_be_visible()
+    expect(page.locator("#webhook-secret")).to_have_count(0)
 
     page.get_by_role("button", name="Push", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Pushed: pull request #1 has the project's translations.")

@@ -130,14 +130,52 @@ def test_pending_invitations_are_listed_with_a_revoke_button(page_as, world):
     assert "Revoke this admin invitation?" in text
 
 
+def pending_rows(response) -> str:
+    """The pending invitations' table body."""
+    return text_of(response).split('id="invitations"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+
+
+def test_the_form_offers_an_optional_note(page_as, world):
+    text = text_of(page_as("org_owner").get(members_page(world)))
+    assert '<label for="f-invite-note">Note (optional)</label>' in text
+    field = text.split('id="f-invite-note"', 1)[1].split(">", 1)[0]
+    assert 'name="note"' in field and 'maxlength="200"' in field and "required" not in field
+
+
+def test_the_note_shows_in_the_pending_list(page_as, world):
+    browser = page_as("org_owner")
+    create_link(browser, world, note="for Maria, German reviewer")
+    create_link(browser, world)
+    rows = pending_rows(browser.get(members_page(world)))
+    notes = re.findall(r"<tr>\s*<td>member</td>\s*<td>(.*?)</td>", rows)
+    assert notes == ['<span class="muted">none</span>', "for Maria, German reviewer"]
+    assert "Revoke this member invitation (for Maria, German reviewer)?" in rows
+
+
+def test_the_new_link_is_shown_with_its_note(page_as, world):
+    browser = page_as("org_owner")
+    browser.submit(invite_path(world), {"role": "member", "expires_in_days": "7", "note": "for Maria"})
+    shown = text_of(browser.get(members_page(world)))
+    assert "New invitation link (member, for Maria)" in shown
+
+
+def test_a_refused_link_keeps_the_typed_note(page_as, world):
+    typed = {"role": "member", "expires_in_days": "31", "note": "for Maria"}
+    response = page_as("org_owner").submit(invite_path(world), typed)
+    assert response.status_code == 400
+    field = text_of(response).split('id="f-invite-note"', 1)[1].split(">", 1)[0]
+    assert 'value="for Maria"' in field
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
         ({"expires_in_days": "31"}, "expires_in_days"),
         ({"expires_in_days": "x"}, "expires_in_days"),
         ({"role": "boss"}, "role"),
+        ({"note": "n" * 201}, "note"),
     ],
-    ids=["31-days", "not-a-number", "unknown-role"],
+    ids=["31-days", "not-a-number", "unknown-role", "201-character-note"],
 )
 def test_bad_invitation_input_is_refused_on_the_page(app, page_as, world, data, field):
     response = page_as("org_owner").submit(

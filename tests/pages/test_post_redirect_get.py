@@ -6,6 +6,8 @@ The table below names a valid form for each page route that takes a POST; a rout
 not name fails the first test until a row is added for it."""
 
 import io
+import shutil
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -19,12 +21,21 @@ from tests.factories import PASSWORD, user_id
 from tests.glossary.test_api import CSV
 from tests.pages.conftest import PageClient
 from tests.pages.test_editor_quality import fix_form
+from tests.repohost.conftest import settings, stand_in
+from tests.repohost.loopback import refuse_beyond_loopback
 from tests.translation_factories import ProjectApi
 
 
 @pytest.fixture
 def config_overrides():
-    return {"LOKO_ALLOW_SIGNUP": True}
+    # The repository's stand-in git host listens on 127.0.0.1.
+    return {"LOKO_ALLOW_SIGNUP": True, "LOKO_OUTBOUND_ALLOW_PRIVATE": True}
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    """No form here sends a packet beyond the loopback, whatever the settings allow."""
+    refuse_beyond_loopback(monkeypatch)
 
 
 @dataclass
@@ -36,9 +47,13 @@ class Form:
 
 @pytest.fixture
 def arrange(app, world, as_caller, page_as):
-    """What the rows build on: the project's API (its write key), the owner's API and pages."""
+    """What the rows build on: the project's API (its write key), the owner's API and pages,
+    and what a row starts for the test (stopped after it)."""
     api = ProjectApi(as_caller("write_key"), world.project_id)
-    return SimpleNamespace(app=app, world=world, api=api, owner=as_caller("org_owner"), page_as=page_as)
+    with ExitStack() as started:
+        yield SimpleNamespace(
+            app=app, world=world, api=api, owner=as_caller("org_owner"), page_as=page_as, started=started
+        )
 
 
 def project(a, path: str = "") -> str:
@@ -135,6 +150,13 @@ def repository(a) -> None:
                 webhook_secret_encrypted="sealed",
             )
         )
+
+
+def git_host(a):
+    """A stand-in Gitea serving the repository, running until the test ends."""
+    if shutil.which("git") is None:
+        pytest.skip("needs Debian's git (apt-get install git)")
+    return a.started.enter_context(stand_in("gitea"))
 
 
 def fix(a) -> dict:
@@ -349,6 +371,11 @@ WRITES = [
         "projects_ui.settings",
         "memory",
         lambda a: Form(project(a, "/settings"), {"form": "memory", "memory_shared": "true"}),
+    ),
+    (
+        "repohost_ui.repository",
+        "configure",
+        lambda a: Form(project(a, "/repository"), {"form": "configure", **settings(git_host(a))}),
     ),
     (
         "repohost_ui.repository",

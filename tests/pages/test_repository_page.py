@@ -80,6 +80,13 @@ def shown_secret(response) -> str | None:
     return match.group(1) if match else None
 
 
+def save_and_show(page, world, host) -> str:
+    """Save the first configuration through the form, then the secret the page shows once."""
+    response = page.submit(page_path(world), configure_form(host))
+    assert response.status_code == 303, alert_of(response)
+    return shown_secret(page.get(page_path(world)))
+
+
 def configuration(app) -> dict | None:
     with app.app_context():
         row = db.session.execute(select(RepoHost)).scalar_one_or_none()
@@ -191,28 +198,51 @@ def test_the_form_offers_every_provider_format_and_the_default_path(page_as, wor
     assert 'type="password"' in text
 
 
-def test_the_first_save_shows_the_webhook_url_and_secret_once(app, page_as, world, host):
+def test_the_first_save_redirects_to_the_page_with_a_notice(app, page_as, world, host):
     owner = page_as("org_owner")
     response = owner.submit(page_path(world), configure_form(host))
-    assert response.status_code == 201
-    secret = shown_secret(response)
+    assert (response.status_code, response.location) == (303, page_path(world))
+    assert notice_of(owner) == "Repository saved: the connection works. Copy the webhook's secret now."
+    assert TOKEN not in source_of(response) and shown_secret(response) is None
+    assert configuration(app)["repository"] == REPOSITORY
+
+
+def test_the_page_after_the_first_save_shows_the_webhook_url_and_secret(page_as, world, host):
+    owner = page_as("org_owner")
+    owner.submit(page_path(world), configure_form(host))
+    shown = owner.get(page_path(world))
+    assert shown.status_code == 200
+    secret = shown_secret(shown)
     assert secret and len(secret) >= 40
-    text = text_of(response)
+    text = text_of(shown)
     assert f"http://localhost/api/projects/{world.project_id}/repohost/webhook" in text
     assert "it will not be shown again" in text
     assert "Settings → Webhooks → Add webhook → Gitea" in text
-    assert TOKEN not in source_of(response)
-    assert configuration(app)["repository"] == REPOSITORY
+    assert TOKEN not in source_of(shown)
 
+
+def test_the_webhook_secret_is_shown_once_and_a_reload_shows_it_no_more(app, page_as, world, host):
+    owner = page_as("org_owner")
+    owner.submit(page_path(world), configure_form(host))
+    secret = shown_secret(owner.get(page_path(world)))
+    assert secret
     again = owner.get(page_path(world))
+    assert again.status_code == 200
     assert secret not in source_of(again) and shown_secret(again) is None
+    assert run_count(app) == 1
+
+
+def test_a_later_save_shows_no_secret(page_as, world, host):
+    owner = page_as("org_owner")
+    secret = save_and_show(owner, world, host)
     saved = owner.submit(page_path(world), configure_form(host))
     assert saved.status_code == 303 and notice_of(owner) == "Repository saved: the connection works."
-    assert secret not in source_of(owner.get(page_path(world)))
+    shown = owner.get(page_path(world))
+    assert secret not in source_of(shown) and shown_secret(shown) is None
 
 
 def test_the_secret_shown_signs_the_webhook(app, client, page_as, world, host, api):
-    secret = shown_secret(page_as("org_owner").submit(page_path(world), configure_form(host)))
+    secret = save_and_show(page_as("org_owner"), world, host)
     body, headers = signed_push(secret)
     response = client.post(f"/api/projects/{world.project_id}/repohost/webhook", data=body, headers=headers)
     assert response.status_code == 202 and response.json["queued"] is True
