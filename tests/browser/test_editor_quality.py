@@ -1,11 +1,18 @@
 """The checks in the editor, in a real browser: an issue shown beside its value and fixed
 from the keyboard, a value whose source changed listed by the "Needs review" filter and
-marked reviewed from the keyboard, with axe-core checking each page."""
+marked reviewed from the keyboard in place, with axe-core checking each page."""
 
 from playwright.sync_api import expect
 
 from tests.browser.conftest import check_accessibility
-from tests.browser.test_editor import add_keys, call, new_project, open_editor, stored
+from tests.browser.test_editor import (
+    add_keys,
+    call,
+    new_project,
+    open_editor,
+    still_same_document,
+    stored,
+)
 
 
 def value_cell(page, key: str, language: str = "de"):
@@ -46,7 +53,12 @@ def test_an_issue_is_fixed_and_a_changed_value_reviewed_from_the_keyboard(page):
     check_accessibility(page, "editor-needs-review")
     value_cell(page, "bye").focus()
     page.keyboard.press("r")
-    expect(page.locator(".notice")).to_have_text("Values marked reviewed: 1.")
+    expect(page.locator("[data-status]")).to_have_text("Marked reviewed: bye in de.")
+    expect(value_cell(page, "bye").locator(".state")).to_have_text("✓ Reviewed")
+    expect(value_cell(page, "bye")).to_be_focused()
+    assert still_same_document(page)
+
+    open_editor(page, project_id, "?review=needed")
     expect(page.locator("#editor-rows tr")).to_have_count(0)
     expect(page.get_by_text("No keys match these filters.")).to_be_visible()
 

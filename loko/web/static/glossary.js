@@ -1,7 +1,9 @@
 // The glossary in the editor: the organization glossary's terms found in the source column
 // are marked, with the expected translation in their title and in a line under the source
 // text that screen readers read too. One request for the rows shown (and one per batch of
-// rows loaded later), never one per row. Texts reach the page as text only.
+// rows loaded later), never one per row. The translations shown are those of the language
+// of the value the cursor is in (at first, the language the person may edit); the source's
+// own cells keep the last. Texts reach the page as text only.
 (function () {
   "use strict";
 
@@ -9,11 +11,16 @@
   if (!root || !root.dataset.glossary || !root.dataset.source) return;
   const url = root.dataset.glossary;
   const source = root.dataset.source;
-  const language = root.dataset.glossaryLanguage || "";
+  let language = root.dataset.glossaryLanguage || "";
   const tbody = document.getElementById("editor-rows");
   if (!tbody) return;
   const MAX_TEXTS = 200;
-  const known = new Map(); // source text -> terms found in it
+  const known = new Map(); // language -> (source text -> terms found in it)
+
+  function termsIn(code) {
+    if (!known.has(code)) known.set(code, new Map());
+    return known.get(code);
+  }
 
   function sourceText(cell) {
     return cell.querySelector(".t")?.textContent || "";
@@ -28,16 +35,17 @@
     return cells;
   }
 
-  async function fetchMatches(texts) {
-    const wanted = Array.from(new Set(texts.filter((text) => text && !known.has(text))));
+  async function fetchMatches(texts, code) {
+    const terms = termsIn(code);
+    const wanted = Array.from(new Set(texts.filter((text) => text && !terms.has(text))));
     for (let start = 0; start < wanted.length; start += MAX_TEXTS) {
       const query = new URLSearchParams();
       for (const text of wanted.slice(start, start + MAX_TEXTS)) query.append("text", text);
-      if (language) query.set("language", language);
+      if (code) query.set("language", code);
       const response = await fetch(`${url}?${query}`, { credentials: "same-origin" });
       if (!response.ok) return;
       const answer = await response.json();
-      for (const match of answer.matches) known.set(match.text, match.terms);
+      for (const match of answer.matches) terms.set(match.text, match.terms);
     }
   }
 
@@ -76,10 +84,18 @@
     node.replaceWith(...parts);
   }
 
-  function mark(cell) {
-    const terms = known.get(sourceText(cell)) || [];
+  function unmark(box) {
+    const marks = box.querySelectorAll("mark.term");
+    if (!marks.length) return;
+    marks.forEach((element) => element.replaceWith(element.textContent));
+    box.normalize();
+  }
+
+  function mark(cell, code) {
+    const terms = termsIn(code).get(sourceText(cell)) || [];
     const box = cell.querySelector(".t");
     cell.querySelector(":scope > .glossary-terms")?.remove();
+    unmark(box);
     if (!terms.length) return;
     for (const term of terms) {
       const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
@@ -96,13 +112,16 @@
   }
 
   async function apply(rows) {
+    const code = language;
     const cells = sourceCells(rows);
     if (!cells.length) return;
-    await fetchMatches(cells.map(sourceText));
+    await fetchMatches(cells.map(sourceText), code);
+    // The cursor went on to another language meanwhile: its own drawing follows.
+    if (code !== language) return;
     // The marks are not changes to watch: the observer rests while they are made.
     observer.disconnect();
     try {
-      cells.forEach(mark);
+      cells.forEach((cell) => mark(cell, code));
     } finally {
       watch();
     }
@@ -124,6 +143,14 @@
   function watch() {
     observer.observe(tbody, { childList: true, subtree: true, characterData: true });
   }
+
+  // The cursor in a value of another language: every source cell shows that language's terms.
+  tbody.addEventListener("focusin", (event) => {
+    const cell = event.target.closest ? event.target.closest("td.v[data-l]") : null;
+    if (!cell || cell.dataset.l === source || cell.dataset.l === language) return;
+    language = cell.dataset.l;
+    apply(Array.from(tbody.querySelectorAll("tr")));
+  });
 
   watch();
   apply(Array.from(tbody.querySelectorAll("tr")));

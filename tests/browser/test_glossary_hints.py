@@ -1,0 +1,48 @@
+"""The glossary's hints in the editor's source cells, in a real browser: they are those of
+the language of the value the cursor is in, and stay those of the last language edited
+while the cursor is in the source."""
+
+from playwright.sync_api import expect
+
+from tests.browser.test_editor import add_keys, call, cell, new_project, open_editor
+
+
+def project_with_term(page) -> str:
+    """A project in English, German and French with a glossary term for ``file`` in
+    German and in French, and one key whose source text uses it."""
+    project_id = new_project(page, languages=("en", "de", "fr"))
+    organization_id = call(page, "GET", "/api/organizations")["organizations"][0]["id"]
+    term = {
+        "language": "en",
+        "term": "file",
+        "translations": [{"language": "de", "text": "Datei"}, {"language": "fr", "text": "fichier"}],
+    }
+    call(page, "POST", f"/api/organizations/{organization_id}/glossary/terms", term)
+    add_keys(page, project_id, "en", {"save": "Save the file"})
+    return project_id
+
+
+def hint(page):
+    return cell(page, "save", "en").locator(".glossary-terms")
+
+
+def test_glossary_hints_follow_the_language_of_the_focused_value(page):
+    project_id = project_with_term(page)
+    open_editor(page, project_id, "?lang=de&lang=fr")
+    cell(page, "save", "fr").focus()
+    expect(hint(page)).to_have_text("Glossary: file → fichier")
+    expect(cell(page, "save", "en").locator("mark.term")).to_have_attribute("title", "file → fichier")
+    cell(page, "save", "de").focus()
+    expect(hint(page)).to_have_text("Glossary: file → Datei")
+    expect(cell(page, "save", "en").locator("mark.term")).to_have_attribute("title", "file → Datei")
+
+
+def test_the_source_value_keeps_the_hints_of_the_language_last_focused(page):
+    project_id = project_with_term(page)
+    open_editor(page, project_id, "?lang=de&lang=fr")
+    cell(page, "save", "fr").focus()
+    expect(hint(page)).to_have_text("Glossary: file → fichier")
+    cell(page, "save", "en").focus()
+    expect(cell(page, "save", "en")).to_be_focused()
+    expect(hint(page)).to_have_text("Glossary: file → fichier")
+    expect(cell(page, "save", "en").locator("mark.term")).to_have_count(1)
