@@ -47,6 +47,23 @@ def stored(page, project_id: str) -> dict:
     return call(page, "GET", f"/api/projects/{project_id}/translations")
 
 
+def member(owner, project_id: str, person, name: str, role: str, languages=None) -> str:
+    """Sign ``person`` up as ``name`` and make them a member of the owner's organization and
+    of the project with ``role``, limited to ``languages`` when given; their user id."""
+    sign_up(person, name)
+    user = call(person, "GET", "/api/auth/me")["user"]
+    organization_id = call(owner, "GET", "/api/auth/me")["organizations"][0]["id"]
+    call(
+        owner,
+        "POST",
+        f"/api/organizations/{organization_id}/members",
+        {"email": user["email"], "role": "member"},
+    )
+    grant = {"role": role, **({"languages": languages} if languages else {})}
+    call(owner, "PUT", f"/api/projects/{project_id}/members/{user['id']}", grant)
+    return user["id"]
+
+
 def open_editor(page, project_id: str, query: str = "") -> None:
     page.goto(f"/projects/{project_id}/editor{query}")
     expect(page.get_by_role("heading", name="Editor")).to_be_visible()

@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import check_accessibility, sign_up
-from tests.browser.test_editor import add_keys, call, cell, new_project, open_editor, stored
+from tests.browser.conftest import check_accessibility
+from tests.browser.test_editor import add_keys, cell, member, new_project, open_editor, stored
 
 
 def test_a_translator_limited_to_german_edits_german_only(new_page):
@@ -14,21 +14,7 @@ def test_a_translator_limited_to_german_edits_german_only(new_page):
     project_id = new_project(owner, "Owner", languages=("en", "de", "fr"))
     add_keys(owner, project_id, "en", {"greeting": "Hello"})
     translator = new_page()
-    sign_up(translator, "Tessa")
-    user = call(translator, "GET", "/api/auth/me")["user"]
-    organization_id = call(owner, "GET", "/api/auth/me")["organizations"][0]["id"]
-    call(
-        owner,
-        "POST",
-        f"/api/organizations/{organization_id}/members",
-        {"email": user["email"], "role": "member"},
-    )
-    call(
-        owner,
-        "PUT",
-        f"/api/projects/{project_id}/members/{user['id']}",
-        {"role": "editor", "languages": ["de"]},
-    )
+    member(owner, project_id, translator, "Tessa", "editor", ["de"])
     open_editor(translator, project_id, "?lang=de&lang=fr")
     expect(translator.get_by_label("New key")).to_have_count(0)
     expect(cell(translator, "greeting", "fr")).to_have_attribute("aria-readonly", "true")

@@ -9,31 +9,16 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import check_accessibility, sign_up
+from tests.browser.conftest import check_accessibility
 from tests.browser.test_editor import (
     add_keys,
     call,
     cell,
+    member,
     new_project,
     open_editor,
     still_same_document,
 )
-
-
-def member(owner, project_id: str, person, name: str, role: str, languages=None) -> None:
-    """Sign ``person`` up as ``name`` and make them a member of the project with ``role``,
-    limited to ``languages`` when given."""
-    sign_up(person, name)
-    user = call(person, "GET", "/api/auth/me")["user"]
-    organization_id = call(owner, "GET", "/api/auth/me")["organizations"][0]["id"]
-    call(
-        owner,
-        "POST",
-        f"/api/organizations/{organization_id}/members",
-        {"email": user["email"], "role": "member"},
-    )
-    grant = {"role": role, **({"languages": languages} if languages else {})}
-    call(owner, "PUT", f"/api/projects/{project_id}/members/{user['id']}", grant)
 
 
 def edit(page, key: str, language: str, text: str) -> None:

@@ -8,24 +8,8 @@ from datetime import UTC, datetime
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import check_accessibility, sign_up
-from tests.browser.test_editor import add_keys, call, new_project, stored
-
-
-def member(owner, page, name: str, project_id: str, role: str, languages=None) -> str:
-    """Sign ``page`` up as ``name``, add them to the owner's organization and the project."""
-    sign_up(page, name)
-    user = call(page, "GET", "/api/auth/me")["user"]
-    organization_id = call(owner, "GET", "/api/auth/me")["organizations"][0]["id"]
-    call(
-        owner,
-        "POST",
-        f"/api/organizations/{organization_id}/members",
-        {"email": user["email"], "role": "member"},
-    )
-    body = {"role": role, **({"languages": languages} if languages else {})}
-    call(owner, "PUT", f"/api/projects/{project_id}/members/{user['id']}", body)
-    return user["id"]
+from tests.browser.conftest import check_accessibility
+from tests.browser.test_editor import add_keys, call, member, new_project, stored
 
 
 def three_people(new_page):
@@ -36,8 +20,8 @@ def three_people(new_page):
     add_keys(owner, project_id, "en", {"save": "Save", "open": "Open", "close": "Close", "extra": "Extra"})
     add_keys(owner, project_id, "de", {"save": "Speichern", "open": "Öffnen", "close": "Schließen"})
     translator, reviewer = new_page(), new_page()
-    translator_id = member(owner, translator, "Tessa", project_id, "editor", ["de"])
-    member(owner, reviewer, "Rita", project_id, "reviewer")
+    translator_id = member(owner, project_id, translator, "Tessa", "editor", ["de"])
+    member(owner, project_id, reviewer, "Rita", "reviewer")
     time.sleep(0.01)
     since = datetime.now(UTC).replace(microsecond=0)
     time.sleep(1.1)
