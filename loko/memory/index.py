@@ -226,6 +226,25 @@ class _Writer:
         # A rebuild fills the FTS5 table at the end, in one statement in id order.
         self.deferred = deferred
 
+    def prefetch(self, buckets) -> None:
+        """Read the next sequence number of each (scope, length) bucket not known yet, in one
+        statement for up to 500 of them (each an index probe), rather than one round trip
+        per bucket: a transaction of a rebuild touches hundreds of lengths."""
+        wanted = sorted(
+            {(scope, min(length, MAX_LENGTH)) for scope, length in buckets} - set(self.next_sequence)
+        )
+        for chunk in in_chunks(wanted, 500):
+            rows = ", ".join("(CAST(? AS BIGINT), CAST(? AS BIGINT))" for _ in chunk)
+            bounds = [bound for scope, length in chunk for bound in id_range(scope, length, length)]
+            for low, largest in fetch(
+                f"WITH wanted (low, high) AS (VALUES {rows}) SELECT low, "  # noqa: S608
+                "(SELECT max(e.id) FROM memory_entries e WHERE e.id BETWEEN wanted.low AND wanted.high) "
+                "FROM wanted",
+                bounds,
+            ):
+                bucket = (low >> SCOPE_SHIFT, (low >> LENGTH_SHIFT) & MAX_LENGTH)
+                self.next_sequence[bucket] = 0 if largest is None else (largest & SEQUENCE_MASK) + 1
+
     def new_id(self, scope: int, length: int) -> int:
         length = min(length, MAX_LENGTH)
         bucket = (scope, length)
@@ -346,7 +365,7 @@ def _reindex_keys(writer: _Writer, translation_ids: list[str], batch: int = 2000
                 )
             }
         numbers = _scope_numbers({(row[3], row[1]) for row in current})
-        stale, fresh = [], []
+        stale, pending = [], []
         for translation_id, language, project_id, organization_id, value in current:
             normalised = normalise(value) if language != KEY_SCOPE else value
             hashed = digest(normalised)
@@ -357,8 +376,11 @@ def _reindex_keys(writer: _Writer, translation_ids: list[str], batch: int = 2000
                 if old_digest == hashed and entry_id >> SCOPE_SHIFT == scope:
                     continue
                 stale.append(entry_id)
-            entry_id = writer.new_id(scope, len(normalised))
-            fresh.append((entry_id, translation_id, language, project_id, None, hashed, value))
+            pending.append(
+                (scope, len(normalised), (translation_id, language, project_id, None, hashed, value))
+            )
+        writer.prefetch((scope, length) for scope, length, _ in pending)
+        fresh = [(writer.new_id(scope, length), *row) for scope, length, row in pending]
         stale.extend(entry_id for entry_id, _ in existing.values())
         writer.remove(stale)
         writer.add(fresh)
@@ -509,11 +531,13 @@ def _fill_shingles(low: int, high: int) -> None:
 def _index_units(writer: _Writer, units: list[tuple]) -> int:
     """``units``: (id, organization_id, source_language, source)."""
     numbers = _scope_numbers({(row[1], row[2]) for row in units})
-    rows = []
+    pending = []
     for unit_id, organization_id, language, source in units:
         normalised = normalise(source)
-        entry_id = writer.new_id(numbers[(organization_id, language)], len(normalised))
-        rows.append((entry_id, None, language, None, unit_id, digest(normalised), source))
+        scope = numbers[(organization_id, language)]
+        pending.append((scope, len(normalised), (None, language, None, unit_id, digest(normalised), source)))
+    writer.prefetch((scope, length) for scope, length, _ in pending)
+    rows = [(writer.new_id(scope, length), *row) for scope, length, row in pending]
     writer.add(rows)
     return len(rows)
 
