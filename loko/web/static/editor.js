@@ -623,6 +623,9 @@
     const origin = item.provider || item.projectName || item.project || item.origin;
     if (origin && typeof origin === "string") parts.push(origin);
     if (typeof item.score === "number") parts.push(`${Math.round(item.score)}%`);
+    // A memory match in this key's placeholders, or one whose placeholders differ from them.
+    if (item.adapted === true) parts.push("placeholders adapted");
+    if (item.placeholdersDiffer === true) parts.push("placeholders differ");
     return parts.join(" · ");
   }
 
