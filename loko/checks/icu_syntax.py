@@ -9,8 +9,9 @@ type: ``{x, plural|select|selectordinal|number|date|time ...}``). Then:
   language (cardinal or ordinal); a category whose whole integer range is covered by exact
   selectors counts as present (``=1`` covers English ``one``), and a category that holds no
   whole number below 1,000 is not required (French, Spanish, Italian and Portuguese ``many``
-  holds 1,000,000 and its multiples; Lithuanian ``many`` holds fractions only); extra
-  categories are not flagged;
+  holds 1,000,000 and its multiples; Lithuanian ``many`` holds fractions only); a category
+  the language does not have (``few`` in English) is flagged too, as no number ever picks
+  it, unless CLDR does not know the language;
 - every ``select`` needs ``other``, and when the source has a select on the same argument,
   the value's offers the same keys;
 - a plural, selectordinal or select of the source is present in the value.
@@ -25,7 +26,7 @@ from babel import Locale, UnknownLocaleError
 from loko.checks import Issue, Signal, Target
 from loko.checks.icu import parse as parse_icu
 from loko.checks.text import looks_like_icu, plural_word
-from loko.formats.plurals import CATEGORY_ORDER, categories
+from loko.formats.plurals import CATEGORY_ORDER, categories, knows, ordinal_categories
 
 CODE = "icu-syntax"
 TITLE = "ICU message syntax or plural forms"
@@ -40,13 +41,6 @@ def _locale(language: str) -> Locale | None:
         return Locale.parse(language.replace("-", "_"))
     except (UnknownLocaleError, ValueError, TypeError):
         return None
-
-
-@lru_cache(maxsize=512)
-def _ordinal_categories(language: str) -> tuple[str, ...]:
-    locale = _locale(language)
-    tags = set(locale.ordinal_form.tags) if locale is not None else {"one", "two", "few"}
-    return tuple(category for category in CATEGORY_ORDER if category in tags or category == "other")
 
 
 @lru_cache(maxsize=2048)
@@ -82,9 +76,22 @@ def _source_selects(source: str) -> tuple[dict, frozenset]:
     return selects, frozenset((node["name"], node["type"]) for node in found)
 
 
+def _needed(language: str, kind: str) -> tuple[str, ...]:
+    return categories(language) if kind == "plural" else ordinal_categories(language)
+
+
+def _extra_categories(node: dict, language: str) -> list[str]:
+    """The node's category forms the language does not have (none when CLDR does not know
+    the language: English's rules only stand in for it)."""
+    if not knows(language):
+        return []
+    needed = _needed(language, node["type"])
+    return [key for key in node["options"] if key in CATEGORY_ORDER and key not in needed]
+
+
 def _missing_categories(node: dict, language: str) -> list[str]:
     kind = node["type"]
-    needed = categories(language) if kind == "plural" else _ordinal_categories(language)
+    needed = _needed(language, kind)
     options = node["options"]
     exact = {int(key[1:]) for key in options if key.startswith("=") and key[1:].isdigit()}
     missing = []
@@ -102,13 +109,20 @@ def _missing_categories(node: dict, language: str) -> list[str]:
 def _node_issues(node: dict, language: str, source_selects: dict) -> list[str]:
     name, kind, options = node["name"], node["type"], node["options"]
     if kind in ("plural", "selectordinal"):
+        messages = []
         missing = _missing_categories(node, language)
         if missing:
-            return [
+            messages.append(
                 f"The {kind} on {{{name}}} lacks the {plural_word(len(missing), 'form')} "
                 f"{', '.join(missing)} that {language} needs."
-            ]
-        return []
+            )
+        extra = _extra_categories(node, language)
+        if extra:
+            messages.append(
+                f"The {kind} on {{{name}}} has the {plural_word(len(extra), 'form')} "
+                f"{', '.join(extra)}, which {language} does not use."
+            )
+        return messages
     messages = []
     if "other" not in options:
         messages.append(f"The select on {{{name}}} has no other branch.")

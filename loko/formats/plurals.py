@@ -49,6 +49,48 @@ def categories(language: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=512)
+def ordinal_categories(language: str) -> tuple[str, ...]:
+    """The language's CLDR ordinal categories (``selectordinal``), always ending in ``other``
+    (English's when CLDR does not know the language)."""
+    locale = _locale(language)
+    tags = set(locale.ordinal_form.tags) if locale is not None else {"one", "two", "few"}
+    return tuple(category for category in CATEGORY_ORDER if category in tags or category == "other")
+
+
+def knows(language: str) -> bool:
+    """Whether CLDR has the language's plural rules (else English's stand in)."""
+    return _locale(language) is not None
+
+
+# Numbers tried for examples: whole numbers first, then large ones (French ``many`` holds
+# 1,000,000), then fractions (Lithuanian ``many`` holds only those).
+_SAMPLES = (*range(0, 1001), 10_000, 100_000, 1_000_000, "0.5", "1.5", "2.5", "0.1", "1.1")
+EXAMPLES_SHOWN = 4
+
+
+@lru_cache(maxsize=512)
+def examples(language: str, ordinal: bool = False) -> dict[str, str]:
+    """Example numbers of each plural category of the language, as a translator reads them:
+    ``{"one": "1, 21, 31, 41, …", "other": "0, 2, 3, 4, …"}`` (cardinal, or ordinal)."""
+    from decimal import Decimal
+
+    locale = _locale(language) or Locale.parse("en")
+    rule = locale.ordinal_form if ordinal else locale.plural_form
+    wanted = ordinal_categories(language) if ordinal else categories(language)
+    found: dict[str, list[str]] = {category: [] for category in wanted}
+    for sample in _SAMPLES:
+        number = Decimal(sample) if isinstance(sample, str) else sample
+        category = rule(number)
+        shown = found.get(category)
+        if shown is not None and len(shown) <= EXAMPLES_SHOWN:
+            shown.append(f"{number:,}" if isinstance(number, int) else sample)
+    return {
+        category: ", ".join(shown[:EXAMPLES_SHOWN]) + (", …" if len(shown) > EXAMPLES_SHOWN else "")
+        for category, shown in found.items()
+    }
+
+
+@lru_cache(maxsize=512)
 def gettext_categories(language: str) -> tuple[str, ...]:
     """The CLDR category of each gettext plural index (``msgstr[0]``, ``msgstr[1]``, ...) of the
     language's ``Plural-Forms`` rule, found by evaluating both rules on sample numbers."""

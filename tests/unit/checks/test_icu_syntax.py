@@ -26,6 +26,25 @@ def test_japanese_needs_only_other():
     assert messages(icu_syntax, "{count, plural, other {#個のファイル}}", FILES, "ja") == []
 
 
+def test_a_form_the_language_does_not_use_is_named():
+    value = "{count, plural, one {# Datei} few {# Dateien} other {# Dateien}}"
+    assert messages(icu_syntax, value, FILES) == [
+        "The plural on {count} has the form few, which de does not use."
+    ]
+
+
+def test_an_english_one_in_a_japanese_value_is_named():
+    value = "{count, plural, one {1個のファイル} other {#個のファイル}}"
+    assert messages(icu_syntax, value, FILES, "ja") == [
+        "The plural on {count} has the form one, which ja does not use."
+    ]
+
+
+def test_forms_of_a_language_cldr_does_not_know_are_not_flagged():
+    value = "{count, plural, one {# x} few {# y} other {# z}}"
+    assert messages(icu_syntax, value, FILES, "tlh") == []
+
+
 def test_other_is_always_required():
     assert messages(icu_syntax, "{count, plural, one {# Datei}}", FILES) == [
         "The plural on {count} lacks the form other that de needs."
