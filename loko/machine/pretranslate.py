@@ -13,9 +13,10 @@ never saved. Each batch of results is written in a transaction of its own throug
 meanwhile; the checks run as on every write, the values wait for a review
 (``needs-review``), and every batch belongs to the one operation of the job, undone as one.
 A cancelled job stops between batches. The report counts exactly what was written, and names
-each value it did not write and why (the first ``NOT_WRITTEN_LISTED``). ICU plural and select
-messages are never sent to the provider: their branches follow the target language's plural
-rules, so people translate them; they are counted as not sent.
+each value it did not write and why (the first ``NOT_WRITTEN_LISTED``). ICU plural
+and select messages go to the provider branch by branch, as whole sentences, and come back
+in the target language's plural categories (``loko.machine.choices``); one that cannot be
+made whole sentences is not sent, and counted so.
 """
 
 import math
@@ -38,8 +39,8 @@ from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.jobs import service as jobs
 from loko.languages.service import file_names, language_rows
+from loko.machine import choices
 from loko.machine import service as machine
-from loko.machine.masking import MaskingError, placeholders
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
 from loko.quality.service import Refused, agent_writes
@@ -58,10 +59,6 @@ DEFAULT_CONCURRENCY = 2
 MEMORY_WRITES = 2000  # memory matches written per transaction
 ERRORS_LISTED = 20
 NOT_WRITTEN_LISTED = 1000  # values named in the report; the counts go on past it
-NOT_SENT_REASON = (
-    "an ICU plural or select message: not sent to machine translation, as its branches follow "
-    "the target language's plural rules; translate it by hand"
-)
 SKIPPED_REASON = "written meanwhile (or its key went to the trash): kept as it was"
 
 
@@ -493,9 +490,10 @@ def pretranslate(
             progress(report.done, report.missing)
             continue
         for item in rest:
-            if not sendable(item.source):
+            reason = choices.refusal(item.source)
+            if reason is not None:
                 report.not_sent += 1
-                report.name(item, language, "notSent", NOT_SENT_REASON)
+                report.name(item, language, "notSent", f"not sent to machine translation: {reason}")
         rest = [item for item in rest if sendable(item.source)]
         for pairs, refusals, failures in _translated(call, rest, plan.source, language, cancelled):
             if cancelled():
@@ -516,12 +514,8 @@ def pretranslate(
 
 
 def sendable(text: str) -> bool:
-    """Whether ``text`` may go to a provider: not an ICU plural or select message."""
-    try:
-        placeholders(text)
-    except MaskingError:
-        return False
-    return True
+    """Whether ``text`` may go to a provider (a plural or select message as whole sentences)."""
+    return choices.refusal(text) is None
 
 
 def _fill_from_memory(plan: Plan, language: str, items, min_score: int, writer, progress, cancelled):

@@ -1,6 +1,7 @@
 """A pre-translation's report names each value it did not write (its key, file, language and
-why), up to a limit it says it reached; ICU plural and select messages are never sent to the
-provider and are counted apart; the report says what was asked and by whom."""
+why), up to a limit it says it reached; ICU plural and select messages go to the provider
+branch by branch, and those that cannot are counted apart; the report says what was asked
+and by whom."""
 
 import pytest
 
@@ -10,6 +11,7 @@ from tests.machine.test_api import add_provider
 from tests.machine.test_pretranslate import SOURCE, pretranslated, upsert, url, values
 
 PLURAL = "{count, plural, one {# message} other {# messages}}"
+TWO_PLURALS = "{a, plural, one {# file} other {# files}} in {b, plural, one {# folder} other {# folders}}"
 
 
 @pytest.fixture
@@ -104,26 +106,38 @@ def test_a_complete_list_says_it_is_not_truncated(app, project, owner, libre):
     assert (report["notWritten"], report["notWrittenTruncated"]) == ([], False)
 
 
-def test_an_icu_plural_is_not_sent_and_counted_as_not_sent(app, project, owner, libre):
+def test_an_icu_plural_is_translated_branch_by_branch(app, project, owner, libre):
     upsert(owner, project, "en", {"messages": PLURAL})
+    report = pretranslated(app, owner, project, **provider_source(libre))["result"]
+    assert (report["notSent"], report["refused"], report["filled"]) == (0, 0, 5)
+    sent = [str(call["body"]["q"]) for call in libre.calls]
+    assert not any("plural" in text for text in sent)
+    assert (
+        values(app, project, "de")["messages"]
+        == "{count, plural, one {[de] # message} other {[de] # messages}}"
+    )
+
+
+def test_an_icu_message_that_cannot_be_whole_sentences_is_not_sent(app, project, owner, libre):
+    upsert(owner, project, "en", {"messages": TWO_PLURALS})
     report = pretranslated(app, owner, project, **provider_source(libre))["result"]
     assert (report["notSent"], report["refused"], report["filled"]) == (1, 0, 4)
     (entry,) = not_written(report, "notSent")
     assert entry["key"] == "messages"
-    assert "ICU" in entry["reason"]
+    assert "not sent to machine translation" in entry["reason"]
     sent = [str(call["body"]["q"]) for call in libre.calls]
     assert sent and not any("plural" in text for text in sent)
     assert "messages" not in values(app, project, "de")
 
 
-def test_the_estimate_leaves_icu_messages_out_of_the_providers_share(app, project, owner, libre):
-    upsert(owner, project, "en", {"messages": PLURAL})
+def test_the_estimate_leaves_unsendable_icu_messages_out_of_the_providers_share(app, project, owner, libre):
+    upsert(owner, project, "en", {"messages": TWO_PLURALS, "one_plural": PLURAL})
     response = owner.post(
         f"/api/projects/{project.project_id}/pretranslate",
         json={"languages": ["de"], "dryRun": True, **provider_source(libre)},
     )
     assert response.status_code == 200, response.json
-    assert (response.json["missing"], response.json["toProvider"], response.json["notSent"]) == (5, 4, 1)
+    assert (response.json["missing"], response.json["toProvider"], response.json["notSent"]) == (6, 5, 1)
 
 
 def test_the_report_names_the_languages_files_provider_and_who_started_it(app, project, owner, libre):

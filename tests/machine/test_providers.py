@@ -124,9 +124,54 @@ def test_one_refused_text_does_not_cost_the_others(service, http):
     assert results[1].endswith("Goodbye")
 
 
-def test_an_icu_plural_is_refused_before_anything_is_sent(service, http):
-    with pytest.raises(MaskingError, match="plural"):
-        provider(service, http).translate(["{count, plural, one {# file} other {# files}}"], "en", "de")
+PLURAL = "You have {count, plural, one {# file} other {# files}} in {folder}."
+
+
+def translated(service, http, text: str, target: str) -> str:
+    """The provider's translation, its stand-in's language mark in lower case (DeepL's
+    target codes are upper case)."""
+    [result] = provider(service, http).translate([text], "en", target)
+    return re.sub(r"\[(\w+)\]", lambda mark: f"[{mark.group(1).lower()}]", result)
+
+
+def test_a_plural_goes_as_one_whole_sentence_per_branch_its_arguments_masked(service, http):
+    provider(service, http).translate([PLURAL], "en", "de")
+    sent = [text for call in service.calls for text in service.texts_of(call["body"])]
+    assert len(sent) == 2
+    assert all(
+        text.startswith("You have ") and text.endswith(" in " + text.split(" in ")[1]) for text in sent
+    )
+    assert not any("plural" in text or "#" in text or "{" in text for text in sent)
+    assert [len(TOKENS.findall(text)) for text in sent] == [2, 2]
+
+
+def test_a_plural_comes_back_with_its_arguments_intact(service, http):
+    assert translated(service, http, PLURAL, "de") == (
+        "{count, plural, one {[de] You have # file in {folder}.} other {[de] You have # files in {folder}.}}"
+    )
+
+
+def test_a_plural_comes_back_in_the_target_languages_forms(service, http):
+    result = translated(service, http, PLURAL, "ar")
+    other = "[ar] You have # files in {folder}."
+    assert result == (
+        f"{{count, plural, zero {{{other}}} one {{[ar] You have # file in {{folder}}.}} two {{{other}}} "
+        f"few {{{other}}} many {{{other}}} other {{{other}}}}}"
+    )
+
+
+def test_a_select_keeps_its_keys(service, http):
+    message = "{gender, select, female {She replied} other {They replied}}"
+    assert (
+        translated(service, http, message, "fr")
+        == "{gender, select, female {[fr] She replied} other {[fr] They replied}}"
+    )
+
+
+def test_two_plurals_side_by_side_are_refused_before_anything_is_sent(service, http):
+    message = "{a, plural, one {# file} other {# files}} in {b, plural, one {# folder} other {# folders}}"
+    with pytest.raises(MaskingError, match="#"):
+        provider(service, http).translate([message], "en", "de")
     assert service.calls == []
 
 

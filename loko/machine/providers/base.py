@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from loko.machine import masking
+from loko.machine import choices, masking
 from loko.machine.masking import MaskingError
 from loko.outbound import OutboundError
 
@@ -84,12 +84,23 @@ class Provider(ABC):
         """As ``translate``, with a MaskingError in place of each text whose translation is
         refused, so that one bad text does not cost the others; ProviderError as there."""
         results: list[str | MaskingError | None] = [None] * len(texts)
+        # A plural or select message goes as its branches' sentences (loko.machine.choices),
+        # each masked on its own; its answers are put together again at the end.
+        messages: dict[int, tuple[choices.Exploded, list[int]]] = {}
         masked: list[tuple[int, masking.Masked]] = []
+        pieces: list[str | MaskingError | None] = []
         for index, text in enumerate(texts):
             try:
-                masked.append((index, masking.mask(text, self.mask_style)))
+                exploded = choices.explode(text, target_lang)
+                sentences = exploded.texts if exploded is not None else (text,)
+                batch = [masking.mask(sentence, self.mask_style) for sentence in sentences]
             except MaskingError as error:
                 results[index] = error
+                continue
+            slots = list(range(len(pieces), len(pieces) + len(batch)))
+            pieces.extend([None] * len(batch))
+            masked.extend(zip(slots, batch, strict=True))
+            messages[index] = (exploded, slots)
         for start in range(0, len(masked), self.batch_size):
             batch = masked[start : start + self.batch_size]
             answers = self.translate_batch([m.text for _, m in batch], source_lang, target_lang, context)
@@ -98,11 +109,18 @@ class Provider(ABC):
                     f"{self.label} answered {len(answers)} translations for {len(batch)} texts",
                     problem="bad_answer",
                 )
-            for (index, item), answer in zip(batch, answers, strict=True):
+            for (slot, item), answer in zip(batch, answers, strict=True):
                 try:
-                    results[index] = masking.unmask(item, answer)
+                    pieces[slot] = masking.unmask(item, answer)
                 except MaskingError as error:
-                    results[index] = error
+                    pieces[slot] = error
+        for index, (exploded, slots) in messages.items():
+            answers = [pieces[slot] for slot in slots]
+            refused = next((answer for answer in answers if isinstance(answer, MaskingError)), None)
+            if refused is not None:
+                results[index] = refused
+            else:
+                results[index] = exploded.assemble(answers) if exploded is not None else answers[0]
         return results  # type: ignore[return-value]
 
     @abstractmethod
