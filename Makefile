@@ -41,11 +41,13 @@ system-deps:
 	fi
 
 # From the npm registry: axe-core checks the pages' accessibility in the browser tests;
-# i18next loads the nested JSON output as apps do; oidc-provider is the OpenID provider the
+# i18next loads the nested JSON output as apps do; FormatJS's ICU parser reads the plural
+# messages the editor writes; oidc-provider is the OpenID provider the
 # single sign-on tests sign in at.
 AXE := tests/browser/node_modules/axe-core/axe.min.js
 OIDC_PROVIDER := tests/sso/node_modules/oidc-provider/package.json
 I18NEXT := tests/unit/formats/node_modules/i18next/package.json
+ICU_PARSER := tests/browser/icu/node_modules/@formatjs/icu-messageformat-parser/package.json
 NPM_INSTALL := npm install --no-save --no-package-lock --no-audit --no-fund --silent
 browser-deps:
 	@[ -f $(AXE) ] || { \
@@ -59,6 +61,12 @@ browser-deps:
 			$(NPM_INSTALL) --prefix tests/sso oidc-provider@~9.13.3; \
 		else \
 			echo "npm is missing: the single sign-on tests skip (they need oidc-provider from the npm registry)"; \
+		fi; }
+	@[ -f $(ICU_PARSER) ] || { \
+		if command -v npm >/dev/null 2>&1; then \
+			$(NPM_INSTALL) --prefix tests/browser/icu @formatjs/icu-messageformat-parser@~3.5.23; \
+		else \
+			echo "npm is missing: the ICU parser check of exported plurals skips"; \
 		fi; }
 	@[ -f $(I18NEXT) ] || { \
 		if command -v npm >/dev/null 2>&1; then \

@@ -5,6 +5,7 @@ from flask import Blueprint, request
 from markupsafe import Markup, escape
 
 from loko.errors import BadRequest
+from loko.formats.plurals import examples
 from loko.http import allow_body_up_to
 from loko.languages.catalog import text_direction
 from loko.web.csrf import check_api_token, csrf_token, protect_page_write
@@ -24,6 +25,17 @@ def lang_dir(code: str | None) -> Markup:
     if not code:
         return Markup("")
     return Markup(f' lang="{escape(code)}" dir="{text_direction(code)}"')  # noqa: S704 - escaped
+
+
+@web_ui.app_template_global()
+def plural_examples(codes) -> dict:
+    """Each language's CLDR plural categories with example numbers, cardinal and ordinal,
+    for the editor's plural fields: ``{"ar": {"plural": {"zero": "0", ...}, ...}}``."""
+    return {
+        code: {"plural": examples(code), "selectordinal": examples(code, ordinal=True)}
+        for code in codes
+        if code
+    }
 
 
 @web_ui.app_template_test("rtl")

@@ -60,6 +60,7 @@
       "\\{\\s*[A-Za-z_][\\w.-]*\\s*,\\s*(?:number|date|time)\\s*(?:,[^{}]*)?\\}", // ICU {n, number}
       "\\{\\s*[A-Za-z0-9_][\\w.-]*\\s*\\}", // {name}, {0}
       "%(?:\\(\\w+\\)|\\d+\\$)?[-+0#]*\\d*(?:\\.\\d+)?[sdifuxXeEgGc@]", // %s %d %(name)s %1$s %.2f
+      "<\\/?[A-Za-z][\\w:.-]*(?:\\s[^<>]*?)?\\s*\\/?>", // HTML and XML tags: <b>, </a>, <br/>
     ].join("|"),
     "g"
   );
@@ -70,6 +71,9 @@
       if (match[0] === "%%") continue;
       let key = match[0].replace(/\s+/g, "");
       if (key.endsWith(",")) key = key.slice(0, -1) + "}";
+      // A tag is compared by its name alone: its attributes (a link's address) may differ.
+      const tag = /^<(\/?)([A-Za-z][\w:.-]*)/.exec(match[0]);
+      if (tag) key = `<${tag[1]}${tag[2].toLowerCase()}${match[0].endsWith("/>") ? "/" : ""}>`;
       found.push({ index: match.index, text: match[0], key });
     }
     return found;
@@ -272,7 +276,7 @@
     }
     if (!canEdit || cell.hasAttribute("data-readonly") || edits.has(cell) || cell.querySelector(".conflict")) {
       const open = edits.get(cell);
-      if (open && focus) open.textarea.focus();
+      if (open && focus) focusEdit(open);
       return false;
     }
     const state = stored.get(cell);
@@ -296,21 +300,48 @@
     const cancel = button("Cancel", "small", () => cancelEdit(cell));
     actions.append(save, cancel);
     box.append(textarea, note, actions);
+    const forms = pluralForms(cell, textarea);
+    if (forms) textarea.before(forms.element);
     cell.querySelector(".t").hidden = true;
     cell.append(box);
     cell.classList.add("editing");
     cell.classList.remove("saved", "failed");
     // ``expected``: the stored value this edit starts from, which the save sends so that
     // a change made meanwhile by someone else shows as a conflict instead of being lost.
-    edits.set(cell, { textarea, note, start, expected: state.value, confirmed: false, box, inserted: null });
+    edits.set(cell, { textarea, note, start, expected: state.value, confirmed: false, box, inserted: null, forms });
     attachSuggestions(cell, actions, start === "");
     textarea.addEventListener("input", () => checkPlaceholders(cell, false));
     checkPlaceholders(cell, false);
-    if (focus) {
+    if (focus && forms) forms.focus();
+    else if (focus) {
       textarea.focus();
       textarea.setSelectionRange(textarea.value.length, textarea.value.length);
     }
     return true;
+  }
+
+  // One field per plural form where the value (or, for a new one, the source) is an ICU
+  // plural: plural_forms.js; the textarea keeps the message they write.
+  const pluralExamples = JSON.parse(root.dataset.plurals || "{}");
+
+  function pluralForms(cell, textarea) {
+    if (!window.LokoPlurals) return null;
+    const code = cell.dataset.l;
+    const sourceCell = source ? cell.parentElement.querySelector(`td.v[data-l="${CSS.escape(source)}"]`) : null;
+    const sourceState = sourceCell && sourceCell !== cell ? stored.get(sourceCell) : null;
+    return window.LokoPlurals.attach({
+      textarea,
+      language: code,
+      languageName: plainLanguageName(code),
+      examples: pluralExamples[code],
+      source: sourceState ? sourceState.value || "" : "",
+      onChange: () => checkPlaceholders(cell, false),
+    });
+  }
+
+  function focusEdit(edit) {
+    if (edit.forms && !edit.forms.showsText()) edit.forms.focus();
+    else edit.textarea.focus();
   }
 
   // The language of a value and its direction (right to left for Arabic, Hebrew ...).
@@ -375,7 +406,7 @@
     if (!edit.confirmed && checkPlaceholders(cell, true)) {
       edit.confirmed = true;
       Loko.announce(edit.note.textContent);
-      edit.textarea.focus();
+      focusEdit(edit);
       return;
     }
     // A machine translation or a memory match saved as it was inserted waits for a review.
@@ -742,8 +773,12 @@
     edit.textarea.value = text;
     edit.inserted = item;
     checkPlaceholders(cell, false);
-    edit.textarea.focus();
-    edit.textarea.setSelectionRange(text.length, text.length);
+    if (edit.forms) edit.forms.refresh();
+    if (edit.forms && !edit.forms.showsText()) edit.forms.focus();
+    else {
+      edit.textarea.focus();
+      edit.textarea.setSelectionRange(text.length, text.length);
+    }
     Loko.announce(`Inserted suggestion ${index + 1}, ${suggestionLabel(item)}. Enter saves it.`);
   }
 
@@ -830,6 +865,11 @@
         else cell.focus();
       });
     } else if (event.key === "Tab") {
+      // Tab moves between a plural's fields first, then on to the next value.
+      const edit = edits.get(cell);
+      const fields = edit && edit.forms && !edit.forms.showsText() ? edit.forms.fields() : [];
+      const at = fields.indexOf(event.target);
+      if (at >= 0 && fields[at + (event.shiftKey ? -1 : 1)]) return;
       const next = following(cell, event.shiftKey ? -1 : 1);
       if (!next) return;
       event.preventDefault();
