@@ -46,3 +46,44 @@ def test_the_source_value_keeps_the_hints_of_the_language_last_focused(page):
     expect(cell(page, "save", "en")).to_be_focused()
     expect(hint(page)).to_have_text("Glossary: file → fichier")
     expect(cell(page, "save", "en").locator("mark.term")).to_have_count(1)
+
+
+def project_with_forbidden_translation(page) -> str:
+    """As ``project_with_term``, German only, with ``Akte`` forbidden for ``file``."""
+    project_id = new_project(page, languages=("en", "de"))
+    organization_id = call(page, "GET", "/api/organizations")["organizations"][0]["id"]
+    term = {
+        "language": "en",
+        "term": "file",
+        "translations": [
+            {"language": "de", "text": "Datei"},
+            {"language": "de", "text": "Akte", "forbidden": True},
+        ],
+    }
+    call(page, "POST", f"/api/organizations/{organization_id}/glossary/terms", term)
+    add_keys(page, project_id, "en", {"save": "Save the file"})
+    return project_id
+
+
+def typing_hint(page):
+    return cell(page, "save", "de").locator(".glossary-typing")
+
+
+def test_the_expected_translation_is_shown_while_typing(page):
+    project_id = project_with_forbidden_translation(page)
+    open_editor(page, project_id, "?lang=de")
+    cell(page, "save", "de").focus()
+    page.keyboard.press("Enter")
+    expect(typing_hint(page)).to_have_text("Glossary: file → Datei.")
+    page.keyboard.insert_text("Die Datei speichern")
+    expect(typing_hint(page)).to_have_text("Glossary: file → Datei (used).")
+
+
+def test_a_forbidden_translation_is_flagged_as_it_is_typed(page):
+    project_id = project_with_forbidden_translation(page)
+    open_editor(page, project_id, "?lang=de")
+    cell(page, "save", "de").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text("Die Akte speichern")
+    expect(typing_hint(page)).to_contain_text("“Akte” is a forbidden translation of “file”: use “Datei”.")
+    expect(typing_hint(page)).to_have_class("glossary-typing small warn")

@@ -200,6 +200,11 @@ def test_reviewers_are_offered_mark_reviewed(page_as, world, values, caller):
     assert "Mark all shown reviewed in" in text
 
 
+def test_mark_all_shown_reviewed_is_not_offered_for_the_projects_source_language(page_as, world, values):
+    text = page_as("org_owner").get(editor_url(world, source="de", lang="en")).text
+    assert 'data-review-all="en"' not in text and "Mark all shown reviewed in English" not in text
+
+
 @pytest.mark.parametrize("caller", NOT_REVIEWERS)
 def test_who_may_not_review_sees_no_review_button(page_as, world, values, caller):
     text = page_as(caller).get(editor_url(world)).text

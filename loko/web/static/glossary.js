@@ -3,7 +3,9 @@
 // text that screen readers read too. One request for the rows shown (and one per batch of
 // rows loaded later), never one per row. The translations shown are those of the language
 // of the value the cursor is in (at first, the language the person may edit); the source's
-// own cells keep the last. Texts reach the page as text only.
+// own cells keep the last. While a value is typed, its source's terms are listed under it with
+// the translation expected, and a forbidden translation typed is flagged at once. Texts
+// reach the page as text only.
 (function () {
   "use strict";
 
@@ -147,10 +149,62 @@
   // The cursor in a value of another language: every source cell shows that language's terms.
   tbody.addEventListener("focusin", (event) => {
     const cell = event.target.closest ? event.target.closest("td.v[data-l]") : null;
-    if (!cell || cell.dataset.l === source || cell.dataset.l === language) return;
-    language = cell.dataset.l;
-    apply(Array.from(tbody.querySelectorAll("tr")));
+    if (!cell || cell.dataset.l === source) return;
+    if (cell.dataset.l !== language) {
+      language = cell.dataset.l;
+      apply(Array.from(tbody.querySelectorAll("tr"))).then(() => typing(cell));
+    } else {
+      typing(cell);
+    }
   });
+
+  // While a value is typed: the terms of its source, each with the translation expected and
+  // whether the value has it yet, and a forbidden translation flagged as soon as it is typed.
+  tbody.addEventListener("input", (event) => {
+    const cell = event.target.closest ? event.target.closest("td.v[data-l]") : null;
+    if (cell && cell.dataset.l !== source) typing(cell);
+  });
+
+  function found(text, word) {
+    return pattern({ term: word, caseSensitive: false }).test(text);
+  }
+
+  function typing(cell) {
+    const editor = cell.querySelector(".cell-editor");
+    const value = editor ? editor.querySelector(":scope > textarea") : null;
+    if (!value) return;
+    const sourceCell = cell.parentElement.querySelector(`td.v[data-l="${CSS.escape(source)}"]`);
+    const terms = (sourceCell && termsIn(cell.dataset.l).get(sourceText(sourceCell))) || [];
+    let hint = editor.querySelector(":scope > .glossary-typing");
+    if (!terms.length) {
+      if (hint) hint.remove();
+      return;
+    }
+    if (!hint) {
+      hint = document.createElement("p");
+      hint.className = "glossary-typing small";
+      hint.setAttribute("aria-live", "polite");
+      value.after(hint);
+    }
+    const text = value.value;
+    const parts = [];
+    const warnings = [];
+    for (const term of terms) {
+      if (term.forbidden) continue;
+      for (const word of term.forbiddenTranslations) {
+        if (found(text, word)) {
+          warnings.push(`“${word}” is a forbidden translation of “${term.term}”` + (term.translation ? `: use “${term.translation}”.` : "."));
+        }
+      }
+      if (term.translation) {
+        parts.push(`${term.term} → ${term.translation}${found(text, term.translation) ? " (used)" : ""}`);
+      }
+    }
+    const words = [parts.length ? `Glossary: ${parts.join("; ")}.` : "", ...warnings].filter(Boolean).join(" ");
+    if (hint.textContent !== words) hint.textContent = words;
+    hint.classList.toggle("warn", warnings.length > 0);
+    hint.hidden = words === "";
+  }
 
   watch();
   apply(Array.from(tbody.querySelectorAll("tr")));
