@@ -64,3 +64,27 @@ def test_an_issue_is_fixed_and_a_changed_value_reviewed_from_the_keyboard(page):
 
     open_editor(page, project_id)
     expect(value_cell(page, "bye").locator(".state")).to_have_text("✓ Reviewed")
+
+
+def test_a_reviewer_works_through_the_needs_review_queue_from_the_keyboard(page):
+    project_id = new_project(page)
+    english = {"bye": "Bye", "save": "Save", "open": "Open"}
+    add_keys(page, project_id, "en", english)
+    add_keys(page, project_id, "de", {"bye": "Tschüss", "save": "Speichern", "open": "Öffnen"})
+    for key, text in english.items():
+        body = {"key": key, "fileName": "common", "updates": {"en": {"value": f"{text}!"}}}
+        call(page, "PATCH", f"/api/projects/{project_id}/translations", body)
+
+    open_editor(page, project_id, "?review=needed&lang=de")
+    expect(page.locator("#editor-rows tr")).to_have_count(3)
+    value_cell(page, "bye").focus()
+    for key in ("bye", "open", "save"):  # the keys in the editor's order
+        expect(value_cell(page, key)).to_be_focused()
+        page.keyboard.press("r")
+        expect(page.locator("[data-status]")).to_have_text(f"Marked reviewed: {key} in de.")
+        expect(value_cell(page, key).locator(".state")).to_have_text("✓ Reviewed")
+        page.keyboard.press("ArrowDown")
+    assert still_same_document(page)
+
+    open_editor(page, project_id, "?review=needed&lang=de")
+    expect(page.get_by_text("No keys match these filters.")).to_be_visible()
