@@ -37,6 +37,10 @@ SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
 # The organization's glossary as a project uses it (the terms found in its texts, the MCP
 # search): whoever sees the project's translations, a read key too.
 VIEW_GLOSSARY = VIEW_TRANSLATIONS
+# The review queue (values by review state, each with why it waits): whoever sees the
+# project's translations, a read key too, in every language like every reader (a language
+# limit bounds what a member writes and reviews, not what they read).
+VIEW_REVIEW_QUEUE = VIEW_TRANSLATIONS
 # Pre-translating (filling a project's missing values from memory or a provider, as a job):
 # whoever may edit its translations; the values written wait for a review.
 PRETRANSLATE = EDIT_TRANSLATIONS

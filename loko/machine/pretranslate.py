@@ -45,7 +45,7 @@ from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
 from loko.quality.service import Refused, agent_writes
 from loko.translations.editor import contains_text
-from loko.translations.models import Translation, TranslationValue
+from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
 from loko.translations.queries import has_inherited_value
 from loko.translations.service import fill_missing
 
@@ -592,7 +592,7 @@ class _Writer:
         self.report.operation_id = self.report.operation_id or done["operationId"]
 
     def _fill(self, language: str, values: dict, tally: str) -> dict:
-        with agent_writes():  # values no person wrote wait for a review
+        with agent_writes(PRE_TRANSLATED):  # values no person wrote wait for a review
             return fill_missing(
                 self.actor,
                 self.project_id,

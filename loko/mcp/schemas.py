@@ -13,7 +13,8 @@ from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import ImportResult
 from loko.imports.service import MODES, REMOVED_KEYS
-from loko.translations.models import OPERATION_KINDS
+from loko.quality.schemas import REASON_DESCRIPTION, ReviewQueueQuery
+from loko.translations.models import NEEDS_REVIEW, OPERATION_KINDS, VALUE_STATES
 from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
 from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut, UndoRequest
 
@@ -223,6 +224,11 @@ class MissingPageOut(ApiSchema):
     next_cursor = fields.String(required=True, allow_none=True)
 
 
+class ValueStateOut(ApiSchema):
+    state = fields.String(required=True, metadata={"description": "translated, reviewed or needs-review."})
+    reason = fields.String(required=True, allow_none=True, metadata={"description": REASON_DESCRIPTION})
+
+
 class TranslationDetailOut(TranslationOut):
     comment = fields.String(
         required=True, allow_none=True, metadata={"description": "The key's note for translators."}
@@ -242,6 +248,12 @@ class TranslationDetailOut(TranslationOut):
         values=fields.String(),
         required=True,
         metadata={"description": "Value inherited from the linked project, where this one has none."},
+    )
+    states = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(ValueStateOut),
+        required=True,
+        metadata={"description": "code -> the value's review state, and why it waits for a review."},
     )
     history = fields.List(fields.Nested(HistoryEntryOut), required=True)
 
@@ -264,6 +276,14 @@ class IssuesArguments(ApiSchema):
         validate=validate.Range(min=0, max=2**31 - 1),
         metadata={"description": "Issues to skip: the number already seen."},
     )
+
+
+class ReviewQueueArguments(ReviewQueueQuery):
+    state = _described(
+        fields.String(load_default=NEEDS_REVIEW, validate=validate.OneOf(VALUE_STATES)),
+        "Only values in this state: needs-review (the default) is the review queue.",
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class TrashedOut(ApiSchema):

@@ -27,8 +27,8 @@ from loko.machine.schemas import PretranslateIn, PretranslateStarted, Suggestion
 from loko.mcp import schemas
 from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
-from loko.quality import review
-from loko.quality.schemas import ChecksPage, ReviewRequest, ReviewResult
+from loko.quality import queue, review
+from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
 from loko.quality.service import agent_writes
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
@@ -154,9 +154,19 @@ def _render_missing(result: dict) -> str:
     return "\n".join(lines) + _more(result["next_cursor"])
 
 
+def _state_of(row: dict | None) -> str:
+    """A value's review state as words: ``needs-review (agent)``."""
+    if row is None:
+        return ""
+    return f"{row['state']} ({row['reason']})" if row["reason"] else row["state"]
+
+
 def _render_translation(result: dict) -> str:
     lines = [f"{result['fileName']} / {result['key']} [{result['id']}]"]
-    lines += [f"- {code}: {_quote(value, 200)}" for code, value in result["values"].items()]
+    lines += [
+        f"- {code}: {_quote(value, 200)}, {_state_of(result['states'].get(code))}"
+        for code, value in result["values"].items()
+    ]
     lines += [f"- {code} (inherited): {_quote(value, 200)}" for code, value in result["inherited"].items()]
     for label, name in (("Comment", "comment"), ("Context", "context"), ("Max length", "maxLength")):
         if result.get(name) is not None:
@@ -458,8 +468,24 @@ def _render_issues(result: dict) -> str:
     ]
     lines += [
         f"- {item['fileName']} {item['key']} [{item['language']}] {item['check']}: {item['message']} "
-        f"value {_quote(item['value'])}" + (f", fix {_quote(item['fix'])}" if item["fix"] is not None else "")
+        f"value {_quote(item['value'])}, {_state_of(item)}"
+        + (f", fix {_quote(item['fix'])}" if item["fix"] is not None else "")
         for item in result["issues"]
+    ]
+    return "\n".join(lines)
+
+
+def _list_review_queue(actor, args):
+    filters = {name: args.get(name) for name in queue.QUEUE_FILTERS}
+    return queue.review_queue(actor, actor.project_id, filters, args["limit"], args["offset"])
+
+
+def _render_review_queue(result: dict) -> str:
+    lines = [f"{result['total']} value(s)."]
+    lines += [
+        f"- {item['fileName']} {item['key']} [{item['language']}] {_state_of(item)}: {_quote(item['value'])}"
+        + (f"; issues: {', '.join(item['checks'])}" if item["checks"] else "")
+        for item in result["values"]
     ]
     return "\n".join(lines)
 
@@ -530,9 +556,11 @@ TOOLS = {
         ToolSpec(
             "get_translation",
             "Get a translation",
-            "One translation by `key` and `fileName`: its values in every language, any value "
-            "inherited from the linked project, its details (comment for translators, context, "
-            "maximum length in characters) and its recent change history.",
+            "One translation by `key` and `fileName`: its values in every language with each "
+            "one's review state (`states`: translated, reviewed or needs-review, and the `reason` "
+            "it waits for a review), any value inherited from the linked project, its details "
+            "(comment for translators, context, maximum length in characters) and its recent "
+            "change history.",
             schemas.TranslationRef,
             schemas.TranslationDetailOut,
             _get_translation,
@@ -686,13 +714,28 @@ TOOLS = {
             "list_issues",
             "List issues",
             "What the checks found in the project's values (placeholders, length, ...): counts per "
-            "language and check, values waiting for a review, and a page of issues with the value "
-            "and, when certain, its fix. Filter by `check`, `language`, `fileName`; page with "
-            "`offset`. Values written through this server wait for a review (needs-review).",
+            "language and check, values waiting for a review, and a page of issues with the value, "
+            "its review state and the `reason` it waits for a review, and, when certain, its fix. "
+            "Filter by `check`, `language`, `fileName`; page with `offset`. Values written through "
+            "this server wait for a review (needs-review, reason agent); list_review_queue lists "
+            "them all.",
             schemas.IssuesArguments,
             ChecksPage,
             _list_issues,
             _render_issues,
+        ),
+        ToolSpec(
+            "list_review_queue",
+            "List the review queue",
+            "The values waiting for a review (`state` needs-review, the default; or translated, "
+            "reviewed), each with its key, file, language, text, why it waits (`reason`: "
+            "source-changed, agent, pre-translated, machine-unedited, memory-unedited, requested, "
+            "undone) and the checks with an open issue in it. Filter by `reason`, `check`, "
+            "`language`, `fileName`; page with `offset`; `total` counts them all.",
+            schemas.ReviewQueueArguments,
+            ReviewQueuePage,
+            _list_review_queue,
+            _render_review_queue,
         ),
         ToolSpec(
             "search_glossary",

@@ -11,7 +11,7 @@ from loko.projects.models import Project
 from loko.projects.service import bump_data_version
 from loko.quality.models import ValueIssue
 from loko.quality.service import check_levels
-from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue
+from loko.translations.models import NEEDS_REVIEW, REQUESTED, REVIEWED, Translation, TranslationValue
 
 REVIEW_STATES = (REVIEWED, NEEDS_REVIEW)
 
@@ -59,7 +59,12 @@ def set_review_state(
                     TranslationValue.language_code.in_(languages),
                     TranslationValue.state != state,
                 )
-                .values(state=state, review_changed_at=now, review_changed_by=actor.name)
+                .values(
+                    state=state,
+                    review_reason=REQUESTED if state == NEEDS_REVIEW else None,
+                    review_changed_at=now,
+                    review_changed_by=actor.name,
+                )
                 .execution_options(synchronize_session=False, preserve_rowcount=True)
             )
             updated += result.rowcount
@@ -117,8 +122,9 @@ def needs_review_counts(project_id: str, filters: dict | None = None) -> list[di
 def list_issues(actor, project_id: str, filters: dict, limit: int, offset: int) -> dict:
     """What the checks found in the project's active values: the checks' levels, counts per
     language and check, needs-review counts per language, and a page of issues ``{key,
-    fileName, language, check, message, fix, value, state}`` ordered by file, key, language
-    and check, with the total. Filters: ``check``, ``language``, ``fileName``."""
+    fileName, language, check, message, fix, value, state, reason}`` ordered by file, key,
+    language and check, with the total (``reason``: why the value waits for a review, as in
+    ``queue.review_queue``). Filters: ``check``, ``language``, ``fileName``."""
     read_snapshot()
     policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     levels = check_levels(db.session.execute(select(Project.checks).where(Project.id == project_id)).scalar())
@@ -133,6 +139,7 @@ def list_issues(actor, project_id: str, filters: dict, limit: int, offset: int) 
             issues.c.fix,
             TranslationValue.value,
             TranslationValue.state,
+            TranslationValue.review_reason,
         )
         .select_from(issues)
         .join(Translation, Translation.id == issues.c.translation_id)
@@ -167,8 +174,9 @@ def list_issues(actor, project_id: str, filters: dict, limit: int, offset: int) 
                 "fix": fix,
                 "value": value,
                 "state": state,
+                "reason": reason,
             }
-            for key, file_name, language, check, message, fix, value, state in page
+            for key, file_name, language, check, message, fix, value, state, reason in page
         ],
     }
 

@@ -21,18 +21,20 @@ from loko.database import SESSION_STATEMENTS, in_chunks
 from loko.errors import BadRequest
 from loko.glossary.matching import glossary_of
 from loko.quality.models import DEFAULT_LEVEL, LEVELS, ValueIssue
-from loko.translations.models import NEEDS_REVIEW, TRANSLATED
+from loko.translations.models import AGENT, NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED
 
 ISSUE_COLUMNS = ("translation_id", "language_code", "check_code", "project_id", "message", "fix")
 WRITES = ("created", "updated")
 
-_agent = contextvars.ContextVar("loko_agent_writes", default=False)
+# Inside ``agent_writes``: why the values written wait for a review (one of REVIEW_REASONS).
+_agent = contextvars.ContextVar("loko_agent_writes", default=None)
 
 
 @contextmanager
-def agent_writes():
-    """Values written inside are an agent's (the MCP tools): they wait for a review."""
-    token = _agent.set(True)
+def agent_writes(reason: str = AGENT):
+    """Values written inside are an agent's (the MCP tools; a pre-translation gives its own
+    ``reason``): they wait for a review, with ``reason``."""
+    token = _agent.set(reason)
     try:
         yield
     finally:
@@ -42,6 +44,11 @@ def agent_writes():
 def written_state() -> str:
     """The state a write gives the values it changes: ``needs-review`` for an agent's."""
     return NEEDS_REVIEW if _agent.get() else TRANSLATED
+
+
+def written_reason() -> str | None:
+    """Why the values a write changes wait for a review (None when they do not)."""
+    return _agent.get()
 
 
 def check_levels(stored: str | None) -> dict[str, str]:
@@ -294,12 +301,26 @@ def _dependents(statements, translation_ids: list[str], source: str, written) ->
 
 
 def _mark_other_languages(statements, translation_ids: list[str], source: str | None) -> None:
-    """The values of these keys in every language but the source's: ``needs-review``."""
+    """The values of these keys in every language but the source's: ``needs-review``, because
+    the source changed (the latest cause, whatever sent a value to review before)."""
     for chunk in in_chunks(translation_ids):
         statements.execute(
-            "UPDATE translation_values SET state = ? WHERE language_code <> ? AND state <> ? "  # noqa: S608
+            "UPDATE translation_values SET state = ?, review_reason = ? WHERE language_code <> ? "  # noqa: S608
+            "AND (state <> ? OR COALESCE(review_reason, '') <> ?) "
             f"AND translation_id IN ({_placeholders(len(chunk))})",
-            [(NEEDS_REVIEW, source or "", NEEDS_REVIEW, *chunk)],
+            [(NEEDS_REVIEW, SOURCE_CHANGED, source or "", NEEDS_REVIEW, SOURCE_CHANGED, *chunk)],
+        )
+
+
+def await_review(statements, values: list[tuple]) -> None:
+    """``(reason, translation_id, language)``: these values wait for a review, for ``reason``
+    (a write's own, such as a machine suggestion saved as it was made), in the write's
+    transaction."""
+    if values:
+        statements.execute(
+            "UPDATE translation_values SET state = ?, review_reason = ? "
+            "WHERE translation_id = ? AND language_code = ?",
+            [(NEEDS_REVIEW, reason, translation_id, language) for reason, translation_id, language in values],
         )
 
 
@@ -312,13 +333,14 @@ def _delete_key_issues(statements, translation_ids: list[str]) -> None:
         )
 
 
-def _set_states(statements, pairs, state: str) -> None:
+def _set_states(statements, pairs, state: str, reason: str | None) -> None:
     for language, ids in _by_language(pairs).items():
         for chunk in in_chunks(ids):
             statements.execute(
-                "UPDATE translation_values SET state = ? WHERE language_code = ? "  # noqa: S608
-                f"AND state <> ? AND translation_id IN ({_placeholders(len(chunk))})",
-                [(state, language, state, *chunk)],
+                "UPDATE translation_values SET state = ?, review_reason = ? WHERE language_code = ? "  # noqa: S608
+                "AND (state <> ? OR COALESCE(review_reason, '') <> ?) "
+                f"AND translation_id IN ({_placeholders(len(chunk))})",
+                [(state, reason, language, state, reason or "", *chunk)],
             )
 
 
@@ -503,7 +525,7 @@ def values_written(
         # Those the write's UPDATE gave the state keep it, but for the ones marked just above.
         done = {p for p in updated if p[0] not in changed or p[1] == source}
         pairs = [p for p in pairs if p not in done]
-    _set_states(statements, pairs, state)
+    _set_states(statements, pairs, state, written_reason())
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
     if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.

@@ -187,8 +187,9 @@ def bulk_translations(project_id):
 def patch_translation(project_id):
     data = load_patch(json_body())
     updates, expected = service.patch_changes(data["updates"])
+    reviews = service.patch_reviews(data["updates"])
     results = service.patch_translation(
-        current_actor(), str(project_id), data["key"], data["fileName"], updates, expected
+        current_actor(), str(project_id), data["key"], data["fileName"], updates, expected, reviews
     )
     return schema_instance(PatchResults).dump({"results": results})
 

@@ -34,7 +34,7 @@ from loko.errors import LokoError
 from loko.files.service import file_record_ids
 from loko.http import json_object
 from loko.translations.schemas import load_patch
-from loko.translations.service import patch_changes, write_patch
+from loko.translations.service import patch_changes, patch_reviews, write_patch
 
 log = logging.getLogger("loko")
 
@@ -186,6 +186,7 @@ class DirectPatch:
                 updates,
                 expected,
                 existing_file_records(statements, self.kept_records, self.wal_index),
+                reviews=patch_reviews(data["updates"]),
             )
 
         results = group_commit(self.engine).run(work, self.app.config["LOKO_PROCESSES"] > 1)

@@ -10,6 +10,21 @@ HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged")
 # waiting for one (written by an agent, or its source value changed since).
 VALUE_STATES = ("translated", "reviewed", "needs-review")
 TRANSLATED, REVIEWED, NEEDS_REVIEW = VALUE_STATES
+# Why a value waits for a review (``review_reason``; NULL for the other states, and for values
+# sent to review before reasons were stored): its source value changed since, an agent (an
+# MCP tool) wrote it, a pre-translation filled it, a machine translation or a memory match
+# was saved as it was suggested, a person asked for a review, or an undo took it back to a
+# text other than the one reviewed.
+REVIEW_REASONS = (
+    "source-changed",
+    "agent",
+    "pre-translated",
+    "machine-unedited",
+    "memory-unedited",
+    "requested",
+    "undone",
+)
+SOURCE_CHANGED, AGENT, PRE_TRANSLATED, MACHINE_UNEDITED, MEMORY_UNEDITED, REQUESTED, UNDONE = REVIEW_REASONS
 
 DIGITS = re.compile(r"[0-9]+")
 NUMBER_WIDTH = 10
@@ -117,6 +132,8 @@ class TranslationValue(db.Model):
     # an undo of earlier changes lists such a value as changed since.
     review_changed_at = db.Column(UTCDateTime, nullable=True)
     review_changed_by = db.Column(String(128), nullable=True)
+    # One of REVIEW_REASONS while the state is needs-review (the latest cause), else NULL.
+    review_reason = db.Column(String(32), nullable=True)
 
 
 class HistoryEntry(db.Model):

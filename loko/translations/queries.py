@@ -272,8 +272,9 @@ def missing_translations(
 
 
 def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict:
-    """The active translation with its values, the value inherited through the project
-    link (if any) and its most recent history; NotFound when there is none."""
+    """The active translation with its values, each value's review state and why it waits
+    for a review (``states``: ``{code: {state, reason}}``), the value inherited through the
+    project link (if any) and its most recent history; NotFound when there is none."""
     project, _ = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
     translation = db.session.execute(
         select(Translation).where(
@@ -295,7 +296,15 @@ def translation_by_key(actor, project_id: str, key: str, file_name: str) -> dict
         "context": translation.context,
         "maxLength": translation.max_length,
     }
-    return {**found, **details, "inherited": inherited, "history": entries}
+    states = {
+        code: {"state": state, "reason": reason}
+        for code, state, reason in db.session.execute(
+            select(TranslationValue.language_code, TranslationValue.state, TranslationValue.review_reason)
+            .where(TranslationValue.translation_id == translation.id)
+            .order_by(TranslationValue.language_code)
+        )
+    }
+    return {**found, **details, "states": states, "inherited": inherited, "history": entries}
 
 
 def file_summaries(actor, project_id: str) -> list[dict]:

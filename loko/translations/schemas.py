@@ -49,6 +49,17 @@ class ValueUpdate(ApiSchema):
             "project do not count as stored values."
         },
     )
+    uneditedSuggestion = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(("machine", "memory")),
+        metadata={
+            "description": "Optional: the value is a machine translation (`machine`) or a "
+            "translation memory match (`memory`) saved as it was suggested. Written (created or "
+            "changed), it waits for a review: state `needs-review`, reason `machine-unedited` or "
+            "`memory-unedited`, set in the same transaction as the value. An unchanged value "
+            "keeps its state. Absent or null: the value takes the state of any other write."
+        },
+    )
 
 
 class TranslationPatch(ApiSchema):

@@ -25,9 +25,23 @@ from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import Refused, file_before, key_before, refused_message, written_state
+from loko.quality.service import (
+    Refused,
+    await_review,
+    file_before,
+    key_before,
+    refused_message,
+    written_reason,
+    written_state,
+)
 from loko.translations import history
-from loko.translations.models import Translation, TranslationValue, natural_sort_key
+from loko.translations.models import (
+    MACHINE_UNEDITED,
+    MEMORY_UNEDITED,
+    Translation,
+    TranslationValue,
+    natural_sort_key,
+)
 from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
@@ -109,7 +123,8 @@ def _insert_values(project_id: str, rows: list[tuple], now, statements=SESSION_S
 
 def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state: str | None = None) -> None:
     """Overwrite ``(translation_id, language_code, value)`` rows; with ``state``, set their
-    review state in the same statement (then tell ``values_written`` it is ``stated``)."""
+    review state (and ``written_reason``) in the same statement (then tell ``values_written``
+    it is ``stated``)."""
     stamp = statements.timestamp(now)
     if state is None:
         statements.execute(
@@ -118,10 +133,11 @@ def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state:
             [(v, stamp, t, c) for t, c, v in rows],
         )
         return
+    reason = written_reason()
     statements.execute(
-        "UPDATE translation_values SET value = ?, updated_at = ?, state = ? "
+        "UPDATE translation_values SET value = ?, updated_at = ?, state = ?, review_reason = ? "
         "WHERE translation_id = ? AND language_code = ?",
-        [(v, stamp, state, t, c) for t, c, v in rows],
+        [(v, stamp, state, reason, t, c) for t, c, v in rows],
     )
 
 
@@ -172,17 +188,39 @@ def patch_changes(updates: dict) -> tuple[dict, dict]:
     return values, expected
 
 
+# A suggestion saved as it was made (``uneditedSuggestion`` of a PATCH), by its origin: why
+# the value waits for a review.
+UNEDITED_REASONS = {"machine": MACHINE_UNEDITED, "memory": MEMORY_UNEDITED}
+
+
+def patch_reviews(updates: dict) -> dict:
+    """A PATCH body's ``updates`` as ``{code: reason}`` for the languages whose value is a
+    suggestion saved unedited (``uneditedSuggestion``): written, they wait for a review."""
+    return {
+        code: UNEDITED_REASONS[item["uneditedSuggestion"]]
+        for code, item in updates.items()
+        if item.get("uneditedSuggestion") is not None
+    }
+
+
 def patch_translation(
-    actor, project_id: str, key: str, file_name: str, updates: dict, expected: dict | None = None
+    actor,
+    project_id: str,
+    key: str,
+    file_name: str,
+    updates: dict,
+    expected: dict | None = None,
+    reviews: dict | None = None,
 ) -> dict:
     """Set values in several languages, creating the translation and file records as needed.
 
     ``expected`` (``{code: value or None}``) makes the write conditional: each named
     language's stored value must equal its expected value (None: no value yet), checked
     in the write's own transaction; otherwise Conflict, with ``{conflicts: {code:
-    {expected, current}}}`` as details, and nothing is written. Returns ``{code: {id,
-    id_file, updated}}``; ``updated`` is false where the stored value already equalled the
-    new one.
+    {expected, current}}}`` as details, and nothing is written. ``reviews`` (``{code:
+    reason}``, ``patch_reviews``): the values written in these languages wait for a review,
+    for that reason, set in the same transaction. Returns ``{code: {id, id_file,
+    updated}}``; ``updated`` is false where the stored value already equalled the new one.
     """
     with unit_of_work():
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
@@ -196,6 +234,7 @@ def patch_translation(
             updates,
             expected,
             may_create=permissions.can_manage_keys,
+            reviews=reviews,
         )
 
 
@@ -209,13 +248,14 @@ def write_patch(
     expected: dict | None = None,
     file_records=ensure_file_records,
     may_create: bool = True,
+    reviews: dict | None = None,
 ) -> dict:
     """The statements of ``patch_translation``, run by ``statements`` in the caller's
     transaction once the permission is checked: the hot single-value path, a handful of
     statements by the driver and no ORM objects. ``file_records(project_id, file_name,
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones). A key that is not there yet is created, or refused (Forbidden) unless
-    ``may_create``."""
+    ``may_create``. ``reviews``: as ``patch_translation``'s."""
     bump_data_version(project_id, statements, files=(file_name,))
     before = key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
@@ -258,6 +298,10 @@ def write_patch(
             refused_message(lambda item: f"updates.{item['language']}.value", refused.issues),
             details={"issues": refused.issues},
         ) from None
+    if reviews:
+        # After the write paths gave the values their state: the caller's reason wins.
+        written = new_rows + changed_rows
+        await_review(statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews])
     if created and statements is SESSION_STATEMENTS:
         history.keys_created(project_id, [(translation_id, key, file_name)])
     return results

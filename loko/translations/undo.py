@@ -43,6 +43,7 @@ from loko.translations import history
 from loko.translations.models import (
     NEEDS_REVIEW,
     REVIEWED,
+    UNDONE,
     HistoryEntry,
     Operation,
     Translation,
@@ -605,8 +606,9 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
     # Values reviewed since that went back all the same wait for a review again: the review
     # was of the text the undo removed (after the write paths gave the values their state).
     execute_rows(
-        "UPDATE translation_values SET state = ? WHERE translation_id = ? AND language_code = ?",
-        [(NEEDS_REVIEW, translation_id, language) for translation_id, language in plan.review_again],
+        "UPDATE translation_values SET state = ?, review_reason = ? "
+        "WHERE translation_id = ? AND language_code = ?",
+        [(NEEDS_REVIEW, UNDONE, translation_id, language) for translation_id, language in plan.review_again],
     )
 
 

@@ -28,6 +28,7 @@ ISSUE = {
     "fix": "Laut",
     "value": "LAUT",
     "state": "translated",
+    "reason": None,
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 from loko.apikeys.models import ApiKey
 from loko.extensions import db
 from tests.factories import CallerClient, add_language, add_org_member, make_session, make_user, user_id
-from tests.mcp.conftest import tool_call
+from tests.mcp.conftest import posted_tool_call
 from tests.pages.conftest import PageClient, alert_of
 from tests.translation_factories import ProjectApi
 
@@ -176,6 +176,14 @@ FORGED = {
     "machine suggestions": lambda api: api.client.get(
         api.url("/suggestions"), query_string={"fileName": "common", "key": "greeting", "language": "fr"}
     ),
+    "PATCH of a suggestion saved unedited": lambda api: api.patch(
+        "/translations",
+        {
+            "key": "greeting",
+            "fileName": "common",
+            "updates": {"fr": {"value": "Salut", "uneditedSuggestion": "machine"}},
+        },
+    ),
 }
 
 
@@ -218,6 +226,14 @@ def test_a_limited_reviewer_marks_values_reviewed_in_their_language_only(app, li
     _refused(api.post("/translations/review", {**body, "languages": ["fr"]}))
     done = api.post("/translations/review", {**body, "languages": ["de"]})
     assert done.status_code == 200, done.json
+
+
+@pytest.mark.parametrize("caller", LIMITED)
+def test_a_limited_caller_reads_the_review_queue_in_every_language(app, limited, caller):
+    _api(app, limited, "write_key").set_values("greeting", {"en": "Hi"})
+    response = _api(app, limited, caller).get("/translations/review", state="needs-review")
+    assert response.status_code == 200, response.json
+    assert [item["language"] for item in response.json["values"]] == ["de", "fr"]
 
 
 def test_the_answer_names_every_language_refused(app, limited):
@@ -345,18 +361,7 @@ def test_the_editor_s_review_form_for_the_reviewer_s_language_is_done(app, limit
 
 
 def _mcp(app, world, caller, name, arguments) -> dict:
-    message, headers = tool_call(name, arguments)
-    response = CallerClient(app, world.credentials[caller]).post(
-        "/api/mcp",
-        data=orjson.dumps(message),
-        headers={
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            **headers,
-        },
-    )
-    assert response.status_code == 200, response.json
-    return response.json["result"]
+    return posted_tool_call(CallerClient(app, world.credentials[caller]), name, arguments)
 
 
 MCP_FORGED = {

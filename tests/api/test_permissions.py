@@ -118,6 +118,13 @@ PERMISSION_TABLE = [
         {"file": TMX},
         (401, 401, 401, 403, 403, 403, 403, 403, 403, 202, 202, 404),
     ),
+    # The review queue: whoever sees the translations (tests/api/test_review_queue.py).
+    (
+        "GET",
+        "/api/projects/{project}/translations/review?state=needs-review",
+        None,
+        (401, 401, 401, 403, 200, 200, 200, 200, 200, 200, 200, 404),
+    ),
     ("GET", "/api/auth/me", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),
     ("POST", "/api/auth/logout", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),
 ]

@@ -99,6 +99,12 @@ def test_including_undoes_the_reviewed_value_and_asks_for_a_review_again(app, ap
     assert states(app, api)["save"] == "needs-review"
 
 
+def test_a_value_undone_over_its_review_waits_because_it_was_undone(api, reviewed_since):
+    assert undo(api, includeChanged=True, **reviewed_since).status_code == 200
+    answer = api.get("/translations/review", state="needs-review").json
+    assert [(item["key"], item["reason"]) for item in answer["values"]] == [("save", "undone")]
+
+
 def test_a_value_sent_back_for_review_since_is_a_conflict_too(api):
     since = moment_after()
     api.upsert("de", {"close": "Zumachen"})

@@ -157,6 +157,12 @@ def test_the_values_written_need_a_review(app, project, owner, libre):
     assert states(owner, project, "de") == {"de": 4}
 
 
+def test_the_values_written_wait_because_they_were_pre_translated(app, project, owner, libre):
+    pretranslated(app, owner, project, sources={"provider": libre.provider["id"]})
+    response = owner.get(url(project, "/translations/review"), query_string={"state": "needs-review"})
+    assert {item["reason"] for item in response.json["values"]} == {"pre-translated"}
+
+
 def test_only_the_chosen_files_and_filtered_keys_are_filled(app, project, owner, libre):
     upsert(owner, project, "en", {"title": "Settings", "greeting": "Hello {name}"}, file_name="settings")
     job = pretranslated(

@@ -4,6 +4,7 @@ build JSON-RPC messages of either protocol era."""
 import threading
 from dataclasses import dataclass
 
+import orjson
 import pytest
 import waitress
 from waitress import wasyncore
@@ -29,6 +30,7 @@ TOOL_NAMES = {
     "create_translation",
     "delete_translation",
     "list_issues",
+    "list_review_queue",
     "mark_reviewed",
     "import_file",
     "export_file",
@@ -129,6 +131,23 @@ def tool_call(name: str, arguments: dict, request_id=1) -> tuple[dict, dict]:
         modern_message("tools/call", {"name": name, "arguments": arguments}, request_id),
         modern_headers("tools/call", name),
     )
+
+
+def posted_tool_call(client, name: str, arguments: dict) -> dict:
+    """The result of a tools/call of ``name`` posted by a test ``client`` (sending its
+    caller's credentials), without a session."""
+    message, headers = tool_call(name, arguments)
+    response = client.post(
+        "/api/mcp",
+        data=orjson.dumps(message),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
+    assert response.status_code == 200, response.json
+    return response.json["result"]
 
 
 def initialize_message(request_id=1, version: str = HANDSHAKE) -> dict:
