@@ -11,6 +11,7 @@ from loko.auth.models import User
 from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
+from loko.files.models import language_version_name, wide_version_name
 from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
@@ -120,7 +121,23 @@ STAMP_FILE = (
 )
 
 
-def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None) -> None:
+# A change confined to some languages' values of a file (``stamp_files`` with
+# ``languages``) leaves the file's wide row as it stands, and writes it when it is not there
+# (a file not written since these rows came) with the file's own version as it was, so that
+# the other languages keep theirs. Once a process has seen the row there already, it no
+# longer asks (a row missing all the same reads as the file's own version, which holds every
+# change: it costs precision, never a stale export).
+WIDE_BASELINE = (
+    "INSERT INTO file_versions (project_id, file_name, version) "
+    "SELECT id, ?, COALESCE((SELECT version FROM file_versions WHERE project_id = projects.id "
+    "AND file_name = ?), 0) FROM projects WHERE id = ? "
+    "ON CONFLICT (project_id, file_name) DO NOTHING RETURNING version"
+)
+_WIDE_SEEN: set[tuple[str, str]] = set()
+MOST_WIDE_SEEN = 100_000
+
+
+def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None, languages=None) -> None:
     """Mark the project's data as changed (the export ETag names this version).
 
     Every write use case calls it first: on PostgreSQL the row lock it takes also
@@ -130,28 +147,52 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
     every export's ETag changes. With ``files`` (file names; may be empty, then the caller
     names its files with ``stamp_files`` once it knows them) the change is confined to the
     keys, values and records of the files it names: only an export of the whole project or
-    of one of those files changes. A use case that changes anything else (languages, the
-    project's settings or link) bumps without ``files``, as every other ``data_version``
-    increment counts as shared.
+    of one of those files changes. With ``languages`` too, it is confined to those
+    languages' values of those files (no key created, trashed or described): an export of
+    those files in other languages keeps its ETag, and its kept ZIP members stay; a caller
+    that then creates a key calls ``stamp_files`` without them. A use case that changes
+    anything else (languages, the project's settings or link) bumps without ``files``, as
+    every other ``data_version`` increment counts as shared.
     """
     bump = SHARED_BUMP if files is None else SCOPED_BUMP
     bumped = statements.bumped
     if bumped is not None:
         # Writes that share a transaction (a group commit) need one bump of each kind: the
         # versions are new for the state they commit together.
-        mark = (bump, project_id, None if files is None else tuple(sorted(set(files))))
+        confined = None if languages is None else tuple(sorted(set(languages)))
+        mark = (bump, project_id, None if files is None else tuple(sorted(set(files))), confined)
         if mark in bumped:
             return
         bumped.add(mark)
     statements.execute(bump, [(statements.timestamp(utcnow()), project_id)])
     if files:
-        stamp_files(project_id, files, statements)
+        stamp_files(project_id, files, statements, languages)
 
 
-def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS) -> None:
+def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS, languages=None) -> None:
     """Note that a change, after its ``bump_data_version``, touches the files named
-    ``files``: their version becomes the project's data version (one executemany)."""
-    statements.execute(STAMP_FILE, [(file_name, project_id) for file_name in sorted(set(files))])
+    ``files``: their version becomes the project's data version (one executemany), with
+    their wide version (``wide_version_name``) or, when the change is confined to the
+    values of ``languages``, those languages' versions (``language_version_name``)."""
+    rows, baselines = [], []
+    for file_name in sorted(set(files)):
+        rows.append((file_name, project_id))
+        wide = wide_version_name(file_name)
+        if wide is None:
+            continue
+        names = [language_version_name(file_name, code) for code in sorted(set(languages or ()))]
+        if languages is None or None in names:
+            rows.append((wide, project_id))
+            continue
+        rows += [(name, project_id) for name in names]
+        if (project_id, file_name) not in _WIDE_SEEN:
+            baselines.append((wide, file_name, project_id))
+    for baseline in baselines:
+        if not statements.fetch(WIDE_BASELINE, baseline):  # there already
+            if len(_WIDE_SEEN) >= MOST_WIDE_SEEN:
+                _WIDE_SEEN.clear()
+            _WIDE_SEEN.add((project_id, baseline[1]))
+    statements.execute(STAMP_FILE, rows)
 
 
 def get_project(actor, project_id: str) -> ProjectView:
