@@ -1,6 +1,7 @@
 """A translator's suggestions end to end, in a real browser: a glossary term in a key's source
 is marked with its expected translation; a memory match and a machine translation are each
-put in from the keyboard and saved unedited, and both saved values wait for a review. Against
+put in from the keyboard and saved unedited, and both saved values wait for a review, marked so
+by the save itself (no second request), each with its reason. Against
 a LibreTranslate stand-in on the loopback, with axe-core checking the page."""
 
 from playwright.sync_api import expect
@@ -45,6 +46,8 @@ def test_memory_and_machine_suggestions_saved_unedited_need_review(page):
         add_keys(page, project_id, "en", {"saved": "Save the file", "save": "Save the files"})
         add_keys(page, project_id, "de", {"saved": "Datei speichern"})
         open_editor(page, project_id)
+        sent = []
+        page.on("request", lambda request: sent.append((request.method, request.url.split("?")[0])))
 
         mark = value_cell(page, "title", "en").locator("mark.term")
         expect(mark).to_have_text("Inbox")
@@ -57,3 +60,9 @@ def test_memory_and_machine_suggestions_saved_unedited_need_review(page):
     values = call(page, "GET", f"/api/projects/{project_id}/translations")["de"]["common"]
     assert (values["save"], values["title"]) == ("Datei speichern", "[de] Inbox")
     assert review_states(page, project_id) == {"de": 2}
+    assert [url for method, url in sent if method == "POST" and url.endswith("/translations/review")] == []
+    queue = call(page, "GET", f"/api/projects/{project_id}/translations/review?state=needs-review")
+    assert [(item["key"], item["reason"]) for item in queue["values"]] == [
+        ("save", "memory-unedited"),
+        ("title", "machine-unedited"),
+    ]

@@ -409,15 +409,18 @@
       focusEdit(edit);
       return;
     }
-    // A machine translation or a memory match saved as it was inserted waits for a review.
+    // A machine translation or a memory match saved as it was inserted waits for a review:
+    // the save itself says so (uneditedSuggestion), set with the value in one transaction.
     const unedited =
-      edit.inserted && REVIEWED_SOURCES.has(edit.inserted.source) && sameText(text, edit.inserted.text);
+      edit.inserted && REVIEWED_SOURCES.has(edit.inserted.source) && sameText(text, edit.inserted.text)
+        ? edit.inserted.source
+        : null;
     closeEdit(cell);
     save(cell, text, edit.expected, unedited);
     then();
   }
 
-  async function save(cell, text, expected, needsReview = false) {
+  async function save(cell, text, expected, unedited = null) {
     const row = cell.parentElement;
     const code = cell.dataset.l;
     const before = stored.get(cell);
@@ -430,7 +433,7 @@
     const result = await call("PATCH", api, {
       key: row.dataset.key,
       fileName: row.dataset.file,
-      updates: { [code]: { value: text, expected } },
+      updates: { [code]: unedited ? { value: text, expected, uneditedSuggestion: unedited } : { value: text, expected } },
     });
     pendingSaves -= 1;
     saving.delete(cell);
@@ -447,8 +450,7 @@
       if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
       Loko.announce(`Saved ${row.dataset.key}`);
-      if (needsReview && result.ok) markNeedsReview(cell);
-      else refreshRow(row);
+      refreshRow(row);
       if (wanted) startEdit(cell);
     } else if (conflict && conflict[code]) {
       stored.set(cell, { value: conflict[code].current, inherited: before.inherited });
@@ -780,18 +782,6 @@
       edit.textarea.setSelectionRange(text.length, text.length);
     }
     Loko.announce(`Inserted suggestion ${index + 1}, ${suggestionLabel(item)}. Enter saves it.`);
-  }
-
-  async function markNeedsReview(cell) {
-    const row = cell.parentElement;
-    const result = await call("POST", reviewApi, {
-      fileName: row.dataset.file,
-      keys: [row.dataset.key],
-      languages: [cell.dataset.l],
-      state: "needs-review",
-    });
-    if (!result.ok) Loko.announce(`${row.dataset.key} was saved, but not marked as needing a review.`);
-    refreshRow(row);
   }
 
   // -- Keyboard ----------------------------------------------------------------------------
