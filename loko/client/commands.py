@@ -2,7 +2,8 @@
 
 Exit codes: 0 done; 1 the server or the network failed (its ``error`` is printed) or a
 local file could not be read or written; 2 a usage or configuration error; 3 differences
-found, with ``--fail-on-diff`` (``push --dry-run`` and ``status``).
+found, with ``--fail-on-diff`` (``push --dry-run`` and ``status``); 4 a check set to refuse
+has issues (``status --checks``); 5 values wait for a review (``status --review``).
 """
 
 import functools
@@ -43,6 +44,9 @@ from loko.client.templates import PathTemplate, TemplateError, check_language, h
 
 DIFFERENCES_FOUND = 3
 CHECKS_REFUSED = 4
+REVIEWS_WAITING = 5
+# The most values ``status --review`` lists; the count is of them all.
+REVIEWS_LISTED = 10_000
 MODES = ("upsert", "only-new", "replace-file")
 REMOVED_KEYS = ("keep", "trash")
 ASYNC_CHOICES = ("auto", "always", "never")
@@ -477,6 +481,29 @@ def checks_report(config, out) -> None:
         click.get_current_context().exit(CHECKS_REFUSED)
 
 
+def review_report(config, out, languages) -> None:
+    """``status --review``: the server's review queue, each value's file, key, language and
+    why it waits; exits REVIEWS_WAITING when values wait for a review (``--language``: in
+    those languages)."""
+    total, values = 0, []
+    with _remote(config, out) as remote:
+        for language in languages or (None,):
+            # One value at least: the answer's total counts them all.
+            answer = remote.review_queue(language, max(REVIEWS_LISTED - len(values), 1))
+            total += answer["total"]
+            values = (values + answer["values"])[:REVIEWS_LISTED]
+    if total:
+        out.say(f"Waiting for a review: {total}")
+        out.lines(report.review_lines(values))
+        if total > len(values):
+            out.say(f"  … and {total - len(values)} more")
+    else:
+        out.say("No values wait for a review.")
+    out.data({"total": total, "values": values})
+    if total:
+        click.get_current_context().exit(REVIEWS_WAITING)
+
+
 @click.command("status")
 @client_options
 @import_options
@@ -489,14 +516,27 @@ def checks_report(config, out) -> None:
     help="Show the server's issue counts per check and language instead; exit 4 when a check "
     "set to refuse has issues.",
 )
-def status_command(config, out, mode, removed_keys, languages, fail_on_diff, show_checks):
+@click.option(
+    "--review",
+    "show_review",
+    is_flag=True,
+    help="List the server's values waiting for a review instead (file, key, language and why, "
+    "in --language only if given); exit 5 when there are any.",
+)
+def status_command(config, out, mode, removed_keys, languages, fail_on_diff, show_checks, show_review):
     """Show what push and pull would change.
 
     A dry-run import tells what a push would change on the server; the export, compared
     byte by byte with the local files, what a pull would write. Changes nothing. With
-    --checks: what the server's checks found, for CI."""
+    --checks: what the server's checks found; with --review: the values waiting for a
+    review; both for CI."""
+    if show_checks and show_review:
+        raise click.UsageError("--checks and --review: one at a time")
     if show_checks:
         checks_report(config, out)
+        return
+    if show_review:
+        review_report(config, out, languages)
         return
     _refuse_language_filter(config, languages)
     state = PullState.load(config.root, out.warn)

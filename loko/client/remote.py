@@ -23,6 +23,7 @@ JOB_POLL_FIRST = 0.2
 JOB_POLL_MAX = 2.0
 JOB_WAIT_LIMIT = 3600.0
 JOB_FINISHED = ("succeeded", "failed", "cancelled")
+REVIEW_PAGE = 1000  # the most values the review queue answers in one page
 
 
 class ServerError(click.ClickException):
@@ -237,6 +238,38 @@ class Remote:
         if not isinstance(answer, dict) or not isinstance(answer.get("counts"), list):
             raise ServerError(f"the server's answer about checks is not a report: {response.text[:200]!r}")
         return answer
+
+    def review_queue(self, language: str | None, limit: int) -> dict:
+        """``GET /translations/review?state=needs-review``: ``{total, values}``, the values
+        waiting for a review (in ``language`` only, when given), the first ``limit`` of them
+        read page by page."""
+        values: list = []
+        while True:
+            params = {
+                "state": "needs-review",
+                "limit": min(REVIEW_PAGE, limit - len(values)),
+                "offset": len(values),
+            }
+            if language:
+                params["language"] = language
+            with self._transport_errors():
+                response = self.client.get(f"{self.base}/translations/review", params=params)
+            self._check(response)
+            try:
+                answer = response.json()
+            except ValueError:
+                answer = None
+            if (
+                not isinstance(answer, dict)
+                or not isinstance(answer.get("values"), list)
+                or not isinstance(answer.get("total"), int)
+            ):
+                raise ServerError(
+                    f"the server's answer about reviews is not a queue: {response.text[:200]!r}"
+                )
+            values += answer["values"]
+            if not answer["values"] or len(values) >= min(answer["total"], limit):
+                return {"total": answer["total"], "values": values}
 
     def source_language(self) -> str | None:
         """The project's source language setting (``GET /api/projects/{id}``); None when the

@@ -75,3 +75,30 @@ def pull_lines(planned: list[PlannedFile]) -> list[str]:
         for item in planned
         if item.change in colours
     ]
+
+
+# Why a value waits for a review (the server's ``reason``), in words.
+REVIEW_REASONS = {
+    "source-changed": "source changed",
+    "agent": "written by an agent",
+    "pre-translated": "pre-translated",
+    "machine-unedited": "machine translation saved unedited",
+    "memory-unedited": "memory match saved unedited",
+    "requested": "review requested",
+    "undone": "undone after a review",
+}
+
+
+def _reason(reason) -> str:
+    if reason is None:
+        return "reason not recorded"
+    return REVIEW_REASONS.get(reason, _plain(reason)) if isinstance(reason, str) else _plain(reason)
+
+
+def review_lines(values: list[dict]) -> list[str]:
+    """One line per value waiting for a review: file, key, language and why."""
+    return [
+        f"  {_plain(item.get('fileName'))}  {_plain(item.get('key'))}  [{_plain(item.get('language'))}]  "
+        f"{_reason(item.get('reason'))}"
+        for item in values
+    ]

@@ -215,6 +215,23 @@ def test_status_after_push_and_pull_is_in_sync(loko, workdir, project):
     assert result.exit_code == 0, result.output
 
 
+def test_status_review_lists_the_values_waiting_and_exits_5(loko, workdir, project):
+    project.upsert("common", "en", {"title": "Shop"})
+    project.upsert("common", "de", {"title": "Laden"})
+    project.upsert("common", "en", {"title": "Store"})
+    result = loko("status", "--review")
+    assert result.exit_code == 5, result.output
+    assert "Waiting for a review: 1" in result.stdout
+    assert "common  title  [de]  source changed" in result.stdout
+
+
+def test_status_review_exits_0_when_nothing_waits(loko, workdir, project):
+    project.upsert("common", "en", {"title": "Shop"})
+    result = loko("status", "--review")
+    assert result.exit_code == 0, result.output
+    assert "No values wait for a review." in result.stdout
+
+
 def git(folder: Path, *args: str) -> str:
     command = [
         "git",

@@ -643,3 +643,91 @@ def test_status_checks_without_issues_says_so(loko, repo, fake_server):
     result = loko("status", "--checks")
     assert result.exit_code == 0
     assert "No issues." in result.stdout
+
+
+# --- status --review -------------------------------------------------------------------------
+
+REVIEW_PATH = f"/api/projects/{PROJECT_ID}/translations/review"
+
+
+def queued(key: str, language: str, reason: str | None, file_name: str = "common") -> dict:
+    return {
+        "translationId": f"id-{key}",
+        "key": key,
+        "fileName": file_name,
+        "language": language,
+        "value": key.title(),
+        "state": "needs-review",
+        "reason": reason,
+        "checks": [],
+        "updatedAt": "2025-03-01T09:30:00+00:00",
+    }
+
+
+def queue_server(fake_server, values: list[dict]) -> None:
+    """The fake server answers the review queue from ``values``, page by page."""
+
+    def answer(request):
+        params = request.url.params
+        wanted = [item for item in values if item["language"] == params.get("language", item["language"])]
+        offset, limit = int(params["offset"]), int(params["limit"])
+        assert params["state"] == "needs-review"
+        return httpx.Response(200, json={"total": len(wanted), "values": wanted[offset : offset + limit]})
+
+    fake_server.answers[("GET", REVIEW_PATH)] = answer
+
+
+def test_status_review_lists_the_waiting_values_and_exits_5(loko, repo, fake_server):
+    queue_server(fake_server, [queued("title", "de", "source-changed"), queued("save", "fr", "agent")])
+    result = loko("status", "--review")
+    assert result.exit_code == 5, result.output
+    assert "Waiting for a review: 2" in result.stdout
+    assert "common  title  [de]  source changed" in result.stdout
+    assert "common  save  [fr]  written by an agent" in result.stdout
+
+
+def test_status_review_exits_0_when_nothing_waits(loko, repo, fake_server):
+    queue_server(fake_server, [])
+    result = loko("status", "--review")
+    assert result.exit_code == 0, result.output
+    assert "No values wait for a review." in result.stdout
+
+
+def test_status_review_says_when_a_reason_was_not_recorded(loko, repo, fake_server):
+    queue_server(fake_server, [queued("title", "de", None)])
+    result = loko("status", "--review")
+    assert "common  title  [de]  reason not recorded" in result.stdout
+
+
+def test_status_review_reads_every_page(loko, repo, fake_server, monkeypatch):
+    monkeypatch.setattr("loko.client.remote.REVIEW_PAGE", 2)
+    queue_server(fake_server, [queued(f"key{n}", "de", "agent") for n in range(5)])
+    result = loko("status", "--review", "--json")
+    assert result.exit_code == 5
+    answer = json.loads(result.stdout)
+    assert (answer["total"], [item["key"] for item in answer["values"]]) == (
+        5,
+        ["key0", "key1", "key2", "key3", "key4"],
+    )
+    assert [request.url.params["offset"] for request in fake_server.requests] == ["0", "2", "4"]
+
+
+def test_status_review_asks_for_each_language_given(loko, repo, fake_server):
+    queue_server(fake_server, [queued("title", "de", "agent"), queued("title", "fr", "agent")])
+    result = loko("status", "--review", "--language", "fr", "--json")
+    assert result.exit_code == 5
+    assert [item["language"] for item in json.loads(result.stdout)["values"]] == ["fr"]
+    assert [request.url.params["language"] for request in fake_server.requests] == ["fr"]
+
+
+def test_status_review_and_checks_are_one_at_a_time(loko, repo, fake_server):
+    result = loko("status", "--review", "--checks")
+    assert result.exit_code == 2
+    assert fake_server.requests == []
+
+
+def test_status_review_reports_a_server_error_with_exit_1(loko, repo, fake_server):
+    fake_server.answers[("GET", REVIEW_PATH)] = httpx.Response(403, json={"error": "Not allowed."})
+    result = loko("status", "--review")
+    assert result.exit_code == 1
+    assert "Not allowed." in result.stderr
