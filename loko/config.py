@@ -40,6 +40,7 @@ DEFAULTS = {
     "LOKO_RATELIMIT_STORAGE_URI": "memory://",
     "LOKO_LOG_FORMAT": "text",
     "LOKO_EXPORT_CACHE_MB": 64,
+    "LOKO_EXPORT_MEMBERS_MB": 32,
     "LOKO_MAX_IMPORT_MB": 32,
     # Outbound calls (repository hosts, webhooks, machine translation) may reach private,
     # loopback and link-local addresses; the older name still works for all of them.
@@ -64,6 +65,7 @@ _CONVERTERS = {
     "LOKO_SESSION_DAYS": int,
     "LOKO_TRASH_RETENTION_DAYS": int,
     "LOKO_EXPORT_CACHE_MB": int,
+    "LOKO_EXPORT_MEMBERS_MB": int,
     "LOKO_MAX_IMPORT_MB": int,
     "LOKO_WORKER_THREADS": int,
     "LOKO_JOB_STALE_SECONDS": int,

@@ -27,6 +27,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
+from loko.exports.writers import Deflated
+
 STALE_SECONDS = 2.0
 JOIN_SECONDS = 30.0  # the longest a request waits for another's build before building its own
 # A build that hands out no chunk for this long is given up by the requests waiting for it
@@ -61,7 +63,60 @@ class Build:
         self.done = threading.Event()
 
 
+class KeptMembers:
+    """Compressed members of ZIP exports (one file in one language, in one format), each
+    kept with the data versions it was built at, least recently used first out within
+    ``max_bytes`` (a member larger than a quarter of it is not kept).
+
+    A member is given only to a build that reads it at the very versions it was built at:
+    a version names the data of a member (every change to what the member reads raises one
+    of them), so a kept member is the member a build from scratch would make, byte for
+    byte, and an archive laid out from kept members is the one named by its ETag. A newer
+    member of the same key replaces the older one; an older one never replaces a newer."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.max_member_bytes = max_bytes // 4
+        self._members: OrderedDict[Hashable, tuple[Version, Deflated]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def get(self, key: Hashable, version: Version) -> Deflated | None:
+        with self._lock:
+            kept = self._members.get(key)
+            if kept is None or kept[0] != version:
+                return None
+            self._members.move_to_end(key)
+            return kept[1]
+
+    def keep(self, key: Hashable, version: Version, member: Deflated) -> None:
+        if len(member.data) > self.max_member_bytes:
+            return
+        with self._lock:
+            kept = self._members.get(key)
+            if kept is not None:
+                if at_least(kept[0], version):
+                    return
+                self._size -= len(kept[1].data)
+            self._members[key] = (version, member)
+            self._members.move_to_end(key)
+            self._size += len(member.data)
+            while self._size > self.max_bytes:
+                _, (_, dropped) = self._members.popitem(last=False)
+                self._size -= len(dropped.data)
+
+
 class ExportCache:
+    """Whole export bodies by ETag (see the module's docstring), and the compressed members
+    their ZIPs are laid out from (``members``, within ``member_bytes``; none kept at 0)."""
+
     def __init__(
         self,
         max_bytes: int,
@@ -69,7 +124,9 @@ class ExportCache:
         clock: Callable[[], float] = time.monotonic,
         join_seconds: float = JOIN_SECONDS,
         stall_seconds: float = STALL_SECONDS,
+        member_bytes: int = 0,
     ):
+        self.members = KeptMembers(member_bytes)
         self.max_bytes = max_bytes
         self.max_entry_bytes = max_bytes // 4
         self.stale_seconds = stale_seconds

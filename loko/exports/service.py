@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import orjson
-from sqlalchemy import Row, ScalarSelect, Text, bindparam, cast, func, null, or_, select
+from sqlalchemy import Row, ScalarSelect, Text, bindparam, cast, exists, func, null, or_, select
 from sqlalchemy.orm import aliased
 
 from loko.audit import service as audit
@@ -25,9 +25,10 @@ from loko.auth.actors import ApiKeyActor
 from loko.database import new_snapshot, read_snapshot, stream_batches
 from loko.errors import BadRequest, NotFound
 from loko.exports import writers
-from loko.exports.cache import ExportCache, at_least
+from loko.exports.cache import ExportCache, KeptMembers, at_least
+from loko.exports.writers import Deflated
 from loko.extensions import db
-from loko.files.models import FileRecord, FileVersion
+from loko.files.models import MARK, FileRecord, FileVersion, language_version_name, wide_version_name
 from loko.formats import Entry, Target
 from loko.formats.registry import format_module
 from loko.languages.models import ProjectLanguage
@@ -80,15 +81,39 @@ class Export:
 LINKED = aliased(Project)
 
 
-def files_version(file_name_parameters) -> ScalarSelect:
+WIDE = aliased(FileVersion)
+
+
+def files_version(file_name_parameters, side_parameters=None) -> ScalarSelect:
     """The highest ``file_versions`` version of the project's files named by
     ``file_name_parameters`` (bound parameters, or one expanding one), NULL when none has
-    one."""
-    return (
-        select(func.max(FileVersion.version))
-        .where(FileVersion.project_id == Project.id, FileVersion.file_name.in_(file_name_parameters))
-        .scalar_subquery()
+    one. With ``side_parameters`` (the rows of some languages of those files: their wide
+    and language rows, ``side_names``), the highest of those rows, and of the files' own
+    rows where a file has no wide row (it stands for it): the version of those languages of
+    those files, which a write to another language leaves as it was. A ``wide_mark``
+    parameter then holds ``MARK``."""
+    statement = select(func.max(FileVersion.version)).where(FileVersion.project_id == Project.id)
+    if side_parameters is None:
+        return statement.where(FileVersion.file_name.in_(file_name_parameters)).scalar_subquery()
+    wide = (WIDE.project_id == FileVersion.project_id) & (
+        WIDE.file_name == FileVersion.file_name + bindparam("wide_mark", MARK)
     )
+    own = FileVersion.file_name.in_(file_name_parameters) & ~exists().where(wide)
+    return statement.where(or_(FileVersion.file_name.in_(side_parameters), own)).scalar_subquery()
+
+
+def side_names(query: "ExportQuery") -> list[str] | None:
+    """The ``file_versions`` rows of the languages an export of named files in named
+    languages reads besides its files' own (``files_version``), or None when it is named by
+    its files' own rows alone: an export of every language or of the whole project, or of
+    a format that also holds the source language's values."""
+    if query.languages is None or query.file_names is None or query.format in BILINGUAL:
+        return None
+    names = []
+    for file_name in query.file_names:
+        names.append(wide_version_name(file_name))
+        names += [language_version_name(file_name, code) for code in query.languages]
+    return [name for name in names if name is not None]
 
 
 # What an export needs of its project, with the linked project's data version: one
@@ -116,14 +141,25 @@ EXPORTED_FILES = EXPORTED_PROJECT.with_only_columns(
     files_version(bindparam("file_names", expanding=True)).label("files_version"),
     maintain_column_froms=True,
 )
+EXPORTED_LANGUAGES = EXPORTED_PROJECT.with_only_columns(
+    *list(EXPORTED_PROJECT.selected_columns)[:-1],
+    files_version(bindparam("file_names", expanding=True), bindparam("side_names", expanding=True)).label(
+        "files_version"
+    ),
+    maintain_column_froms=True,
+)
 
 
 def exported_project(project_id: str, query: ExportQuery) -> Row | None:
-    """The project's ``EXPORTED_PROJECT`` row (``EXPORTED_FILES`` for named files) in the
-    session's snapshot; None when there is no such project."""
+    """The project's ``EXPORTED_PROJECT`` row (``EXPORTED_FILES`` for named files,
+    ``EXPORTED_LANGUAGES`` for named files in named languages) in the session's snapshot;
+    None when there is no such project."""
     statement, parameters = EXPORTED_PROJECT, {"project_id": project_id}
     if query.file_names is not None:
         statement, parameters["file_names"] = EXPORTED_FILES, list(query.file_names)
+        sides = side_names(query)
+        if sides is not None:
+            statement, parameters["side_names"] = EXPORTED_LANGUAGES, sides
     return db.session.connection().execute(statement, parameters).one_or_none()
 
 
@@ -303,6 +339,8 @@ def utc_moment(text: str) -> datetime:
 
 def _language_batches(project: Row, languages: list[str]) -> list[list[str]]:
     """``languages`` in order, grouped so that one query reads about ROWS_PER_QUERY values."""
+    if len(languages) < 2:
+        return [languages]
     translated, _ = progress_counts(project.id, project.data_version)
     batches, rows = [[]], 0
     for language in languages:
@@ -572,9 +610,90 @@ def _files(project, query, link, layout) -> Iterator[tuple[str | None, str, byte
             yield language, name, write(language, name)
 
 
-def _zip_entries(project, query, link, layout) -> Iterator[tuple[str, bytes]]:
-    for language, name, data in _files(project, query, link, layout):
-        yield writers.entry_name(language or "", name, query.format), data
+def _members(project, query, link, layout, kept: KeptMembers) -> Iterator[tuple[str, Deflated]]:
+    """The archive's ``(name, member)`` in their order (``_files``'): each one ``kept`` at
+    the data versions this snapshot reads of it is laid out as it is; only the others are
+    read, written and compressed (one read for all of them), and kept in turn."""
+    multilingual = getattr(format_module(query.format), "MULTILINGUAL", False)
+    if multilingual:
+        pairs = [(None, name) for name in sorted({name for files in layout.values() for name in files})]
+    else:
+        pairs = [(language, name) for language, files in layout.items() for name in files]
+    version_of = _member_versions(project, query, link, layout, multilingual)
+    members = []
+    for language, name in pairs:
+        key, version = _member_key(project, query, layout, language, name), version_of(language, name)
+        members.append((language, name, key, version, kept.get(key, version)))
+    missing = [(language, name) for language, name, _, _, member in members if member is None]
+    write = _writer_of(project, query, link, layout, missing, multilingual) if missing else None
+    for language, name, key, version, member in members:
+        if member is None:
+            member = writers.deflated(write(name) if multilingual else write(language, name))
+            kept.keep(key, version, member)
+        yield writers.entry_name(language or "", name, query.format), member
+
+
+def _member_key(project, query: ExportQuery, layout: dict, language: str | None, file_name: str) -> tuple:
+    """What a member's bytes depend on besides the data versions (``_member_versions``):
+    the project, the query's options and the member's file and language (for a format
+    whose one file holds every language, the languages it holds)."""
+    languages = tuple(layout) if language is None else language
+    source = query.source_language if query.format in BILINGUAL else None
+    return (project.id, query.format, query.reviewed_only, query.inherit, source, languages, file_name)
+
+
+def _member_versions(project, query: ExportQuery, link: Link | None, layout: dict, multilingual: bool):
+    """``(language, file_name) -> versions`` of a member, read in the snapshot: the last
+    shared change, the file's last change that may touch every language (its own row when
+    it has no wide row; every change for a format whose one file holds every language),
+    the last change of the language's values (and of the source language's, for a bilingual
+    format), and the linked project's data version when the member inherits from it."""
+    statement = select(FileVersion.file_name, FileVersion.version).where(FileVersion.project_id == project.id)
+    source = None
+    if query.format in BILINGUAL:
+        source = query.source_language or source_language_of(project.id)
+    if query.file_names is not None:
+        languages = [*layout, *([source] if source else [])]
+        names = [*query.file_names, *(wide_version_name(name) for name in query.file_names)]
+        names += [language_version_name(name, code) for name in query.file_names for code in languages]
+        statement = statement.where(FileVersion.file_name.in_([name for name in names if name]))
+    rows = dict(db.session.execute(statement).all())
+    confined = project.data_version == project.scoped_version
+    shared = project.shared_version if confined else project.data_version
+    inherits = {link.target} if link is not None else set()
+
+    def version_of(language: str | None, file_name: str) -> tuple[int, int]:
+        own = rows.get(file_name, 0)
+        if multilingual:
+            version, reads = own, set(layout)
+        else:
+            wide = rows.get(wide_version_name(file_name))
+            reads = {language, source} - {None}
+            version = max(
+                own if wide is None else wide,
+                *(rows.get(language_version_name(file_name, code), 0) for code in reads),
+            )
+        linked = (project.linked_data_version or 0) if inherits & reads else 0
+        return max(shared, version), linked
+
+    return version_of
+
+
+def _writer_of(
+    project, query: ExportQuery, link: Link | None, layout: dict, missing: list, multilingual: bool
+):
+    """The writer of the ``missing`` members (``(language, file_name)`` in the archive's
+    order): it reads only their files when they are not all of the export's, and only their
+    languages."""
+    files = sorted({name for _, name in missing})
+    every_file = sorted({name for names in layout.values() for name in names})
+    if files != every_file:
+        query = replace(query, file_names=tuple(files))
+    if multilingual:
+        return _multilingual_file(project, query, link, layout)
+    languages = list(dict.fromkeys(language for language, _ in missing))
+    writer = _json_writer if query.format == "json" else _file_writer
+    return writer(project, query, link, languages)
 
 
 def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, str, bytes]]:
@@ -650,7 +769,7 @@ def build_export(
     link = _link(project, query)
     layout = files_by_language(project, query, link)
     if query.zip:
-        chunks = writers.zip_stream(_zip_entries(project, query, link, layout))
+        chunks = writers.zip_members(_members(project, query, link, layout, cache.members))
         if query.format not in STREAMED:
             chunks = iter([_refusing(query.format, lambda: b"".join(chunks))])
     else:

@@ -256,7 +256,7 @@ def write_patch(
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones). A key that is not there yet is created, or refused (Forbidden) unless
     ``may_create``. ``reviews``: as ``patch_translation``'s."""
-    bump_data_version(project_id, statements, files=(file_name,))
+    bump_data_version(project_id, statements, files=(file_name,), languages=updates)
     before = key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
     if translation_id is None and not may_create:
@@ -266,6 +266,7 @@ def write_patch(
     now = utcnow()
     created = translation_id is None
     if created:
+        stamp_files(project_id, (file_name,), statements)  # a new key: every language's file
         translation_id = new_id()
         stamp = statements.timestamp(now)
         statements.insert(
@@ -333,7 +334,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
     with unit_of_work():
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         policy.require_languages(permissions, [language_code])
-        bump_data_version(project_id, files=(file_name,))
+        bump_data_version(project_id, files=(file_name,), languages=(language_code,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
         # The file's keys, and in the same read what the checks need of them.
@@ -361,6 +362,8 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         if new_translations and not permissions.can_manage_keys:
             names = ", ".join(repr(row[3]) for row in new_translations[:3])
             raise Forbidden(f"items: {names} not in the file {file_name!r}, and {KEY_CREATION_REFUSED}")
+        if new_translations:
+            stamp_files(project_id, (file_name,))  # new keys: every language's file
         with operation(
             actor, project_id, "bulk-upsert", fileName=file_name, language=language_code
         ) as details:
@@ -420,7 +423,7 @@ def fill_missing(
                 )
             ).all()
         files = sorted({row[2] for row in found})
-        stamp_files(project_id, files)
+        stamp_files(project_id, files, languages=(language,))
         for file_name in files:
             ensure_file_records(project_id, file_name, [language])
         now = utcnow()
