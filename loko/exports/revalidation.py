@@ -29,8 +29,16 @@ from loko.auth.service import last_use_noted_since, live_key, recently_used
 from loko.auth.tokens import bearer_key, token_hash
 from loko.database import DriverQuery, KeptRows, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
-from loko.exports.service import LINKED, ExportQuery, export_etag, export_query, files_version, side_names
-from loko.files.models import MARK
+from loko.exports.service import (
+    LINKED,
+    ExportQuery,
+    export_etag,
+    export_query,
+    files_version,
+    language_counts,
+    language_files_version,
+    language_version_parameters,
+)
 from loko.http import load_args
 from loko.projects.models import Project
 from loko.translations.schemas import ExportQuerySchema
@@ -59,21 +67,22 @@ KEY_AND_VERSIONS = DriverQuery(
 )
 # An export of named files also reads their versions; up to this many names are answered
 # here (a query for each count of names, with a parameter per name), more go to Flask. In
-# named languages it reads their rows too (``side_names``), up to MOST_SIDES.
+# named languages it reads their rows too (``language_version_parameters``), up to
+# MOST_ROWS rows in all.
 MOST_FILES = 8
-MOST_SIDES = 32
+MOST_ROWS = 32
 
 
 @lru_cache(maxsize=64)
 def key_and_file_versions(count: int, sides: int | None = None) -> DriverQuery:
-    """``KEY_AND_VERSIONS`` with the versions of ``count`` files named ``file_0``... and,
-    when ``sides`` is given, of that many of their language rows named ``side_0``..."""
-    names = [bindparam(f"file_{n}") for n in range(count)]
-    side_parameters = None if sides is None else [bindparam(f"side_{n}") for n in range(sides)]
+    """``KEY_AND_VERSIONS`` with the versions of ``count`` files named ``file_0``... or,
+    when ``sides`` is given, of some languages of them (``language_files_version``)."""
+    if sides is None:
+        versions = files_version([bindparam(f"file_{n}") for n in range(count)])
+    else:
+        versions = language_files_version(count, sides)
     return DriverQuery(
-        KEY_AND_VERSIONS.statement.with_only_columns(
-            *KEY_COLUMNS, files_version(names, side_parameters), maintain_column_froms=True
-        )
+        KEY_AND_VERSIONS.statement.with_only_columns(*KEY_COLUMNS, versions, maintain_column_froms=True)
     )
 
 
@@ -127,10 +136,10 @@ class ExportRevalidation:
         query = query_of(environ.get("QUERY_STRING", ""))
         if query is None or len(query.file_names or ()) > MOST_FILES:
             return None
-        sides = side_names(query)
-        if sides is not None and not 0 < len(sides) <= MOST_SIDES:
+        languages = language_version_parameters(query)
+        if languages is not None and len(languages) > MOST_ROWS:
             return None
-        row = self._key_and_versions(key, query.file_names, sides)
+        row = self._key_and_versions(key, query.file_names, languages)
         if row is None:
             return None
         key_project_id, scope, noted, *project = row
@@ -141,33 +150,32 @@ class ExportRevalidation:
             return etag
         return None
 
-    def _key_and_versions(self, key: str, file_names: tuple[str, ...] | None, sides: list[str] | None):
-        """The key's row (``KEY_AND_VERSIONS``, with the versions of ``file_names`` and of
-        their language rows ``sides`` when given), or None. On SQLite a row read while the
-        database stood as it stands now (``WalIndex``) is kept for a moment and answers
-        again without a query, until any write to the database."""
+    def _key_and_versions(self, key: str, file_names: tuple[str, ...] | None, languages: dict | None):
+        """The key's row (``KEY_AND_VERSIONS``, with the versions of ``file_names``, or of
+        some languages of them when ``languages`` holds their ``language_version_parameters``),
+        or None. On SQLite a row read while the database stood as it stands now
+        (``WalIndex``) is kept for a moment and answers again without a query, until any
+        write to the database."""
         key_hash = token_hash(key)
         state = self.wal_index.state() if self.wal_index is not None else None
-        sides = None if sides is None else tuple(sides)
+        names = file_names if languages is None else tuple(sorted(languages.items()))
         return self.kept.read(
-            (key_hash, file_names, sides),
-            state,
-            lambda: self._read_key_and_versions(key_hash, file_names, sides),
+            (key_hash, names), state, lambda: self._read_key_and_versions(key_hash, file_names, languages)
         )
 
     def _read_key_and_versions(
-        self, key_hash: str, file_names: tuple[str, ...] | None, sides: tuple[str, ...] | None
+        self, key_hash: str, file_names: tuple[str, ...] | None, languages: dict | None
     ) -> tuple | None:
         dialect = self.engine.dialect
         fresh_since = driver_timestamp(last_use_noted_since(utcnow()), dialect.name)
         parameters = {"key_hash": key_hash, "fresh_since": fresh_since}
         statement = KEY_AND_VERSIONS
-        if file_names is not None:
-            statement = key_and_file_versions(len(file_names), None if sides is None else len(sides))
+        if languages is not None:
+            statement = key_and_file_versions(*language_counts(languages))
+            parameters |= languages
+        elif file_names is not None:
+            statement = key_and_file_versions(len(file_names))
             parameters.update((f"file_{n}", name) for n, name in enumerate(file_names))
-            if sides is not None:
-                parameters.update((f"side_{n}", name) for n, name in enumerate(sides))
-                parameters["wide_mark"] = MARK
         try:
             row = statement.first(self.engine, parameters)
         except dialect.loaded_dbapi.Error:

@@ -14,10 +14,25 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 
 import orjson
-from sqlalchemy import Row, ScalarSelect, Text, bindparam, cast, exists, func, null, or_, select
+from sqlalchemy import (
+    Integer,
+    Row,
+    ScalarSelect,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+)
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.functions import FunctionElement
 
 from loko.audit import service as audit
 from loko.auth import policy
@@ -28,7 +43,7 @@ from loko.exports import writers
 from loko.exports.cache import ExportCache, KeptMembers, at_least
 from loko.exports.writers import Deflated
 from loko.extensions import db
-from loko.files.models import MARK, FileRecord, FileVersion, language_version_name, wide_version_name
+from loko.files.models import FileRecord, FileVersion, language_version_name, wide_version_name
 from loko.formats import Entry, Target
 from loko.formats.registry import format_module
 from loko.languages.models import ProjectLanguage
@@ -81,39 +96,79 @@ class Export:
 LINKED = aliased(Project)
 
 
-WIDE = aliased(FileVersion)
-
-
-def files_version(file_name_parameters, side_parameters=None) -> ScalarSelect:
+def files_version(file_name_parameters) -> ScalarSelect:
     """The highest ``file_versions`` version of the project's files named by
     ``file_name_parameters`` (bound parameters, or one expanding one), NULL when none has
-    one. With ``side_parameters`` (the rows of some languages of those files: their wide
-    and language rows, ``side_names``), the highest of those rows, and of the files' own
-    rows where a file has no wide row (it stands for it): the version of those languages of
-    those files, which a write to another language leaves as it was. A ``wide_mark``
-    parameter then holds ``MARK``."""
-    statement = select(func.max(FileVersion.version)).where(FileVersion.project_id == Project.id)
-    if side_parameters is None:
-        return statement.where(FileVersion.file_name.in_(file_name_parameters)).scalar_subquery()
-    wide = (WIDE.project_id == FileVersion.project_id) & (
-        WIDE.file_name == FileVersion.file_name + bindparam("wide_mark", MARK)
+    one."""
+    return (
+        select(func.max(FileVersion.version))
+        .where(FileVersion.project_id == Project.id, FileVersion.file_name.in_(file_name_parameters))
+        .scalar_subquery()
     )
-    own = FileVersion.file_name.in_(file_name_parameters) & ~exists().where(wide)
-    return statement.where(or_(FileVersion.file_name.in_(side_parameters), own)).scalar_subquery()
 
 
-def side_names(query: "ExportQuery") -> list[str] | None:
-    """The ``file_versions`` rows of the languages an export of named files in named
-    languages reads besides its files' own (``files_version``), or None when it is named by
-    its files' own rows alone: an export of every language or of the whole project, or of
-    a format that also holds the source language's values."""
+class greatest(FunctionElement):
+    """The greatest of its arguments (none of them NULL): ``GREATEST``, ``MAX`` on SQLite."""
+
+    type = Integer()
+    inherit_cache = True
+
+
+@compiles(greatest)
+def _greatest(element, compiler, **kw) -> str:
+    return f"GREATEST({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(greatest, "sqlite")
+def _greatest_on_sqlite(element, compiler, **kw) -> str:
+    return f"MAX({compiler.process(element.clauses, **kw)})"
+
+
+def _version_row(name) -> ScalarSelect:
+    return (
+        select(FileVersion.version)
+        .where(FileVersion.project_id == Project.id, FileVersion.file_name == name)
+        .scalar_subquery()
+    )
+
+
+@lru_cache(maxsize=64)
+def language_files_version(files: int, sides: int):
+    """The version of some languages of ``files`` files (``language_version_parameters``:
+    ``file_0``..., ``wide_0``... and ``side_0``...), 0 when none has one: the greatest of
+    each file's wide row (its own row when it has none) and of the languages' rows. A write
+    to another language of those files leaves it as it was. Each row is read by the primary
+    key, whatever the statistics."""
+    none = literal_column("0")
+    versions = [
+        func.coalesce(_version_row(bindparam(f"wide_{n}")), _version_row(bindparam(f"file_{n}")), none)
+        for n in range(files)
+    ]
+    versions += [func.coalesce(_version_row(bindparam(f"side_{n}")), none) for n in range(sides)]
+    return greatest(*versions, none)
+
+
+def language_version_parameters(query: "ExportQuery") -> dict[str, str] | None:
+    """The parameters of ``language_files_version`` for an export of named files in named
+    languages, or None when it is named by its files' own rows alone: an export of every
+    language or of the whole project, or of a format that also holds the source language's
+    values. A file whose wide row would be too long has its own in its place; a language
+    row too long cannot be there (its changes stamp the wide row)."""
     if query.languages is None or query.file_names is None or query.format in BILINGUAL:
         return None
-    names = []
-    for file_name in query.file_names:
-        names.append(wide_version_name(file_name))
-        names += [language_version_name(file_name, code) for code in query.languages]
-    return [name for name in names if name is not None]
+    parameters, sides = {}, []
+    for n, file_name in enumerate(query.file_names):
+        parameters[f"file_{n}"] = file_name
+        parameters[f"wide_{n}"] = wide_version_name(file_name) or file_name
+        sides += [language_version_name(file_name, code) for code in query.languages]
+    sides = [name for name in sides if name is not None]
+    return parameters | {f"side_{n}": name for n, name in enumerate(sides)}
+
+
+def language_counts(parameters: dict[str, str]) -> tuple[int, int]:
+    """``(files, sides)`` of ``language_version_parameters``."""
+    files = sum(1 for name in parameters if name.startswith("file_"))
+    return files, len(parameters) - 2 * files
 
 
 # What an export needs of its project, with the linked project's data version: one
@@ -141,25 +196,30 @@ EXPORTED_FILES = EXPORTED_PROJECT.with_only_columns(
     files_version(bindparam("file_names", expanding=True)).label("files_version"),
     maintain_column_froms=True,
 )
-EXPORTED_LANGUAGES = EXPORTED_PROJECT.with_only_columns(
-    *list(EXPORTED_PROJECT.selected_columns)[:-1],
-    files_version(bindparam("file_names", expanding=True), bindparam("side_names", expanding=True)).label(
-        "files_version"
-    ),
-    maintain_column_froms=True,
-)
+
+
+@lru_cache(maxsize=64)
+def exported_languages(files: int, sides: int):
+    """``EXPORTED_PROJECT`` with the version of some languages of named files
+    (``language_files_version``)."""
+    return EXPORTED_PROJECT.with_only_columns(
+        *list(EXPORTED_PROJECT.selected_columns)[:-1],
+        language_files_version(files, sides).label("files_version"),
+        maintain_column_froms=True,
+    )
 
 
 def exported_project(project_id: str, query: ExportQuery) -> Row | None:
     """The project's ``EXPORTED_PROJECT`` row (``EXPORTED_FILES`` for named files,
-    ``EXPORTED_LANGUAGES`` for named files in named languages) in the session's snapshot;
+    ``exported_languages`` for named files in named languages) in the session's snapshot;
     None when there is no such project."""
     statement, parameters = EXPORTED_PROJECT, {"project_id": project_id}
-    if query.file_names is not None:
+    languages = language_version_parameters(query)
+    if languages is not None:
+        statement = exported_languages(*language_counts(languages))
+        parameters |= languages
+    elif query.file_names is not None:
         statement, parameters["file_names"] = EXPORTED_FILES, list(query.file_names)
-        sides = side_names(query)
-        if sides is not None:
-            statement, parameters["side_names"] = EXPORTED_LANGUAGES, sides
     return db.session.connection().execute(statement, parameters).one_or_none()
 
 
