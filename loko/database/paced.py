@@ -2,17 +2,26 @@
 
 A background job that writes much (the memory's index, a re-check of every key) does it in
 batches, each in a transaction of its own. On SQLite a transaction holds the one write lock
-for as long as it runs, so a fixed batch that takes two seconds on one database makes every
-user's save wait two seconds behind it. ``Paced`` sizes each batch from the pace of the ones
-before, so that one takes about ``PACE_SECONDS``, and rests a moment after each one: a save
-that waited for the lock takes it then, rather than the job's next batch (a lock is not
-handed over in the order it was asked for). A save waits about one batch at most."""
+for as long as it runs, so a batch that takes 50 ms makes a save that comes meanwhile wait
+50 ms. ``Paced`` sizes each batch from the pace of the ones before, so that one takes about
+``PACE_SECONDS`` (5 ms: a save waits a few milliseconds at most), and rests a moment after
+each one: a save that waited for the lock takes it then, rather than the job's next batch (a
+lock is not handed over in the order it was asked for).
+
+A job whose small batches cost it much more in all (the memory's rebuild: FTS5 writes and
+merges a segment per transaction) names a longer ``idle_target``: its batches take that
+long only while no request has written for ``IDLE_SECONDS``, and the pace drops back to
+``PACE_SECONDS`` from the batch after a request's write."""
 
 import contextvars
 import time
 from contextlib import contextmanager
 
-PACE_SECONDS = 0.05
+from loko.database.sqlite.write_gate import seconds_since_foreground_write
+
+PACE_SECONDS = 0.005
+# A request's write within this many seconds keeps batches at PACE_SECONDS.
+IDLE_SECONDS = 2.0
 GROWTH = 2.0
 # The rest after a batch: long enough for a writer woken by the lock's release to take it.
 REST_SECONDS = 0.003
@@ -37,12 +46,27 @@ class Paced:
     batch's rate says fits in ``target`` seconds (at most twice the size before, never below
     ``least`` nor above ``most``)."""
 
-    def __init__(self, first: int, *, least: int = 1, most: int | None = None, target: float = PACE_SECONDS):
+    def __init__(
+        self,
+        first: int,
+        *,
+        least: int = 1,
+        most: int | None = None,
+        target: float | None = None,
+        idle_target: float | None = None,
+    ):
         self.least = least
         self.most = most
-        self.target = target
+        self.base_target = PACE_SECONDS if target is None else target
+        self.idle_target = idle_target
+        self.target = self.base_target
         self.alone = _alone.get() and most is not None
         self.size = self._bounded(most if self.alone else first)
+
+    def _target(self) -> float:
+        if self.idle_target is None or seconds_since_foreground_write() < IDLE_SECONDS:
+            return self.base_target
+        return self.idle_target
 
     def _bounded(self, size: int) -> int:
         size = max(size, self.least)
@@ -55,6 +79,7 @@ class Paced:
         time.sleep(REST_SECONDS)
         if done <= 0:
             return
+        self.target = self._target()
         fitting = done * self.target / seconds if seconds > 0 else done * GROWTH
         self.size = self._bounded(int(min(fitting, self.size * GROWTH)))
 

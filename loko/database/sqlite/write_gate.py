@@ -4,10 +4,26 @@ time per process and, with several server processes, across them."""
 import fcntl
 import os
 import threading
+import time
 import weakref
 from contextlib import contextmanager, nullcontext
 
 from loko.database.sqlite.engines import per_engine, sqlite_file
+
+
+# The threads of background work (the job worker, the checkpointer): every other writer is
+# a person's or a pipeline's request, which background batches keep short for (``Paced``).
+BACKGROUND_THREADS = ("loko-",)
+_last_foreground = [float("-inf")]
+
+
+def note_foreground_write() -> None:
+    _last_foreground[0] = time.monotonic()
+
+
+def seconds_since_foreground_write() -> float:
+    """Seconds since a request last asked this process for a write turn (on any database)."""
+    return time.monotonic() - _last_foreground[0]
 
 
 class WriteGate:
@@ -27,6 +43,8 @@ class WriteGate:
         self._flocked = False
 
     def enter(self, across_processes: bool) -> None:
+        if not threading.current_thread().name.startswith(BACKGROUND_THREADS):
+            note_foreground_write()
         self._lock.acquire()
         self._depth += 1
         if self._depth == 1 and across_processes:
