@@ -75,7 +75,12 @@ def items(rng: random.Random, count: int, changed_from: int | None = None) -> li
 
 
 def upsert(port: int, base: str, auth: dict, connection, file_name: str, language: str, body: list) -> float:
-    payload = {"operation": "bulk-upsert", "fileName": file_name, "languageCode": language, "translations": body}
+    payload = {
+        "operation": "bulk-upsert",
+        "fileName": file_name,
+        "languageCode": language,
+        "translations": body,
+    }
     started = time.perf_counter()
     status, _, data = request(port, "PUT", base + "/translations", payload, auth, connection)
     assert status == 200, (status, data[:300])

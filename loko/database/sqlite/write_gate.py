@@ -10,7 +10,6 @@ from contextlib import contextmanager, nullcontext
 
 from loko.database.sqlite.engines import per_engine, sqlite_file
 
-
 # The threads of background work (the job worker, the checkpointer): every other writer is
 # a person's or a pipeline's request, which background batches keep short for (``Paced``).
 BACKGROUND_THREADS = ("loko-",)
