@@ -1,7 +1,11 @@
 """Background work in short write transactions: each batch sized by the pace of the one
 before, so that one takes about the target time."""
 
-from loko.database import Paced, writing_alone
+import threading
+
+from loko.database import Paced, paced, writing_alone
+from loko.database.sqlite import write_gate
+from loko.database.sqlite.write_gate import WriteGate
 
 
 def test_a_slow_batch_makes_the_next_one_fit_the_target():
@@ -40,3 +44,47 @@ def test_work_written_alone_takes_its_largest_batches_without_rest():
         pace = Paced(10, most=500)
         pace.took(10.0, 500)
     assert pace.size == 500
+
+
+def test_batches_are_sized_to_a_few_milliseconds_by_default():
+    pace = Paced(1000)
+    pace.took(0.05, 1000)
+    assert pace.size == 100  # 5 ms at the pace of the batch before
+
+
+def test_an_idle_target_applies_while_no_request_writes(monkeypatch):
+    monkeypatch.setattr(paced, "seconds_since_foreground_write", lambda: paced.IDLE_SECONDS + 1)
+    pace = Paced(1000, idle_target=0.25)
+    pace.took(0.05, 1000)
+    assert pace.size == 2000  # a longer batch would fit, at most twice the one before
+
+
+def test_a_request_s_write_brings_the_pace_back_to_a_few_milliseconds(monkeypatch):
+    monkeypatch.setattr(paced, "seconds_since_foreground_write", lambda: 0.1)
+    pace = Paced(1000, idle_target=0.25)
+    pace.took(0.05, 1000)
+    assert pace.size == 100
+
+
+def write_turn_in(thread_name: str) -> None:
+    gate = WriteGate(":memory:")
+
+    def write():
+        gate.enter(False)
+        gate.leave()
+
+    thread = threading.Thread(target=write, name=thread_name)
+    thread.start()
+    thread.join()
+
+
+def test_a_worker_s_write_turn_leaves_the_idle_time_as_it_was(monkeypatch):
+    monkeypatch.setattr(write_gate, "_last_foreground", [float("-inf")])
+    write_turn_in("loko-worker-0")
+    assert write_gate.seconds_since_foreground_write() == float("inf")
+
+
+def test_a_request_s_write_turn_is_noted(monkeypatch):
+    monkeypatch.setattr(write_gate, "_last_foreground", [float("-inf")])
+    write_turn_in("waitress-1")
+    assert write_gate.seconds_since_foreground_write() < paced.IDLE_SECONDS
