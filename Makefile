@@ -93,6 +93,8 @@ bench-deps:
 
 bench: install bench-deps
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.members
+	$(BIN)/python -m bench.saves
 	$(BIN)/python -m bench.undo
 	$(BIN)/python -m bench.jobs
 	$(BIN)/python -m bench.webhooks
@@ -103,6 +105,8 @@ bench: install bench-deps
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
 	$(BIN)/python -m bench.run --postgres "$$LOKO_TEST_DATABASE_URL"
+	$(BIN)/python -m bench.members --postgres "$$LOKO_TEST_DATABASE_URL"
+	$(BIN)/python -m bench.saves --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.undo --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.webhooks --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.memory --database-url "$$LOKO_TEST_DATABASE_URL"

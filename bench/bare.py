@@ -4,10 +4,14 @@ the server and the database allow on this machine.
 
     python -m bench.bare not-modified PORT
     python -m bench.bare patch PORT DATABASE_FILE
+    python -m bench.bare patch-pg PORT POSTGRESQL_URL
 
 ``not-modified`` answers every request 304 with a fixed ETag. ``patch`` parses a PATCH body
 as Loko's (``{key, fileName, updates: {code: {value}}}``) and upserts one row per language
 into a WAL SQLite file, each request in its own transaction, with Loko's SQLite settings.
+``patch-pg`` does the same on PostgreSQL through psycopg: one connection per server thread,
+one transaction per request (the upsert and the commit), in a table of its own
+(``bare_translation_values``) of the database it is given.
 """
 
 import sqlite3
@@ -72,10 +76,54 @@ def patch_app(database: str):
     return app
 
 
+UPSERT_PG = (
+    "INSERT INTO bare_translation_values (file_name, key, language_code, value) "
+    "VALUES (%s, %s, %s, %s) "
+    "ON CONFLICT (file_name, key, language_code) DO UPDATE SET value = excluded.value"
+)
+
+
+def patch_pg_app(url: str):
+    import psycopg
+
+    local = threading.local()
+    with psycopg.connect(url, autocommit=True) as setup:
+        setup.execute(
+            "CREATE TABLE IF NOT EXISTS bare_translation_values (file_name TEXT, key TEXT, "
+            "language_code TEXT, value TEXT, PRIMARY KEY (file_name, key, language_code))"
+        )
+
+    def connection():
+        if getattr(local, "connection", None) is None:
+            local.connection = psycopg.connect(url)
+        return local.connection
+
+    def app(environ, start_response):
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = orjson.loads(environ["wsgi.input"].read(length))
+        key, file_name = body["key"], body["fileName"]
+        rows = [(file_name, key, code, item["value"]) for code, item in body["updates"].items()]
+        db = connection()
+        with db.transaction(), db.cursor() as cursor:
+            cursor.executemany(UPSERT_PG, rows)
+        payload = orjson.dumps({"results": {code: {"updated": True} for _, _, code, _ in rows}})
+        start_response(
+            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
+        )
+        return [payload]
+
+    return app
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     kind, port = argv[0], int(argv[1])
-    app = not_modified if kind == "not-modified" else patch_app(argv[2])
+    if kind == "not-modified":
+        app = not_modified
+    elif kind == "patch-pg":
+        app = patch_pg_app(argv[2])
+    else:
+        app = patch_app(argv[2])
     make_server(app, host="127.0.0.1", port=port, **SERVER_SETTINGS).run()
     return 0
 

@@ -304,7 +304,7 @@ class Server:
 class BareServer(Server):
     """A ceiling of bench/bare.py under Loko's waitress settings."""
 
-    def __init__(self, kind: str, database: Path | None = None):
+    def __init__(self, kind: str, database: Path | str | None = None):
         self.port = free_port()
         command = [sys.executable, "-m", "bench.bare", kind, str(self.port)]
         if database is not None:
@@ -567,7 +567,13 @@ def measure_headline(database_url: str, server: Server, seeded: dict, runs: int,
     finally:
         bare.stop()
     with tempfile.TemporaryDirectory(prefix="loko-bare-") as scratch:
-        bare = BareServer("patch", Path(scratch) / "bare.db")
+        # The ceiling on the same database: a bare psycopg app on PostgreSQL, sqlite3 on SQLite.
+        url = make_url(database_url)
+        if url.get_backend_name() == "postgresql":
+            plain = url.set(drivername="postgresql").render_as_string(hide_password=False)
+            bare = BareServer("patch-pg", plain)
+        else:
+            bare = BareServer("patch", Path(scratch) / "bare.db")
         two = Server(database_url, processes=2)
         try:
             figures["patch_latency"] = patch_latency(
