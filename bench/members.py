@@ -11,7 +11,8 @@ Each figure is a median of ``--runs`` requests to a real ``loko serve`` (the doc
 defaults, without job workers), each right after a PATCH of one value in English of the
 file it reads; the "every member" rows follow a change to a language's name, which every
 member depends on (a shared change), as a cold build of the same archive; the floor reads
-the file with the raw driver and zips it with zipfile (bench/run.py's).
+the file with the raw driver and zips it with zipfile (bench/run.py's), and the floor of one
+member reads one language of it, writes its JSON and deflates it.
 """
 
 import argparse
@@ -26,15 +27,20 @@ import tempfile
 import time
 import uuid
 import zipfile
+import zlib
 from http.client import HTTPConnection
 from pathlib import Path
 
+import orjson
+
 from bench.run import (
+    FILE_FLOOR_QUERY,
     LANGUAGES,
     READ_FILE,
     READ_FILE_KEYS,
     Database,
     Server,
+    driver_rows,
     request,
     value_text,
     zip_floor_once,
@@ -129,6 +135,20 @@ class Client:
         return time.perf_counter() - started, status, response_headers, body
 
 
+MEMBER_FLOOR_QUERY = FILE_FLOOR_QUERY + " AND v.language_code = {mark}"
+
+
+def member_floor_once(database_url: str, project_id: str) -> float:
+    """What rebuilding one member costs at the least: FILE's values in WRITTEN read with the
+    raw driver, one sorted JSON object, deflated (the export's compression level)."""
+    started = time.perf_counter()
+    rows = driver_rows(database_url, MEMBER_FLOOR_QUERY, (project_id, FILE, WRITTEN))
+    data = orjson.dumps({key: value for _, key, value in rows}, option=orjson.OPT_SORT_KEYS)
+    compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    compressor.compress(data) + compressor.flush()
+    return time.perf_counter() - started
+
+
 def zip_query(format: str, file_name: str | None = FILE) -> str:
     query = f"format={format}&zip=true"
     return query + (f"&fileName={file_name}" if file_name else "")
@@ -189,6 +209,10 @@ def measure(database_url: str, runs: int) -> dict:
         figures["json_zip_every_member_ms"] = (
             statistics.median(after_writes(client, zip_query("json"), runs, Client.rename)) * 1000
         )
+        figures["member_floor_ms"] = (
+            statistics.median(member_floor_once(database_url, seeded["project_id"]) for _ in range(runs))
+            * 1000
+        )
         figures["json_zip_floor_ms"] = (
             statistics.median(zip_floor_once(database_url, seeded["project_id"], FILE) for _ in range(runs))
             * 1000
@@ -222,6 +246,7 @@ def print_figures(figures: dict, machine: str) -> None:
         ),
         ("json ZIP of one file, every member rebuilt (ms)", "json_zip_every_member_ms"),
         ("  floor: driver + zipfile, one file (ms)", "json_zip_floor_ms"),
+        (f"  floor of one member: driver + orjson + deflate, {WRITTEN} of the file (ms)", "member_floor_ms"),
         ("json ZIP of the project, after one value changed (ms)", "project_json_zip_after_one_value_ms"),
         ("json ZIP of the project, every member rebuilt (ms)", "project_json_zip_every_member_ms"),
         ("server peak RSS (MB)", "server_peak_rss_mb"),
