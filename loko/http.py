@@ -11,6 +11,53 @@ from werkzeug.datastructures import MultiDict
 from loko.errors import BODY_LIMIT_ENVIRON, BadRequest, Forbidden, UnsupportedMediaType
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The request line and the header fields together, as waitress (``loko serve``) counts them
+# for its ``max_request_header_size``: one limit, given to waitress and checked in-process.
+MAX_REQUEST_HEAD = 256 * 1024
+HEAD_TOO_LARGE_STATUS = "431 Request Header Fields Too Large"
+
+
+def head_too_large_message() -> str:
+    return (
+        f"The request line and header fields are larger than {MAX_REQUEST_HEAD // 1024} KiB: "
+        "send a shorter query string (fewer or shorter parameters) or smaller headers."
+    )
+
+
+def request_head_size(environ: dict) -> int:
+    """The bytes of a request's line and header fields, counted as waitress counts them (a
+    WSGI environ's strings hold the bytes as Latin-1 characters)."""
+    path = environ.get("RAW_URI") or environ.get("REQUEST_URI") or environ.get("PATH_INFO", "")
+    query = environ.get("QUERY_STRING", "")
+    # Some servers' (and werkzeug's test client's) raw URI leaves out the query string.
+    target = path.split("?", 1)[0] + (f"?{query}" if query else "")
+    line = f"{environ.get('REQUEST_METHOD', '')} {target} {environ.get('SERVER_PROTOCOL', '')}"
+    size = len(line)
+    for name, value in environ.items():
+        if name.startswith("HTTP_") or name in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            size += 2 + len(name) - (5 if name.startswith("HTTP_") else 0) + 2 + len(str(value))
+    return size
+
+
+class RequestHeadLimit:
+    """WSGI middleware: a request whose line and header fields reach ``MAX_REQUEST_HEAD``
+    answers 431 with ``{"error": ...}`` before anything reads it, as ``loko serve`` does
+    (loko.serving), so that the app answers alike in-process and served."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if request_head_size(environ) < MAX_REQUEST_HEAD:
+            return self.app(environ, start_response)
+        body = orjson.dumps({"error": head_too_large_message()})
+        start_response(
+            HEAD_TOO_LARGE_STATUS,
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+        )
+        return [body]
+
+
 # The settings that allow some requests a larger body than the usual 4 MiB, and how a 413
 # names each.
 BODY_LIMITS = {"LOKO_MAX_IMPORT_MB": "the import limit"}

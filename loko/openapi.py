@@ -12,7 +12,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from loko import fields as loko_fields
 from loko import loko_version
-from loko.http import UNSAFE_METHODS
+from loko.http import MAX_REQUEST_HEAD, UNSAFE_METHODS
 
 openapi_api = Blueprint("openapi_api", __name__)
 
@@ -31,6 +31,8 @@ ERROR_STATUSES = {
     413: "Request body larger than 4 MiB (an import: LOKO_MAX_IMPORT_MB).",
     415: "Cookie-authenticated writes must send Content-Type: application/json.",
     429: "Rate limited.",
+    431: f"The request line and header fields together are larger than {MAX_REQUEST_HEAD // 1024} KiB "
+    "(a long query string): refused before anything is read.",
     502: "The repository host refused or failed; the error names its answer.",
 }
 
@@ -293,7 +295,8 @@ def _operation(meta: dict, path_parameters: list[dict], method: str) -> dict:
                 "description": "Success.",
                 "content": {"application/json": {"schema": schema}},
             }
-    statuses = set(meta["errors"])
+    # Any request can exceed the server's limit on its line and headers.
+    statuses = {*meta["errors"], 431}
     if meta["body"] is not None:
         statuses.update((400, 413))
     if meta["query"] is not None:

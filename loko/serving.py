@@ -10,6 +10,10 @@ open for those, unless the client asked to close it.
 Its warning that requests wait for a thread is said at most every ten seconds
 (``QueueDepthLog``).
 
+What waitress refuses itself (a request line and headers over ``MAX_REQUEST_HEAD``: 431; a
+request it cannot parse: 400) is answered with Loko's ``{"error": ...}`` body
+(``JsonErrorTask``), as the app answers everything else.
+
 Behind a reverse proxy every request comes from the proxy's address, so the sign-in limit
 (counted per address and account) would be one for all clients. With ``LOKO_TRUSTED_PROXY``
 set to the proxy's address (``127.0.0.1``, or ``*`` for any peer), waitress takes
@@ -21,9 +25,13 @@ anyone else are dropped.
 import ipaddress
 import time
 
+import orjson
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
-from waitress.task import WSGITask
+from waitress.task import ErrorTask, WSGITask
+from waitress.utilities import RequestHeaderFieldsTooLarge
+
+from loko.http import MAX_REQUEST_HEAD, head_too_large_message
 
 
 class KeepAliveTask(WSGITask):
@@ -48,8 +56,26 @@ class KeepAliveTask(WSGITask):
             super().set_close_on_finish()
 
 
+class JsonErrorTask(ErrorTask):
+    """waitress's own refusal, with ``{"error": ...}`` for a body (its own is plain text)."""
+
+    def execute(self):
+        error = self.request.error
+        if isinstance(error, RequestHeaderFieldsTooLarge):
+            message = head_too_large_message()
+        else:
+            message = f"{error.reason}: {error.body}"
+        body = orjson.dumps({"error": message})
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 class KeepAliveChannel(HTTPChannel):
     task_class = KeepAliveTask
+    error_task_class = JsonErrorTask
 
 
 class QueueDepthLog:
@@ -106,7 +132,7 @@ def proxy_settings(trusted_proxy: str | None) -> dict:
 def make_server(app, **settings):
     """A waitress server for ``app`` (settings as for ``waitress.serve``); ``run()`` serves."""
     sockets = {}
-    server = create_server(app, map=sockets, **settings)
+    server = create_server(app, map=sockets, **{"max_request_header_size": MAX_REQUEST_HEAD, **settings})
     server.task_dispatcher.queue_logger = QueueDepthLog(server.task_dispatcher.queue_logger)
     for listener in list(sockets.values()):
         if isinstance(listener, BaseWSGIServer):
