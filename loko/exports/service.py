@@ -387,7 +387,40 @@ def _value_rows(parameters: dict, file_names: tuple[str, ...] | None, *extra, re
 
     if _reads_by_language(file_names):
         return stream_batches(with_extra(VALUE_ROWS_BY_LANGUAGE), parameters, ROWS_PER_FETCH)
-    return _rows(with_extra(VALUE_ROWS), with_extra(VALUE_ROWS_IN_FILES), parameters, file_names)
+    batches = _rows(with_extra(VALUE_ROWS), with_extra(VALUE_ROWS_IN_FILES), parameters, file_names)
+    return batches if file_names is None else _by_keys(batches)
+
+
+# PostgreSQL: the values of named files are read key by key, the plan VALUE_ROWS is written
+# for, whatever the statistics say: each active key of the files through
+# uq_translations_active_key and its values by the primary key. Given the choice, the planner
+# scanned every value of the language (or walked every key of the table in parallel): one
+# language of a 4,000-key file in a 200,000-value project took 45 ms, 12 ms key by key.
+BY_KEYS = (
+    "SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL enable_seqscan = off; "
+    "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off"
+)
+PLANNED = (
+    "RESET max_parallel_workers_per_gather; RESET enable_seqscan; RESET enable_hashjoin; "
+    "RESET enable_mergejoin"
+)
+
+
+def _by_keys(batches: Iterator[list]) -> Iterator[list]:
+    """``batches`` (a ``stream_batches`` generator), its statement planned key by key on
+    PostgreSQL (``BY_KEYS``): the settings hold while it runs, up to its first batch."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql":
+        yield from batches
+        return
+    connection.exec_driver_sql(BY_KEYS)
+    try:
+        first = next(batches, None)
+    finally:
+        connection.exec_driver_sql(PLANNED)
+    if first is not None:
+        yield first
+        yield from batches
 
 
 def utc_moment(text: str) -> datetime:
