@@ -215,9 +215,9 @@ def measure(url: str, seeded: dict, queries: int) -> dict:
     from loko.extensions import db
     from loko.memory import index, service
     from loko.memory import search as memory_search
-    from loko.translations import editor
     from loko.translations.models import TranslationValue
     from loko.translations.service import bulk_upsert
+    from loko.workspace import editor
 
     app = create_app({"LOKO_DATABASE_URL": url, "LOKO_SECRET_KEY": "bench", "LOKO_WORKER_THREADS": 0})
     figures: dict = {"entries": seeded["entries"], "projects": seeded["projects"], "seed_s": seeded["seed_s"]}

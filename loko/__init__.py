@@ -19,11 +19,10 @@ def loko_version() -> str:
 
 
 def page_blueprints() -> list:
-    """Each feature's pages (its ``views.py``)."""
+    """Each feature's pages (its ``views.py``) and the workspace's (``loko/workspace/``)."""
     from loko.apikeys.views import apikeys_ui
     from loko.audit.views import audit_ui
     from loko.auth.views import auth_ui
-    from loko.comments.views import comments_ui
     from loko.files.views import files_ui
     from loko.glossary.views import glossary_ui
     from loko.imports.views import imports_ui
@@ -31,11 +30,12 @@ def page_blueprints() -> list:
     from loko.languages.views import languages_ui
     from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
-    from loko.projects.views import projects_ui
     from loko.repohost.views import repohost_ui
     from loko.sso.views import sso_ui
-    from loko.translations.views import translations_ui
     from loko.webhooks.views import webhooks_ui
+    from loko.workspace.comments_views import comments_ui
+    from loko.workspace.projects_views import projects_ui
+    from loko.workspace.translations_views import translations_ui
 
     return [
         auth_ui,
@@ -70,6 +70,18 @@ def register_job_handlers() -> None:
     import loko.webhooks.jobs  # noqa: F401
 
 
+def subscribe_workbench() -> None:
+    """The workbench's listeners to the core's events (``loko.events``), plugged in here as the
+    error pages are: the core imports none of them."""
+    from loko.audit.service import start_listening as audit_events
+    from loko.quality.service import start_listening as checks_on_writes
+    from loko.webhooks.service import start_listening as webhook_deliveries
+
+    checks_on_writes()
+    audit_events()
+    webhook_deliveries()
+
+
 def create_app(config: dict | None = None) -> "Flask":
     """Build a Loko application: config -> extensions -> errors -> blueprints -> CLI."""
     from flask import Flask
@@ -89,7 +101,6 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.files.api import files_api
     from loko.glossary.api import glossary_api
     from loko.health.api import health_api
-    from loko.http import RequestHeadLimit
     from loko.imports.api import imports_api
     from loko.jobs.api import jobs_api
     from loko.languages.api import languages_api
@@ -108,7 +119,6 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.web import web_ui
     from loko.web.pages import error_page
     from loko.webhooks.api import webhooks_api
-    from loko.webhooks.service import start_listening
 
     app = Flask(__name__, instance_relative_config=True, static_folder=None)
     # Every path answers with and without a trailing slash (the spec writes some with one),
@@ -125,8 +135,6 @@ def create_app(config: dict | None = None) -> "Flask":
         configure_sqlite(db.engine)
         # The early answers: a revalidation (304) and a single PATCH by API key.
         app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
-    # Before any of them: a request line and headers over waitress's limit answer 431.
-    app.wsgi_app = RequestHeadLimit(app.wsgi_app)
 
     app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
     register_error_handlers(app, render_page=error_page)
@@ -160,8 +168,7 @@ def create_app(config: dict | None = None) -> "Flask":
         app.register_blueprint(blueprint)
 
     register_job_handlers()
-    # The webhooks listen to the domain events the write paths raise (loko.events).
-    start_listening()
+    subscribe_workbench()
 
     from loko.cli import register_commands
 

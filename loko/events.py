@@ -1,6 +1,8 @@
-"""Domain events for whoever listens (the webhooks), raised by the features' write paths in
-their own transaction without knowing who listens: a listener registers itself from
-``create_app``, so no feature imports another to tell it what happened.
+"""Domain events for whoever listens (the workbench: webhooks, quality, audit), raised by the
+core's write paths in their own transaction without knowing who listens: a listener registers
+itself from ``create_app``, so the core imports no workbench package to tell it what happened.
+
+What a change is, for the webhooks:
 
 - ``wanted(project_id, kind)``: whether any listener cares, asked before gathering details
   that cost a query.
@@ -11,6 +13,7 @@ their own transaction without knowing who listens: a listener registers itself f
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 VALUES_CHANGED = "values.changed"
@@ -53,3 +56,152 @@ def emit_one(project_id: str, kind: str, data: dict) -> None:
 
 
 Emitter = Callable[[str, str, list, int], None]
+
+
+# -- The writes of values, in their transaction -----------------------------------------------
+#
+# Every write of values records its history (``translations.history.record_rows``), which
+# tells the write listeners (the quality: the checks and the review states) what it wrote,
+# before the history rows go in; a listener may refuse the write by raising
+# (``translations.writing.Refused``), and the transaction writes nothing. A write of one key (a
+# PATCH, the hot path) or of one file in one language reads what it needs before writing in
+# one query with what its listeners need: the first write listener reads, and what it read is
+# handed back to every listener with the rows.
+
+
+class KeyRead(Protocol):
+    """One key as a write of it read it: its id (None when not stored yet) and its stored
+    values ``{language: value}``, and whatever the reader's listener needs besides."""
+
+    translation_id: str | None
+    values: dict
+
+
+class FileRead(Protocol):
+    """A file's active keys as a write of many of them in one language read them: ``keys``
+    ``{key: (translation_id, stored value or None)}``, and whatever the reader needs besides."""
+
+    keys: dict
+
+
+class WriteListener(Protocol):
+    def key_before(self, statements, project_id: str, file_name: str, key: str) -> KeyRead: ...
+    def file_before(self, statements, project_id: str, file_name: str, language: str) -> FileRead: ...
+    def values_written(self, project_id: str, rows: list[tuple], statements, **read) -> int: ...
+    def details_changed(self, project_id: str, translation_ids: list[str], statements) -> None: ...
+
+
+WRITE_LISTENERS: list[WriteListener] = []
+
+
+def listen_to_writes(listener: WriteListener) -> None:
+    if listener not in WRITE_LISTENERS:
+        WRITE_LISTENERS.append(listener)
+
+
+def _reader() -> WriteListener:
+    if not WRITE_LISTENERS:
+        raise LookupError("no write listener: create_app subscribes the checks to the writes")
+    return WRITE_LISTENERS[0]
+
+
+def key_before(statements, project_id: str, file_name: str, key: str) -> KeyRead:
+    """The active key ``key`` of ``file_name`` before a write of it, as the first write
+    listener reads it (one query for the write and its listeners)."""
+    return _reader().key_before(statements, project_id, file_name, key)
+
+
+def file_before(statements, project_id: str, file_name: str, language: str) -> FileRead:
+    """The active keys of ``file_name`` with their values in ``language``, before a write of
+    many of them, as the first write listener reads them."""
+    return _reader().file_before(statements, project_id, file_name, language)
+
+
+def values_written(project_id: str, rows: list[tuple], statements, **read) -> int:
+    """History rows ``(translation_id, key, file_name, language, action, old_value,
+    new_value)`` a write is about to record, in its transaction; ``read``: what the write read
+    before (``before=`` a ``key_before``, ``file=`` a ``file_before``, ...). Returns the
+    warnings the listeners found; a listener refusing the write raises."""
+    return sum(listener.values_written(project_id, rows, statements, **read) for listener in WRITE_LISTENERS)
+
+
+def details_changed(project_id: str, translation_ids: list[str], statements) -> None:
+    """These keys' details (comment, context, maximum length) changed, in the transaction."""
+    for listener in WRITE_LISTENERS:
+        listener.details_changed(project_id, translation_ids, statements)
+
+
+# -- The project's settings, in their transaction ---------------------------------------------
+
+SettingsListener = Callable[[str, dict], None]
+SETTINGS_LISTENERS: list[SettingsListener] = []
+
+
+def listen_to_settings(listener: SettingsListener) -> None:
+    if listener not in SETTINGS_LISTENERS:
+        SETTINGS_LISTENERS.append(listener)
+
+
+def settings_changed(project_id: str, changes: dict) -> None:
+    """A project's settings changed (``changes`` as the update gave them), in its transaction."""
+    for listener in SETTINGS_LISTENERS:
+        listener(project_id, changes)
+
+
+# -- What the organization's owners see audited, in the transaction of the change --------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an audited action is about: its type, id and a readable label."""
+
+    type: str
+    id: str | None
+    label: str | None = None
+
+
+def user_target(user) -> Target:
+    return Target("user", user.id, user.email)
+
+
+class Auditor(Protocol):
+    def in_project(
+        self, actor, project, action: str, target: Target | None, details: dict | None
+    ) -> None: ...
+    def in_organization(
+        self, actor, organization_id: str, action: str, target: Target | None, details: dict | None
+    ) -> None: ...
+    def for_user(
+        self, actor, user_id: str, action: str, target: Target | None, details: dict | None
+    ) -> None: ...
+
+
+AUDITORS: list[Auditor] = []
+
+
+def listen_to_audited(auditor: Auditor) -> None:
+    if auditor not in AUDITORS:
+        AUDITORS.append(auditor)
+
+
+def audited(actor, project, action: str, target: Target | None = None, details: dict | None = None) -> None:
+    """``actor`` did ``action`` (``area.verb``) in ``project`` (a Project, or its id) to
+    ``target``, in the caller's transaction, so a refused change leaves no trace."""
+    for auditor in AUDITORS:
+        auditor.in_project(actor, project, action, target, details)
+
+
+def audited_in_organization(
+    actor, organization_id: str, action: str, target: Target | None = None, details: dict | None = None
+) -> None:
+    """``audited`` for an action on the organization itself (its members, its invitations)."""
+    for auditor in AUDITORS:
+        auditor.in_organization(actor, organization_id, action, target, details)
+
+
+def audited_for_user(
+    actor, user_id: str, action: str, target: Target | None = None, details: dict | None = None
+) -> None:
+    """``audited`` in each organization ``user_id`` belongs to (a sign-in, a sign-out)."""
+    for auditor in AUDITORS:
+        auditor.for_user(actor, user_id, action, target, details)

@@ -6,7 +6,6 @@ Details never hold a secret: the callers pass names, roles, field names and addr
 their credentials (``safe_url``), and ``record`` drops any key whose name speaks of a
 password, token, secret or key value before writing (``scrubbed``)."""
 
-from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit, urlunsplit
 
@@ -14,10 +13,12 @@ import orjson
 from flask import current_app, has_request_context, request
 from sqlalchemy import bindparam, func, insert, literal, select, text
 
+from loko import events
 from loko.audit.models import KINDS_APART, AuditEvent
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor, SystemActor, UserActor
 from loko.database import DriverQuery, driver_execute, driver_timestamp, unit_of_work, utcnow, write_gate
+from loko.events import Target, user_target  # noqa: F401 - the callers' audit.user_target
 from loko.extensions import db
 from loko.organizations.models import OrganizationMember
 from loko.projects.models import Project
@@ -29,19 +30,6 @@ MAX_DETAILS = 4000
 FILES_NAMED = 20  # an import's files named in its event; the others are counted
 # Details' keys that would name a secret; such an entry is never written.
 SECRET_WORDS = ("password", "token", "secret", "apikey", "api_key", "hash", "encrypted", "credential")
-
-
-@dataclass(frozen=True)
-class Target:
-    """What an event is about: its type (one of ``TARGET_TYPES``), id and a readable label."""
-
-    type: str
-    id: str | None
-    label: str | None = None
-
-
-def user_target(user) -> Target:
-    return Target("user", user.id, user.email)
 
 
 def project_target(project) -> Target:
@@ -171,11 +159,27 @@ def record_import(actor, project_id: str, files: dict, summary: dict, operation_
     record_for_project_id(actor, project_id, "import.files", details=details)
 
 
-def record_removal(actor, project_id: str, target: Target, details: dict, operation_id) -> None:
-    """A language or a file deleted (``language.deleted``, ``file.deleted``), with what went
-    and the operation that restores it (None once deleted for good)."""
-    action = f"{target.type}.deleted"
-    record_for_project_id(actor, project_id, action, target, {**details, "operationId": operation_id})
+class Auditor:
+    """The audit log's listener to the audited actions of the core and the foundations
+    (``loko.events``): a project's settings and members, a file or a language deleted, an
+    undo, an organization's members and invitations, sign-ins."""
+
+    @staticmethod
+    def in_project(actor, project, action: str, target: Target | None, details: dict | None) -> None:
+        if isinstance(project, str):
+            record_for_project_id(actor, project, action, target, details)
+        else:
+            record_for_project(actor, project, action, target, details)
+
+    in_organization = staticmethod(record)
+    for_user = staticmethod(record_for_user)
+
+
+AUDITOR = Auditor()
+
+
+def start_listening() -> None:
+    events.listen_to_audited(AUDITOR)
 
 
 # The columns an export's event sets, in order; its organization and label come from the

@@ -8,8 +8,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from loko import events
 from loko.apikeys.models import ApiKey
-from loko.audit import service as audit
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
 from loko.auth.policy import require_user, stored_languages
@@ -139,10 +139,10 @@ def login(email: str, password: str, *, session_days: int, password_signin: bool
             raise Unauthorized(INVALID_LOGIN)
         if _password_matches(user.password_hash, password):
             token = open_session(user.id, session_days)
-            audit.record_for_user(user_actor(user), user.id, "auth.sign_in", audit.user_target(user))
+            events.audited_for_user(user_actor(user), user.id, "auth.sign_in", events.user_target(user))
             return user, token
         # Kept (committed) before the refusal, in each of the user's organizations.
-        audit.record_for_user(None, user.id, "auth.sign_in_failed", audit.user_target(user))
+        events.audited_for_user(None, user.id, "auth.sign_in_failed", events.user_target(user))
     raise Unauthorized(INVALID_LOGIN)
 
 
@@ -152,7 +152,7 @@ def logout(actor, session_token: str) -> None:
     user = require_user(actor)
     with unit_of_work():
         db.session.execute(db.delete(Session).where(Session.token_hash == token_hash(session_token)))
-        audit.record_for_user(user, user.id, "auth.sign_out", audit.Target("user", user.id, user.email))
+        events.audited_for_user(user, user.id, "auth.sign_out", events.Target("user", user.id, user.email))
 
 
 def rename_user(actor, name: str) -> User:

@@ -2,7 +2,7 @@
 
 from sqlalchemy import bindparam, func, insert, select, update
 
-from loko.audit import service as audit
+from loko import events
 from loko.auth import policy
 from loko.database import SESSION_STATEMENTS, DriverQuery, new_id, unit_of_work, utcnow
 from loko.errors import Conflict, NotFound
@@ -195,18 +195,19 @@ def delete_file(
             db.session.execute(db.delete(FileRecord).where(*on_file))
             details["records"] = languages
             details["changes"] = details.get("keys", 0) + details["values"] + len(languages)
-        audit.record_removal(
+        events.audited(
             actor,
             project_id,
-            audit.Target("file", None, file_name),
+            "file.deleted",
+            events.Target("file", None, file_name),
             {
                 "fileName": file_name,
                 "language": language_code,
                 "keys": details.get("keys", 0),
                 "values": details["values"],
                 "permanent": permanent,
+                "operationId": details["operation_id"],
             },
-            details["operation_id"],
         )
         return details["operation_id"]
 

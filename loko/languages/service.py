@@ -5,8 +5,8 @@ from functools import lru_cache
 from sqlalchemy import and_, case, exists, func, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
+from loko import events
 from loko.apikeys.models import ApiKey
-from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import unit_of_work
 from loko.errors import Conflict, NotFound
@@ -321,12 +321,18 @@ def delete_language(actor, project_id: str, code: str, permanent: bool = False) 
                 )
             )
             details.update(files=files, values=removed, changes=removed + 1)
-        audit.record_removal(
+        events.audited(
             actor,
             project_id,
-            audit.Target("language", code, code),
-            {**described, "files": files, "values": removed, "permanent": permanent},
-            details["operation_id"],
+            "language.deleted",
+            events.Target("language", code, code),
+            {
+                **described,
+                "files": files,
+                "values": removed,
+                "permanent": permanent,
+                "operationId": details["operation_id"],
+            },
         )
         db.session.expire_all()
         return language_rows(project_id), details["operation_id"]

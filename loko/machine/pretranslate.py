@@ -43,11 +43,10 @@ from loko.machine import choices
 from loko.machine import service as machine
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
-from loko.quality.service import Refused, agent_writes
-from loko.translations.editor import contains_text
 from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
-from loko.translations.queries import has_inherited_value
+from loko.translations.queries import contains_text, has_inherited_value
 from loko.translations.service import fill_missing
+from loko.translations.writing import Refused, agent_writes
 
 PRETRANSLATE_JOB = "pretranslate"
 OPERATION_KIND = "pretranslate"

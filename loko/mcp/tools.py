@@ -1,7 +1,7 @@
 """The MCP tools: name, description, argument schema, result schema and a handler that
 calls one service with the API key's actor, so permissions, validation, limits and
 history are those of the REST API; the values a tool writes are an agent's, so they wait
-for a review (``quality.service.agent_writes``). A service's refusal is a tool error the model can
+for a review (``translations.writing.agent_writes``). A service's refusal is a tool error the model can
 read (``isError``), not a protocol error."""
 
 from collections.abc import Callable
@@ -29,7 +29,6 @@ from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
 from loko.quality import queue, review
 from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
-from loko.quality.service import agent_writes
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
     OperationsPage,
@@ -38,6 +37,7 @@ from loko.translations.schemas import (
     TranslationId,
     UndoResult,
 )
+from loko.translations.writing import agent_writes
 
 
 class UnknownTool(LookupError):

@@ -5,7 +5,7 @@ from datetime import timedelta
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
-from loko.audit import service as audit
+from loko import events
 from loko.auth import policy
 from loko.auth.models import User
 from loko.auth.service import (
@@ -63,11 +63,11 @@ def rename_organization(actor, organization_id: str, name: str) -> dict:
         role = policy.require_organization_permission(actor, organization_id, policy.RENAME_ORGANIZATION)
         organization = db.session.get(Organization, organization_id)
         if organization.name != name:
-            audit.record(
+            events.audited_in_organization(
                 actor,
                 organization_id,
                 "organization.renamed",
-                audit.Target("organization", organization_id, name),
+                events.Target("organization", organization_id, name),
                 {"from": organization.name, "to": name},
             )
         organization.name = name
@@ -134,8 +134,8 @@ def add_member(actor, organization_id: str, email: str, role: str) -> dict:
             db.session.flush()
         except IntegrityError:
             raise Conflict("email: this user is already a member of the organization.") from None
-        audit.record(
-            actor, organization_id, "organization.member_added", audit.user_target(user), {"role": role}
+        events.audited_in_organization(
+            actor, organization_id, "organization.member_added", events.user_target(user), {"role": role}
         )
     return {"user": user, "role": role}
 
@@ -154,11 +154,11 @@ def change_member_role(actor, organization_id: str, user_id: str, role: str) -> 
         before, member.role = member.role, role
         user = db.session.get(User, user_id)
         if before != role:
-            audit.record(
+            events.audited_in_organization(
                 actor,
                 organization_id,
                 "organization.member_role_changed",
-                audit.user_target(user),
+                events.user_target(user),
                 {"from": before, "to": role},
             )
     return {"user": user, "role": role}
@@ -187,11 +187,11 @@ def remove_member(actor, organization_id: str, user_id: str) -> None:
             policy.require_owner_rights(caller_role, member.role)
             if _owner_count(organization_id) <= 1:
                 raise Conflict("The last owner of an organization cannot be removed.")
-        audit.record(
+        events.audited_in_organization(
             actor,
             organization_id,
             "organization.member_removed",
-            audit.user_target(db.session.get(User, user_id)),
+            events.user_target(db.session.get(User, user_id)),
             {"role": member.role},
         )
         db.session.delete(member)
@@ -249,7 +249,7 @@ def create_invitation(
         )
         db.session.add(invitation)
         db.session.flush()
-        audit.record(
+        events.audited_in_organization(
             actor,
             organization_id,
             "invitation.created",
@@ -260,8 +260,8 @@ def create_invitation(
     return token, _invitation_record(invitation, creator)
 
 
-def _invitation_target(invitation: Invitation) -> audit.Target:
-    return audit.Target("invitation", invitation.id, f"Invitation as {invitation.role}")
+def _invitation_target(invitation: Invitation) -> events.Target:
+    return events.Target("invitation", invitation.id, f"Invitation as {invitation.role}")
 
 
 def _invitation_record(invitation: Invitation, creator: User | None) -> dict:
@@ -310,7 +310,7 @@ def revoke_invitation(actor, organization_id: str, invitation_id: str) -> None:
             raise NotFound("Invitation not found, or no longer pending.")
         policy.require_invitation_rights(actor, organization_id, invitation.role)
         invitation.revoked_at = utcnow()
-        audit.record(
+        events.audited_in_organization(
             actor,
             organization_id,
             "invitation.revoked",
@@ -369,7 +369,7 @@ def _use_invitation(token: str, user_id: str) -> dict:
     )
     db.session.flush()
     user = db.session.get(User, user_id)
-    audit.record(
+    events.audited_in_organization(
         user_actor(user),
         invitation.organization_id,
         "invitation.accepted",

@@ -2,10 +2,9 @@ from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
 from loko.checks import registry
+from loko.checks.levels import LEVELS, check_levels
 from loko.fields import ApiSchema, LanguageCode, LanguageLimit, UuidString, no_control_characters
 from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
-from loko.quality.models import LEVELS
-from loko.quality.service import check_levels
 
 NAME = [validate.Length(min=1, max=32), no_control_characters]
 DESC = validate.Length(max=1000)

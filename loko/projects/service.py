@@ -2,12 +2,13 @@
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import func, update
 
-from loko.audit import service as audit
+from loko import events
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
+from loko.checks.levels import merged_levels
 from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
@@ -16,8 +17,6 @@ from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
-from loko.quality.models import ValueIssue
-from loko.quality.service import merged_levels
 
 SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", *LINK_FIELDS)
 
@@ -89,9 +88,7 @@ def create_project(
             )
             project.source_language = code
             db.session.flush()
-        audit.record_for_project(
-            actor, project, "project.created", details={"sourceLanguage": source_language}
-        )
+        events.audited(actor, project, "project.created", details={"sourceLanguage": source_language})
     return ProjectView(project, policy.permissions_for(actor, project))
 
 
@@ -218,13 +215,7 @@ def update_project(actor, project_id: str, changes: dict) -> ProjectView:
                 setattr(project, field, changes[field])
         if changes.get("checks"):
             project.checks = merged_levels(project.checks, changes["checks"])
-            turned_off = [code for code, level in changes["checks"].items() if level == "off"]
-            if turned_off:
-                db.session.execute(
-                    delete(ValueIssue).where(
-                        ValueIssue.project_id == project.id, ValueIssue.check_code.in_(turned_off)
-                    )
-                )
+        events.settings_changed(project.id, changes)
     return ProjectView(project, permissions)
 
 
@@ -238,12 +229,12 @@ def _audit_settings(actor, project: Project, changes: dict) -> None:
     checks = {code: level for code, level in (changes.get("checks") or {}).items()}
     if changed or checks:
         details = {"changes": changed} | ({"checks": checks} if checks else {})
-        audit.record_for_project(actor, project, "project.settings_changed", details=details)
+        events.audited(actor, project, "project.settings_changed", details=details)
     link = {field: changes[field] for field in LINK_FIELDS if field in changes}
     if link and any(getattr(project, field) != value for field, value in link.items()):
         before = {field: getattr(project, field) for field in LINK_FIELDS}
         action = "project.unlinked" if link.get("linked_project_id") is None else "project.linked"
-        audit.record_for_project(actor, project, action, details={"from": before, "to": link})
+        events.audited(actor, project, action, details={"from": before, "to": link})
 
 
 def _check_link(actor, project: Project, changes: dict) -> None:
@@ -314,7 +305,7 @@ def delete_project(actor, project_id: str, confirm_name: str | None = None) -> s
                 data_version=Project.data_version + 1,
             )
         )
-        audit.record_for_project(actor, project, "project.deleted")
+        events.audited(actor, project, "project.deleted")
         db.session.execute(db.delete(Project).where(Project.id == project_id))
     return organization_id
 
@@ -340,11 +331,11 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None, lang
             if member is not None:
                 db.session.delete(member)
             if before is not None:
-                audit.record_for_project(
+                events.audited(
                     actor,
                     project,
                     "project.member_role_changed",
-                    audit.user_target(user),
+                    events.user_target(user),
                     {"from": before, "to": None},
                 )
             return {"user": user, "role": None, "languages": None}
@@ -362,9 +353,7 @@ def set_member_role(actor, project_id: str, user_id: str, role: str | None, lang
             details = {"from": before, "to": role}
             if limit_before != member.languages:
                 details["languages"] = None if limit is None else sorted(limit)
-            audit.record_for_project(
-                actor, project, "project.member_role_changed", audit.user_target(user), details
-            )
+            events.audited(actor, project, "project.member_role_changed", events.user_target(user), details)
     return {"user": user, "role": role, "languages": None if limit is None else sorted(limit)}
 
 

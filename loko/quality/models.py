@@ -2,9 +2,6 @@ from sqlalchemy import ForeignKeyConstraint, Index, String, Text
 
 from loko.extensions import db
 
-LEVELS = ("off", "warn", "refuse")
-DEFAULT_LEVEL = "warn"
-
 
 class ValueIssue(db.Model):
     """What one check finds wrong with one value (its messages joined when it finds more than

@@ -3,6 +3,7 @@
 from sqlalchemy import func, select, update
 
 from loko.auth import policy
+from loko.checks.levels import check_levels
 from loko.database import in_chunks, read_snapshot, unit_of_work, utcnow
 from loko.errors import BadRequest
 from loko.extensions import db
@@ -10,7 +11,6 @@ from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
 from loko.projects.service import bump_data_version
 from loko.quality.models import ValueIssue
-from loko.quality.service import check_levels
 from loko.translations.models import NEEDS_REVIEW, REQUESTED, REVIEWED, Translation, TranslationValue
 
 REVIEW_STATES = (REVIEWED, NEEDS_REVIEW)

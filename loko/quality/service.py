@@ -8,88 +8,22 @@ touched values' issues and one insert of the new ones. A check at ``refuse`` fin
 something in a written value raises ``Refused`` (a 400), and the transaction writes nothing.
 """
 
-import contextvars
 from collections import defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass
 
-import orjson
+from sqlalchemy import delete
 
-from loko import checks
-from loko.checks import registry
+from loko import checks, events
+from loko.checks.levels import check_levels
 from loko.database import SESSION_STATEMENTS, in_chunks
-from loko.errors import BadRequest
+from loko.extensions import db
 from loko.glossary.matching import glossary_of
-from loko.quality.models import DEFAULT_LEVEL, LEVELS, ValueIssue
-from loko.translations.models import AGENT, NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED
+from loko.quality.models import ValueIssue
+from loko.translations.models import NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED
+from loko.translations.writing import Refused, written_reason, written_state
 
 ISSUE_COLUMNS = ("translation_id", "language_code", "check_code", "project_id", "message", "fix")
 WRITES = ("created", "updated")
-
-# Inside ``agent_writes``: why the values written wait for a review (one of REVIEW_REASONS).
-_agent = contextvars.ContextVar("loko_agent_writes", default=None)
-
-
-@contextmanager
-def agent_writes(reason: str = AGENT):
-    """Values written inside are an agent's (the MCP tools; a pre-translation gives its own
-    ``reason``): they wait for a review, with ``reason``."""
-    token = _agent.set(reason)
-    try:
-        yield
-    finally:
-        _agent.reset(token)
-
-
-def written_state() -> str:
-    """The state a write gives the values it changes: ``needs-review`` for an agent's."""
-    return NEEDS_REVIEW if _agent.get() else TRANSLATED
-
-
-def written_reason() -> str | None:
-    """Why the values a write changes wait for a review (None when they do not)."""
-    return _agent.get()
-
-
-def check_levels(stored: str | None) -> dict[str, str]:
-    """Every registered check's level, from a project's ``checks`` column."""
-    saved = orjson.loads(stored) if stored else {}
-    return {code: saved.get(code, DEFAULT_LEVEL) for code in registry.CHECKS}
-
-
-def merged_levels(stored: str | None, changes: dict) -> str:
-    """The ``checks`` column after ``changes`` ``{code: level}``; BadRequest naming an
-    unknown check or level."""
-    for code, level in changes.items():
-        if code not in registry.CHECKS:
-            raise BadRequest(f"checks.{code}: no such check; one of {', '.join(registry.CHECKS)}.")
-        if level not in LEVELS:
-            raise BadRequest(f"checks.{code}: one of {', '.join(LEVELS)}.")
-    saved = orjson.loads(stored) if stored else {}
-    saved.update(changes)
-    return orjson.dumps(dict(sorted(saved.items()))).decode()
-
-
-class Refused(BadRequest):
-    """A check at ``refuse`` found something in a written value; nothing is written.
-    ``issues`` holds ``{key, fileName, language, check, message}`` for each."""
-
-    def __init__(self, issues: list[dict]):
-        self.issues = issues
-        super().__init__(
-            " ".join(
-                f"{item['fileName']} {item['key']} ({item['language']}): {item['check']}: {item['message']}"
-                for item in issues
-            ),
-            details={"issues": issues},
-        )
-
-
-def refused_message(field, issues: list[dict]) -> str:
-    """``Refused``'s message with each issue named by ``field(issue)`` (a PATCH names
-    ``updates.<language>.value``)."""
-    return " ".join(f"{field(item)}: {item['check']}: {item['message']}" for item in issues)
-
 
 # The project's organization's glossary revision comes with its settings (no statement more):
 # ``(organization_id, revision)``, or None when the organization never had a glossary.
@@ -309,18 +243,6 @@ def _mark_other_languages(statements, translation_ids: list[str], source: str | 
             "AND (state <> ? OR COALESCE(review_reason, '') <> ?) "
             f"AND translation_id IN ({_placeholders(len(chunk))})",
             [(NEEDS_REVIEW, SOURCE_CHANGED, source or "", NEEDS_REVIEW, SOURCE_CHANGED, *chunk)],
-        )
-
-
-def await_review(statements, values: list[tuple]) -> None:
-    """``(reason, translation_id, language)``: these values wait for a review, for ``reason``
-    (a write's own, such as a machine suggestion saved as it was made), in the write's
-    transaction."""
-    if values:
-        statements.execute(
-            "UPDATE translation_values SET state = ?, review_reason = ? "
-            "WHERE translation_id = ? AND language_code = ?",
-            [(NEEDS_REVIEW, reason, translation_id, language) for reason, translation_id, language in values],
         )
 
 
@@ -597,3 +519,34 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
     )
     _delete_issues(statements, project_id, [(t, language) for t, language, _v in values])
     statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
+
+
+def checks_turned_off(project_id: str, changes: dict) -> None:
+    """``events.settings_changed``: the issues of the checks a project turned off go."""
+    turned_off = [code for code, level in (changes.get("checks") or {}).items() if level == "off"]
+    if turned_off:
+        db.session.execute(
+            delete(ValueIssue).where(
+                ValueIssue.project_id == project_id, ValueIssue.check_code.in_(turned_off)
+            )
+        )
+
+
+class WriteChecks:
+    """The quality's listener to the writes of values (``loko.events``): it reads what a write
+    of one key or one file reads before writing, then checks the values written and sets
+    their review states in the write's transaction, and checks a key's values again when its
+    details change."""
+
+    key_before = staticmethod(key_before)
+    file_before = staticmethod(file_before)
+    values_written = staticmethod(values_written)
+    details_changed = staticmethod(recheck_keys)
+
+
+WRITE_CHECKS = WriteChecks()
+
+
+def start_listening() -> None:
+    events.listen_to_writes(WRITE_CHECKS)
+    events.listen_to_settings(checks_turned_off)

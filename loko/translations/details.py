@@ -5,12 +5,12 @@ from files that carry them, and this use case edits all three."""
 
 from sqlalchemy import select
 
+from loko import events
 from loko.auth import policy
-from loko.database import unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
 from loko.errors import NotFound
 from loko.extensions import db
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import recheck_keys
 from loko.translations import history
 from loko.translations.models import Translation
 from loko.translations.service import describe
@@ -72,7 +72,7 @@ def update_key_details(
             translation.updated_at = utcnow()
             history.record(actor, project_id, entries)
             db.session.flush()
-            recheck_keys(project_id, [translation.id])
+            events.details_changed(project_id, [translation.id], SESSION_STATEMENTS)
         db.session.flush()
         return describe([translation])[0]
 

@@ -8,7 +8,6 @@ from loko.auth import policy
 from loko.auth.actors import actor_summary
 from loko.database import SESSION_STATEMENTS, utcnow
 from loko.extensions import db
-from loko.quality.service import values_written
 from loko.translations.models import HistoryEntry, Translation, TranslationValue
 from loko.translations.operations import current_operation_id
 
@@ -43,10 +42,11 @@ def record_rows(
 ) -> int:
     """Bulk form of ``record``: ``(translation_id, key, file_name, language, action,
     old_value, new_value)`` tuples written with one executemany. The values these rows
-    write are checked and their review states set here (``quality.values_written``, which
-    ``written`` is passed on to): every write of values records history, so every write
-    path is checked. Returns the number of warnings the checks found in them."""
-    warnings = values_written(project_id, rows, statements, **written)
+    write are told to the write listeners here (``events.values_written``, which ``written``
+    is passed on to: the quality checks them and sets their review states): every write of
+    values records history, so every write path is checked. Returns the number of warnings
+    the checks found in them."""
+    warnings = events.values_written(project_id, rows, statements, **written)
     summary = actor_summary(actor)
     common = (
         project_id,

@@ -34,6 +34,15 @@ SOURCE_LANGUAGE_RULE = (
 )
 
 
+def contains_text(column, text: str):
+    """Case-insensitive substring match. SQLite's LIKE already ignores the case of ASCII
+    letters (and matches other letters in their exact case), so it needs no lower() on
+    every row; PostgreSQL's ILIKE folds every letter."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return column.contains(text, autoescape=True)
+    return column.icontains(text, autoescape=True)
+
+
 def encode_cursor(file_name: str, key: str) -> str:
     return base64.urlsafe_b64encode(orjson.dumps([file_name, key])).decode().rstrip("=")
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, or_, select, update
 
+from loko import events
 from loko.auth import policy
 from loko.database import (
     SESSION_STATEMENTS,
@@ -25,15 +26,6 @@ from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records
 from loko.projects.service import bump_data_version, stamp_files
-from loko.quality.service import (
-    Refused,
-    await_review,
-    file_before,
-    key_before,
-    refused_message,
-    written_reason,
-    written_state,
-)
 from loko.translations import history
 from loko.translations.models import (
     MACHINE_UNEDITED,
@@ -45,6 +37,7 @@ from loko.translations.models import (
 from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
+from loko.translations.writing import Refused, await_review, refused_message, written_reason, written_state
 
 # A write that would create keys, refused to a caller limited to some languages.
 KEY_CREATION_REFUSED = "creating keys needs edit rights in every language; nothing was written."
@@ -257,7 +250,7 @@ def write_patch(
     missing ones). A key that is not there yet is created, or refused (Forbidden) unless
     ``may_create``. ``reviews``: as ``patch_translation``'s."""
     bump_data_version(project_id, statements, files=(file_name,), languages=updates)
-    before = key_before(statements, project_id, file_name, key)
+    before = events.key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
     if translation_id is None and not may_create:
         raise Forbidden(f"key: {key!r} is not in the file {file_name!r}, and {KEY_CREATION_REFUSED}")
@@ -338,7 +331,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
         # The file's keys, and in the same read what the checks need of them.
-        before = file_before(SESSION_STATEMENTS, project_id, file_name, language_code)
+        before = events.file_before(SESSION_STATEMENTS, project_id, file_name, language_code)
         existing = before.keys
         stamp = driver_timestamp(now)
         new_translations, new_values, changed_values, entries = [], [], [], []

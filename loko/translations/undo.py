@@ -20,7 +20,7 @@ import orjson
 from sqlalchemy import case, exists, func, insert, select, tuple_, update
 from sqlalchemy.orm import aliased
 
-from loko.audit import service as audit
+from loko import events
 from loko.auth import policy
 from loko.database import (
     driver_timestamp,
@@ -201,7 +201,7 @@ def undo_changes(
         with operation(actor, project_id, "undo", undoes=_undoes(selection)) as details:
             _apply(actor, project_id, plan)
             details.update(_summary(plan), changes=plan.change_count() + len(plan.languages))
-        audit.record_for_project_id(
+        events.audited(
             actor,
             project_id,
             "undo.applied",

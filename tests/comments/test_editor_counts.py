@@ -4,7 +4,7 @@ comments."""
 
 from loko.auth.service import actor_for_api_key
 from loko.comments import service as comments
-from loko.translations.editor import EditorFilters, editor_page
+from loko.workspace.editor import EditorFilters, editor_page
 from tests.integration.test_query_counts import counted_statements
 
 KEYS = 60

@@ -4,7 +4,7 @@ issues" and "Needs review" filters read their indexes on both databases."""
 
 import pytest
 
-from loko.translations.editor import ANY_CHECK, EditorFilters
+from loko.workspace.editor import ANY_CHECK, EditorFilters
 from tests.integration.test_editor_queries import _count, api, keys, page, statements  # noqa: F401
 from tests.translation_factories import ProjectApi
 

@@ -13,8 +13,8 @@ from loko.auth.service import actor_for_api_key
 from loko.database import unit_of_work, utcnow
 from loko.errors import BadRequest
 from loko.extensions import db
-from loko.translations.editor import EditorFilters, editor_page
 from loko.translations.models import Translation
+from loko.workspace.editor import EditorFilters, editor_page
 from tests.factories import project_in
 from tests.translation_factories import ProjectApi, link_projects, project_api
 

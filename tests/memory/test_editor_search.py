@@ -4,7 +4,7 @@ scan finds, whether the index is fresh or behind the latest writes."""
 import pytest
 
 from loko.memory import service
-from loko.translations import editor
+from loko.workspace import editor
 
 TERMS = ["quixotic", "QUIXOTIC", "café", "CAFÉ", "key_07", "100%", "a_b", "ab", "zzz-none", "Größe", "rücken"]
 

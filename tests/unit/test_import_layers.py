@@ -67,6 +67,8 @@ ENTRY_PACKAGES = (
     "loko.migrations",
     "loko.openapi",
     "loko.serving",
+    # The pages that show the core and the workbench together (the editor, the overview).
+    "loko.workspace",
 )
 ENTRY_MODULES = ("api", "views")
 RANKS = {"plumbing": 0, "feature": 1, "web": 2, "entry": 3}

@@ -4,6 +4,7 @@
 from flask import Blueprint, redirect, request, url_for
 
 from loko.checks import registry
+from loko.checks.levels import LEVELS, check_levels
 from loko.errors import BadRequest
 from loko.exports.service import export_query, single_file_needs
 from loko.formats.registry import format_module
@@ -12,9 +13,7 @@ from loko.languages.service import project_languages
 from loko.projects import service
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
-from loko.quality.models import LEVELS
 from loko.quality.review import language_overview
-from loko.quality.service import check_levels
 from loko.translations.queries import file_summaries
 from loko.translations.schemas import ExportQuerySchema
 from loko.translations.service import list_history

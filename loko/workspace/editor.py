@@ -31,6 +31,7 @@ from loko.quality.models import ValueIssue
 from loko.quality.review import set_review_state
 from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
+    contains_text,
     decode_cursor,
     encode_cursor,
     has_inherited_value,
@@ -302,15 +303,6 @@ def _lent_keys(project_id: str, filters: EditorFilters, link: Link | None):
     if filters.changed_since is not None:
         conditions.append(theirs.updated_at >= datetime.combine(filters.changed_since, time.min, UTC))
     return theirs, their_value, and_(*conditions), link.source
-
-
-def contains_text(column, text: str):
-    """Case-insensitive substring match. SQLite's LIKE already ignores the case of ASCII
-    letters (and matches other letters in their exact case), so it needs no lower() on
-    every row; PostgreSQL's ILIKE folds every letter."""
-    if db.session.get_bind().dialect.name == "sqlite":
-        return column.contains(text, autoescape=True)
-    return column.icontains(text, autoescape=True)
 
 
 def _beyond(cursor: str, name: str, table=Translation):

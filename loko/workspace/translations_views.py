@@ -19,15 +19,6 @@ from loko.languages.service import file_names, project_languages
 from loko.projects.service import ProjectView
 from loko.translations import revert, service, undo
 from loko.translations.details import update_key_details
-from loko.translations.editor import (
-    ANY_CHECK,
-    EditorFilters,
-    apply_fix,
-    check_titles,
-    editor_page,
-    key_details,
-    review_values,
-)
 from loko.translations.history import history_actors, newer_cursor
 from loko.translations.models import HISTORY_ACTIONS
 from loko.translations.operations import get_operation, list_operations
@@ -47,6 +38,15 @@ from loko.web.pages import (
     project_page,
     render_page,
     submit,
+)
+from loko.workspace.editor import (
+    ANY_CHECK,
+    EditorFilters,
+    apply_fix,
+    check_titles,
+    editor_page,
+    key_details,
+    review_values,
 )
 
 translations_ui = Blueprint("translations_ui", __name__)

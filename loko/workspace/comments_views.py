@@ -6,8 +6,8 @@ from flask import Blueprint, url_for
 
 from loko.comments import service
 from loko.comments.schemas import CommentCreate, CommentPatch
-from loko.translations.views import editor_of_key
 from loko.web.pages import form_input, page_user, submit
+from loko.workspace.translations_views import editor_of_key
 
 comments_ui = Blueprint("comments_ui", __name__)
 THREAD = "/projects/<uuid:project_id>/editor/keys/<translation_id>/comments"
