@@ -271,7 +271,7 @@ def print_figures(figures: dict, machine: str) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", default=None, help="server URL, e.g. $LOKO_TEST_DATABASE_URL")
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args(argv)
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, " + (
         "PostgreSQL" if args.postgres else "SQLite"
