@@ -14,6 +14,18 @@ LANGUAGES_OUT = "The languages a write key's writes are limited to; null: every 
 
 
 class ApiKeyCreate(ApiSchema):
+    class Meta(ApiSchema.Meta):
+        # Only a write key is limited to languages (a read key writes none).
+        json_schema = {
+            "not": {
+                "required": ["scope", "languages"],
+                "properties": {
+                    "scope": {"not": {"const": "write"}},
+                    "languages": {"type": "array", "minItems": 1},
+                },
+            }
+        }
+
     name = fields.String(required=True, validate=[validate.Length(min=1, max=128), no_control_characters])
     scope = fields.String(validate=validate.OneOf(API_KEY_SCOPES), load_default="write")
     expiresAt = fields.AwareDateTime(

@@ -51,7 +51,8 @@ def list_terms(organization_id):
     responses={201: GlossaryTermEnvelope},
     errors=(400, 401, 403, 404, 409),
     description="A term is unique in its language (409). A term has at most one allowed "
-    "translation per language and up to 50 translations; a glossary up to 10,000 terms.",
+    "translation per language (400 naming the item otherwise: JSON Schema cannot compare items "
+    "by two of their properties) and up to 50 translations; a glossary up to 10,000 terms.",
 )
 def create_term(organization_id):
     term = service.create_term(current_actor(), str(organization_id), load_body(GlossaryTermCreate))
@@ -74,6 +75,9 @@ def get_term(organization_id, term_id):
     body=GlossaryTermPatch,
     responses={200: GlossaryTermEnvelope},
     errors=(400, 401, 403, 404, 409),
+    description="A term is unique in its language (409). `translations` replaces the whole list: "
+    "up to 50, at most one allowed (not forbidden) translation per language (400 naming the item "
+    "otherwise: JSON Schema cannot compare items by two of their properties).",
 )
 def update_term(organization_id, term_id):
     data = load_body(GlossaryTermPatch)

@@ -23,6 +23,9 @@ IMPORT_DESCRIPTION = (
     "context, a `language` a CSV file has no column for, a ZIP member outside the archive or "
     "unpacking to over 200 times its size, XML with a DTD or entities, more than 100,000 "
     "entries) is a 400 that writes nothing. The body may be up to LOKO_MAX_IMPORT_MB (32 MiB). "
+    "A multipart form field stands for the query parameter of its name. With a session cookie the "
+    "body must be `Content-Type: application/json` (a JSON file as the raw body; the cross-site "
+    "write guard answers 415 otherwise); an API key sends any of the types below. "
     "A dry run needs read access; a real import needs canEditTranslations. With `async=true` the "
     "import runs as a background job: 202 with the job at once, its result the same answer. A "
     "caller limited to some languages gets its 403 (naming the languages, or for keys it would "
@@ -54,8 +57,9 @@ def import_translations(project_id):
         upload = request.files.get("file")
         if upload is None:
             raise BadRequest("file: a multipart import sends the file in the field `file`.")
-        for name, value in request.form.items(multi=True):
-            arguments.add(name, value)
+        for name in request.form:
+            # A form field stands for the query parameter of its name.
+            arguments.setlist(name, request.form.getlist(name))
         if "fileName" not in arguments and upload.filename:
             arguments["fileName"] = upload.filename.replace("\\", "/").rsplit("/", 1)[-1]
         data = upload.read()

@@ -6,9 +6,10 @@ Pure and free of any server code, so the pipeline client shares it with the serv
 """
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from langcodes import tag_is_valid
+from langcodes.data_dicts import ALL_SCRIPTS, VALIDITY
 
 # BCP 47 shaped: a 2-3 letter language, then subtags of 2-8 letters or digits (no
 # extensions or private use: a singleton such as -x- is refused), joined by
@@ -50,6 +51,80 @@ def _canonical(text: str) -> str:
     if not tag_is_valid(code):
         raise ValueError(f"{text!r} is not a known language code (BCP 47, e.g. 'de' or 'pt-BR').")
     return code
+
+
+@cache
+def known_code_pattern() -> str:
+    """A regular expression (in the syntax JSON Schema shares with Python) of canonical codes
+    that ``canonical_code`` accepts as they are: a language the registry knows, then maybe a
+    script, a region and one variant it knows (``de``, ``pt-BR``, ``zh-Hant-TW``, ``es-419``,
+    ``de-CH-1996``). Codes with an extended language subtag or several variants, which it
+    accepts too, are left out. Built from the registry data ``tag_is_valid`` checks against,
+    which validates each subtag on its own, so any sequence of these is valid."""
+    subtags = set(ALL_SCRIPTS) - {"Qaaa..Qabx"}  # the private-use range; VALIDITY has it
+    for alternative in VALIDITY.pattern.removeprefix("^(").removesuffix(")$").split("|"):
+        subtags.update(_expanded(alternative))
+    kinds = (r"[a-z]{2,3}", r"[A-Z][a-z]{3}", r"[A-Z]{2}|[0-9]{3}", r"[0-9a-z]{5,8}|[0-9][0-9a-z]{3}")
+    language, script, region, variant = (
+        _alternation(sorted(tag for tag in subtags if re.fullmatch(kind, tag))) for kind in kinds
+    )
+    return f"^{language}(?:-{script})?(?:-{region})?(?:-{variant})?$"
+
+
+def _expanded(fragment: str) -> list[str]:
+    """The strings a fragment of VALIDITY (letters and classes such as ``[a-ik]``) matches."""
+    strings = [""]
+    for found in re.finditer(r"\[([^\]]+)\]|(.)", fragment):
+        if found.group(2):
+            characters = [found.group(2)]
+        else:
+            characters = [
+                chr(code)
+                for start, end in re.findall(r"(.)(?:-(.))?", found.group(1))
+                for code in range(ord(start), ord(end or start) + 1)
+            ]
+        strings = [string + character for string in strings for character in characters]
+    return strings
+
+
+def _alternation(words: list[str]) -> str:
+    """A compact regular expression matching exactly ``words`` (a trie: shared beginnings
+    written once, last characters as classes)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for character in word:
+            node = node.setdefault(character, {})
+        node[""] = {}
+
+    def written(node: dict) -> str:
+        children = {key: child for key, child in node.items() if key}
+        last = [key for key, child in children.items() if list(child) == [""]]
+        branches = [key + written(child) for key, child in sorted(children.items()) if list(child) != [""]]
+        if last:
+            branches.append(_character_class(last))
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" not in node:
+            return body
+        single = len(branches) == 1 and (len(body) == 1 or (body.startswith("[") and bool(last)))
+        return f"{body}?" if single or len(branches) > 1 else f"(?:{body})?"
+
+    return written(trie)
+
+
+def _character_class(characters: list[str]) -> str:
+    """``[a-df]`` for a, b, c, d and f; a single character as itself."""
+    if len(characters) == 1:
+        return characters[0]
+    codes = sorted(map(ord, characters))
+    runs = [[codes[0], codes[0]]]
+    for code in codes[1:]:
+        if code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    parts = (chr(a) + ("-" if b - a > 1 else "") + chr(b) if b > a else chr(a) for a, b in runs)
+    return "[" + "".join(parts) + "]"
 
 
 # The forms a file path may hold a code in: the canonical one (``pt-BR``), gettext's and

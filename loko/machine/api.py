@@ -146,7 +146,10 @@ def suggestions(project_id):
     "only, `notWrittenTruncated` saying whether there were more. With `dryRun`, answers 200 "
     "with what it would fill (`notSent` apart) and the "
     "requests it would cost, calling no provider. Whoever may edit translations (a write key "
-    "too); 409 when the project has no source language.",
+    "too); 409 when the project has no source language. Rules over stored data, which the schema "
+    "cannot state, answer 400 naming the item: each of `languages` must be a language of the "
+    "project other than its source language, each of `files` a file of the project, and "
+    "`sources.provider` an enabled provider of the project's organization.",
 )
 def pretranslate_project(project_id):
     answer = pretranslate.start(current_actor(), str(project_id), load_body(PretranslateIn))

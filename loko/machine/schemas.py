@@ -214,6 +214,9 @@ class PretranslateMemory(ApiSchema):
 
 
 class PretranslateSources(ApiSchema):
+    class Meta(ApiSchema.Meta):
+        json_schema = {"minProperties": 1}  # the memory, a provider, or both
+
     memory = fields.Nested(
         PretranslateMemory,
         metadata={

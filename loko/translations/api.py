@@ -346,7 +346,10 @@ def get_operation(project_id, operation_id):
     "review `by` and `at`), nothing written, unless `skipChanged` is true (they are left as "
     "they are) or `includeChanged` is true (they go back too; a value reviewed since waits for "
     "a review again). `dryRun` answers what it would do. Undoing a language delete needs "
-    "canEditProjects.",
+    "canEditProjects. The body names `operationId` or chooses a range by at least one of "
+    "`actorType`, `actorId`, `since`, `until`, `fileName` and `language`, never both (the "
+    "schema states it); a range's `until` must be later than its `since` (400 otherwise: JSON "
+    "Schema cannot compare two values).",
 )
 def revert_history(project_id):
     data = load_body(UndoRequest)

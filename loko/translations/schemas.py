@@ -408,12 +408,27 @@ class ExportQuerySchema(ApiSchema):
 
 
 ACTOR_TYPES = ("user", "api_key", "system")
+UNDO_RANGE = ("actorType", "actorId", "since", "until", "fileName", "language")
 
 
 class UndoRequest(ApiSchema):
     """What to undo: one operation, or the entries that match every filter given."""
 
     BODY_REQUIRED = True
+
+    class Meta(ApiSchema.Meta):
+        # An operation, or a range of changes chosen by at least one filter, never both; and
+        # skipChanged and includeChanged not both true.
+        json_schema = {
+            "oneOf": [
+                {"required": ["operationId"]},
+                {"anyOf": [{"required": [name]} for name in UNDO_RANGE]},
+            ],
+            "not": {
+                "required": ["skipChanged", "includeChanged"],
+                "properties": {"skipChanged": {"const": True}, "includeChanged": {"const": True}},
+            },
+        }
 
     operationId = fields.String(
         validate=TRANSLATION_ID,
@@ -455,11 +470,7 @@ class UndoRequest(ApiSchema):
 
     @validates_schema
     def _one_selection(self, data, **kwargs):
-        ranged = [
-            name
-            for name in ("actorType", "actorId", "since", "until", "fileName", "language")
-            if name in data
-        ]
+        ranged = [name for name in UNDO_RANGE if name in data]
         if "operationId" in data and ranged:
             raise ValidationError(f"Give operationId or {ranged[0]}, not both.", "operationId")
         if "operationId" not in data and not ranged:

@@ -211,6 +211,17 @@ def test_a_multipart_upload_takes_the_file_and_its_name(api):
     assert api.export() == {"en": {"home": {"a": "A"}}}
 
 
+def test_a_multipart_form_field_stands_for_the_query_parameter_of_its_name(api):
+    response = api.client.post(
+        api.url("/import"),
+        query_string={"language": "de", "dryRun": "true"},
+        data={"file": (io.BytesIO(json_file({"a": "A"})), "home.json"), "language": "en", "dryRun": "false"},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200, response.json
+    assert api.export() == {"en": {"home": {"a": "A"}}}
+
+
 def test_a_read_key_may_dry_run(app, world, as_caller):
     response = as_caller("read_key").post(
         f"/api/projects/{world.project_id}/import",

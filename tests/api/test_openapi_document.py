@@ -4,11 +4,13 @@ run in test_document_acceptance.py checks that they suffice)."""
 
 import re
 
+import jsonschema
 import pytest
 
-from loko.fields import LANGUAGE_CODE
+from loko.languages.codes import canonical_code
 
 TRANSLATIONS = "/api/projects/{project_id}/translations"
+LANGUAGE_CODE = {"$ref": "#/components/schemas/LanguageCode"}
 
 
 @pytest.fixture
@@ -30,7 +32,20 @@ def test_document_is_openapi_3_1(document):
 )
 def test_language_code_keys_are_stated_with_property_names(schemas, schema, field):
     names = schemas[schema]["properties"][field]["propertyNames"]
-    assert names == {"type": "string", "pattern": LANGUAGE_CODE.pattern, "maxLength": 35}
+    assert names == {"type": "string", **LANGUAGE_CODE}
+
+
+@pytest.mark.parametrize("code", ["de", "pt-BR", "zh-Hant-TW", "es-419", "sr-Latn", "de-CH-1996", "und"])
+def test_the_language_code_component_admits_canonical_codes_of_the_registry(schemas, code):
+    assert re.fullmatch(schemas["LanguageCode"]["pattern"], code)
+    assert canonical_code(code) == code
+
+
+@pytest.mark.parametrize(
+    "code", ["zz", "xx-bogus", "en-ZZZ", "EN", "pt_BR", "pt-br", "de-1901-1901", "en-x-a"]
+)
+def test_the_language_code_component_refuses_unknown_and_other_spellings(schemas, code):
+    assert not re.fullmatch(schemas["LanguageCode"]["pattern"], code)
 
 
 def test_updates_need_at_least_one_language(schemas):
@@ -42,7 +57,7 @@ def test_updates_need_at_least_one_language(schemas):
 def test_export_filters_are_repeated_parameters_of_codes_and_file_names(document):
     parameters = {p["name"]: p for p in document["paths"][TRANSLATIONS]["get"]["parameters"]}
     language, file_name = parameters["language"]["schema"], parameters["fileName"]["schema"]
-    assert (language["type"], language["items"]["pattern"]) == ("array", LANGUAGE_CODE.pattern)
+    assert (language["type"], language["items"]["$ref"]) == ("array", LANGUAGE_CODE["$ref"])
     assert file_name["type"] == "array"
     assert not re.fullmatch(file_name["items"]["pattern"], "a,b")
     assert re.fullmatch(file_name["items"]["pattern"], "auth/login")
@@ -67,6 +82,32 @@ def test_link_fields_are_all_set_or_all_null(schemas):
         for branch in schemas["ProjectUpdate"]["anyOf"]
     ]
     assert branches == [{"string"}, {"null"}]
+
+
+def test_an_undo_names_an_operation_or_a_range_and_skips_or_includes_changes(schemas):
+    undo = {"components": {"schemas": schemas}, **schemas["UndoRequest"]}
+    for body in ({"operationId": "op"}, {"since": "2024-01-01T00:00:00Z"}, {"language": "de"}):
+        jsonschema.validate(body, undo)
+    for body in (
+        {},
+        {"dryRun": True},
+        {"operationId": "op", "fileName": "common"},
+        {"operationId": "op", "skipChanged": True, "includeChanged": True},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(body, undo)
+
+
+def test_only_a_write_key_is_limited_to_languages(schemas):
+    create = {"components": {"schemas": schemas}, **schemas["ApiKeyCreate"]}
+    for body in ({"name": "ci", "languages": ["de"]}, {"name": "ci", "scope": "read", "languages": []}):
+        jsonschema.validate(body, create)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"name": "ci", "scope": "read", "languages": ["de"]}, create)
+
+
+def test_a_pre_translation_names_a_source(schemas):
+    assert schemas["PretranslateSources"]["minProperties"] == 1
 
 
 def test_link_rules_over_stored_data_are_described(document):

@@ -1,8 +1,20 @@
 """The canonical form of a language code and the forms a file path holds it in."""
 
+import itertools
+import random
+import re
+import string
+
 import pytest
 
-from loko.languages.codes import android_form, canonical_code, fill_code, from_android, locale_form
+from loko.languages.codes import (
+    android_form,
+    canonical_code,
+    fill_code,
+    from_android,
+    known_code_pattern,
+    locale_form,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,3 +78,53 @@ def test_fill_code_writes_each_placeholder_in_its_form():
 def test_from_android_refuses_what_is_not_a_qualifier(text):
     with pytest.raises(ValueError):
         from_android(text)
+
+
+def _subtags(pattern: str, candidates, prefix: str) -> list[str]:
+    known = re.compile(pattern)
+    return [tag for tag in candidates if known.fullmatch(f"{prefix}{tag}")]
+
+
+def test_the_known_code_pattern_admits_only_languages_the_registry_knows():
+    # Not all of them: an overlong code such as ``aar`` (for ``aa``) is read too.
+    pattern = re.compile(known_code_pattern())
+    admitted = 0
+    for length in (2, 3):
+        for letters in itertools.product(string.ascii_lowercase, repeat=length):
+            code = "".join(letters)
+            if pattern.fullmatch(code):
+                admitted += 1
+                assert canonical_code(code) == code
+    assert admitted > 7000
+
+
+def test_every_code_the_known_code_pattern_admits_is_canonical_and_known():
+    # Each kind of subtag the pattern admits, then codes made of random ones of each kind.
+    pattern = known_code_pattern()
+    letters = ["".join(t) for n in (2, 3) for t in itertools.product(string.ascii_lowercase, repeat=n)]
+    languages = _subtags(pattern, letters, "")
+    scripts = _subtags(
+        pattern,
+        [
+            a + "".join(t)
+            for a in string.ascii_uppercase
+            for t in itertools.product(string.ascii_lowercase, repeat=3)
+        ],
+        "en-",
+    )
+    regions = _subtags(
+        pattern,
+        ["".join(t) for t in itertools.product(string.ascii_uppercase, repeat=2)]
+        + [f"{n:03}" for n in range(1000)],
+        "en-",
+    )
+    variants = ["1901", "1996", "fonipa", "oxendict", "valencia", "pinyin"]
+    assert len(languages) > 7000 and len(scripts) > 150 and len(regions) > 250
+    draw = random.Random(0)
+    for _ in range(5000):
+        code = "-".join(
+            [draw.choice(languages)]
+            + [draw.choice(kind) for kind in (scripts, regions, variants) if draw.random() < 0.5]
+        )
+        assert re.fullmatch(pattern, code), code
+        assert canonical_code(code) == code
