@@ -136,7 +136,10 @@ def create_app(config: dict | None = None) -> "Flask":
         # The early answers: a revalidation (304) and a single PATCH by API key.
         app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
 
-    app.extensions["loko_export_cache"] = ExportCache(app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024)
+    app.extensions["loko_export_cache"] = ExportCache(
+        app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024,
+        member_bytes=app.config["LOKO_EXPORT_MEMBERS_MB"] * 1024 * 1024,
+    )
     register_error_handlers(app, render_page=error_page)
     app.session_interface = NoFlaskSession()
     app.before_request(resolve_identity)
