@@ -101,6 +101,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.files.api import files_api
     from loko.glossary.api import glossary_api
     from loko.health.api import health_api
+    from loko.http import RequestHeadLimit
     from loko.imports.api import imports_api
     from loko.jobs.api import jobs_api
     from loko.languages.api import languages_api
@@ -135,6 +136,8 @@ def create_app(config: dict | None = None) -> "Flask":
         configure_sqlite(db.engine)
         # The early answers: a revalidation (304) and a single PATCH by API key.
         app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
+    # Before any of them: a request line and headers over waitress's limit answer 431.
+    app.wsgi_app = RequestHeadLimit(app.wsgi_app)
 
     app.extensions["loko_export_cache"] = ExportCache(
         app.config["LOKO_EXPORT_CACHE_MB"] * 1024 * 1024,
