@@ -26,8 +26,8 @@ WORKBENCH = (
     "loko.audit",
 )
 # Pairs of packages importing each other: 27 before the core stopped importing the workbench,
-# 19 since. A new pair is a circle to take apart, not a number to raise.
-MUTUAL_PAIRS_AT_MOST = 19
+# 17 since. A new pair is a circle to take apart, not a number to raise.
+MUTUAL_PAIRS_AT_MOST = 17
 
 
 def package_of(module: str) -> str:
