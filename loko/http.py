@@ -44,12 +44,12 @@ class RequestHeadLimit:
     answers 431 with ``{"error": ...}`` before anything reads it, as ``loko serve`` does
     (loko.serving), so that the app answers alike in-process and served."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
 
     def __call__(self, environ, start_response):
         if request_head_size(environ) < MAX_REQUEST_HEAD:
-            return self.app(environ, start_response)
+            return self.wsgi_app(environ, start_response)
         body = orjson.dumps({"error": head_too_large_message()})
         start_response(
             HEAD_TOO_LARGE_STATUS,

@@ -9,6 +9,7 @@ from werkzeug.test import Client
 from loko.apikeys.models import ApiKey
 from loko.extensions import db
 from loko.translations import direct
+from tests.api.test_export_revalidation import early_answers
 from tests.factories import CallerClient, make_key
 from tests.translation_factories import ProjectApi, project_api
 
@@ -26,7 +27,7 @@ def api(app) -> ProjectApi:
 @pytest.fixture
 def flask_calls(app) -> list[str]:
     """The paths of the PATCH requests that reached Flask (past both early answers)."""
-    calls, direct = [], app.wsgi_app.wsgi_app
+    calls, direct = [], early_answers(app).wsgi_app
     flask_app = direct.wsgi_app
 
     def recording(environ, start_response):
@@ -53,7 +54,7 @@ def test_a_patch_by_api_key_is_written_without_flask(api, flask_calls):
 
 def test_the_direct_answer_is_the_handlers_answer(app, api, flask_calls):
     direct = patch(api, {"en": {"value": "Hello"}}, key="one")
-    flask_app = app.wsgi_app.wsgi_app.wsgi_app
+    flask_app = early_answers(app).wsgi_app.wsgi_app
     handler = Client(flask_app).patch(
         api.url("/translations"),
         json={"key": "two", "fileName": "common", "updates": {"en": {"value": "Hello"}}},

@@ -16,6 +16,11 @@ from tests.factories import CallerClient, make_key, make_org, make_project, make
 from tests.translation_factories import ProjectApi, project_api
 
 
+def early_answers(app):
+    """The early 304 layer (ExportRevalidation), under the request head limit."""
+    return app.wsgi_app.wsgi_app
+
+
 @pytest.fixture
 def api(app) -> ProjectApi:
     api = project_api(app)
@@ -26,13 +31,13 @@ def api(app) -> ProjectApi:
 @pytest.fixture
 def flask_calls(app) -> list[str]:
     """The paths of the requests that reached Flask (past the revalidation middleware)."""
-    calls, flask_app = [], app.wsgi_app.wsgi_app
+    calls, flask_app = [], early_answers(app).wsgi_app
 
     def recording(environ, start_response):
         calls.append(environ["PATH_INFO"])
         return flask_app(environ, start_response)
 
-    app.wsgi_app.wsgi_app = recording
+    early_answers(app).wsgi_app = recording
     return calls
 
 
@@ -60,7 +65,7 @@ def test_the_early_304_has_the_status_and_headers_of_the_flask_304(app, api):
     etag = etag_of(api)
     path, headers = api.url("/translations"), {**api.client.headers, "If-None-Match": etag}
     early = api.client.client.get(path, headers=headers)
-    from_flask = Client(app.wsgi_app.wsgi_app).get(path, headers=headers)
+    from_flask = Client(early_answers(app).wsgi_app).get(path, headers=headers)
     assert (early.status, list(early.headers.items())) == (
         from_flask.status,
         list(from_flask.headers.items()),
