@@ -151,10 +151,11 @@ def language_files_version(files: int, sides: int):
 def language_version_parameters(query: "ExportQuery") -> dict[str, str] | None:
     """The parameters of ``language_files_version`` for an export of named files in named
     languages, or None when it is named by its files' own rows alone: an export of every
-    language or of the whole project, or of a format that also holds the source language's
-    values. A file whose wide row would be too long has its own in its place; a language
-    row too long cannot be there (its changes stamp the wide row)."""
-    if query.languages is None or query.file_names is None or query.format in BILINGUAL:
+    language or of the whole project, of a format that also holds the source language's
+    values, or of reviewed values only (a write to the source language's values sends the
+    other languages' to review). A file whose wide row would be too long has its own in its
+    place; a language row too long cannot be there (its changes stamp the wide row)."""
+    if query.languages is None or query.file_names is None or not _by_language(query):
         return None
     parameters, sides = {}, []
     for n, file_name in enumerate(query.file_names):
@@ -163,6 +164,13 @@ def language_version_parameters(query: "ExportQuery") -> dict[str, str] | None:
         sides += [language_version_name(file_name, code) for code in query.languages]
     sides = [name for name in sides if name is not None]
     return parameters | {f"side_{n}": name for n, name in enumerate(sides)}
+
+
+def _by_language(query: "ExportQuery") -> bool:
+    """Whether one language's file of ``query`` reads that language's values and nothing of
+    another language: not in a bilingual format (the source language's values too), nor of
+    reviewed values only (their states change with the source language's values)."""
+    return query.format not in BILINGUAL and not query.reviewed_only
 
 
 def language_counts(parameters: dict[str, str]) -> tuple[int, int]:
@@ -738,9 +746,11 @@ def _member_key(project, query: ExportQuery, layout: dict, language: str | None,
 def _member_versions(project, query: ExportQuery, link: Link | None, layout: dict, multilingual: bool):
     """``(language, file_name) -> versions`` of a member, read in the snapshot: the last
     shared change, the file's last change that may touch every language (its own row when
-    it has no wide row; every change for a format whose one file holds every language),
-    the last change of the language's values (and of the source language's, for a bilingual
-    format), and the linked project's data version when the member inherits from it."""
+    it has no wide row), the last change of the language's values (and of the source
+    language's, for a bilingual format), and the linked project's data version when the
+    member inherits from it. Of a format whose one file holds every language, or of reviewed
+    values only (their states change with the source language's values), the file's last
+    change in any language stands for the first three."""
     statement = select(FileVersion.file_name, FileVersion.version).where(FileVersion.project_id == project.id)
     source = None
     if query.format in BILINGUAL:
@@ -757,11 +767,11 @@ def _member_versions(project, query: ExportQuery, link: Link | None, layout: dic
 
     def version_of(language: str | None, file_name: str) -> tuple[int, int]:
         own = rows.get(file_name, 0)
-        if multilingual:
-            version, reads = own, set(layout)
+        reads = set(layout) if multilingual else {language, source} - {None}
+        if multilingual or query.reviewed_only:
+            version = own
         else:
             wide = rows.get(wide_version_name(file_name))
-            reads = {language, source} - {None}
             version = max(
                 own if wide is None else wide,
                 *(rows.get(language_version_name(file_name, code), 0) for code in reads),

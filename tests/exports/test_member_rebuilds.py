@@ -32,6 +32,14 @@ def api(app) -> ProjectApi:
     assert response.status_code == 200, response.json
     response = api.owner.put(f"/api/projects/{api.project_id}", json={"source_language": "en"})
     assert response.status_code == 200, response.json
+    reviewed = {
+        "fileName": FILE,
+        "keys": ["title", "body"],
+        "languages": [KEPT_LANGUAGE],
+        "state": "reviewed",
+    }
+    response = api.owner.post(api.url("/translations/review"), json=reviewed)
+    assert response.status_code == 200, response.json
     return api
 
 
@@ -190,6 +198,16 @@ def test_a_write_to_the_language_changes_its_export(api):
     assert after.json[KEPT_LANGUAGE][FILE]["title"] == "Neuer Titel"
 
 
+def test_a_write_to_the_source_language_changes_another_language_s_reviewed_values(api):
+    query = {"fileName": FILE, "language": KEPT_LANGUAGE, "state": "reviewed"}
+    before = export(api, **query)
+    assert before.json[KEPT_LANGUAGE][FILE] == {"title": "Titel", "body": "Inhalt"}
+    api.set_values("title", {"en": "New title"}, file_name=FILE)  # Titel waits for a review again
+    after = export(api, **query)
+    assert after.headers["ETag"] != before.headers["ETag"]
+    assert after.json[KEPT_LANGUAGE][FILE] == {"body": "Inhalt"}
+
+
 def test_a_new_key_in_one_language_changes_every_language_s_po_catalog(api):
     query = {"fileName": FILE, "language": KEPT_LANGUAGE, "format": "po"}
     before = export(api, **query)
@@ -207,6 +225,9 @@ QUERIES = (
     {"zip": "true", "fileName": FILE},
     {"zip": "true", "fileName": FILE, "language": KEPT_LANGUAGE},
     {"fileName": FILE, "language": KEPT_LANGUAGE},
+    # A write to the source language's values sends the others' to review.
+    {"zip": "true", "fileName": FILE, "state": "reviewed"},
+    {"fileName": FILE, "language": KEPT_LANGUAGE, "state": "reviewed"},
 )
 WRITES = {
     **{f"to the file: {name}": write for name, write in WRITES_TO_FILE.items()},
