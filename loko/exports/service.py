@@ -440,8 +440,6 @@ def utc_moment(text: str) -> datetime:
 
 def _language_batches(project: Row, languages: list[str]) -> list[list[str]]:
     """``languages`` in order, grouped so that one query reads about ROWS_PER_QUERY values."""
-    if len(languages) < 2:
-        return [languages]
     translated, _ = progress_counts(project.id, project.data_version)
     batches, rows = [[]], 0
     for language in languages:
@@ -554,9 +552,10 @@ class _Values:
         return utc_moment(latest) if latest else None
 
 
-def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages):
-    """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys."""
-    file_values = _Values(project, query, link, languages, untranslated=False)
+def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages, one_batch: bool = False):
+    """``(language, file_name) -> bytes``: one file's JSON object, without untranslated keys
+    (``one_batch``: as ``_Values``')."""
+    file_values = _Values(project, query, link, languages, untranslated=False, one_batch=one_batch)
 
     def json_file(language: str, file_name: str) -> bytes:
         # Read without untranslated keys, so every value is a string.
@@ -600,9 +599,10 @@ def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
     return notes
 
 
-def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages):
+def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages, one_batch: bool = False):
     """``(language, file_name) -> bytes``: one file in the format of ``query``, through the
-    format registry, with the keys' notes and, for bilingual formats, the source texts."""
+    format registry, with the keys' notes and, for bilingual formats, the source texts
+    (``one_batch``: as ``_Values``')."""
     module = format_module(query.format)
     names = dict(
         db.session.execute(
@@ -610,7 +610,9 @@ def _file_writer(project: Row, query: ExportQuery, link: Link | None, languages)
         ).all()
     )
     untranslated, dated = query.format in LISTS_UNTRANSLATED, query.format in DATED
-    file_values = _Values(project, query, link, languages, untranslated=untranslated, dated=dated)
+    file_values = _Values(
+        project, query, link, languages, untranslated=untranslated, one_batch=one_batch, dated=dated
+    )
     notes = _key_notes(project, query)
     source = _source_reader(project, query, link) if query.format in BILINGUAL else None
 
@@ -787,7 +789,8 @@ def _writer_of(
 ):
     """The writer of the ``missing`` members (``(language, file_name)`` in the archive's
     order): it reads only their files when they are not all of the export's, and only their
-    languages."""
+    languages (one language of an export of several in one query: the values of a few of
+    its files, not worth counting the project's values to group languages)."""
     files = sorted({name for _, name in missing})
     every_file = sorted({name for names in layout.values() for name in names})
     if files != every_file:
@@ -796,7 +799,7 @@ def _writer_of(
         return _multilingual_file(project, query, link, layout)
     languages = list(dict.fromkeys(language for language, _ in missing))
     writer = _json_writer if query.format == "json" else _file_writer
-    return writer(project, query, link, languages)
+    return writer(project, query, link, languages, one_batch=len(languages) == 1 < len(layout))
 
 
 def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, str, bytes]]:
