@@ -127,6 +127,8 @@
     } finally {
       watch();
     }
+    // A value opened for editing before the terms came: its hints now.
+    tbody.querySelectorAll(`td.v.editing[data-l="${CSS.escape(code)}"]`).forEach(typing);
   }
 
   // Rows loaded later, and source cells drawn again after an edit.
