@@ -6,17 +6,15 @@ from playwright.sync_api import expect
 
 from tests.browser.test_editor import add_keys, call, cell, new_project, open_editor
 
+FILE_TRANSLATIONS = [{"language": "de", "text": "Datei"}, {"language": "fr", "text": "fichier"}]
 
-def project_with_term(page) -> str:
+
+def project_with_term(page, languages=("en", "de", "fr"), translations=None) -> str:
     """A project in English, German and French with a glossary term for ``file`` in
-    German and in French, and one key whose source text uses it."""
-    project_id = new_project(page, languages=("en", "de", "fr"))
+    German and in French (or ``translations``), and one key whose source text uses it."""
+    project_id = new_project(page, languages=languages)
     organization_id = call(page, "GET", "/api/organizations")["organizations"][0]["id"]
-    term = {
-        "language": "en",
-        "term": "file",
-        "translations": [{"language": "de", "text": "Datei"}, {"language": "fr", "text": "fichier"}],
-    }
+    term = {"language": "en", "term": "file", "translations": translations or FILE_TRANSLATIONS}
     call(page, "POST", f"/api/organizations/{organization_id}/glossary/terms", term)
     add_keys(page, project_id, "en", {"save": "Save the file"})
     return project_id
@@ -49,20 +47,13 @@ def test_the_source_value_keeps_the_hints_of_the_language_last_focused(page):
 
 
 def project_with_forbidden_translation(page) -> str:
-    """As ``project_with_term``, German only, with ``Akte`` forbidden for ``file``."""
-    project_id = new_project(page, languages=("en", "de"))
-    organization_id = call(page, "GET", "/api/organizations")["organizations"][0]["id"]
-    term = {
-        "language": "en",
-        "term": "file",
-        "translations": [
-            {"language": "de", "text": "Datei"},
-            {"language": "de", "text": "Akte", "forbidden": True},
-        ],
-    }
-    call(page, "POST", f"/api/organizations/{organization_id}/glossary/terms", term)
-    add_keys(page, project_id, "en", {"save": "Save the file"})
-    return project_id
+    """A project in English and German with ``Datei`` for ``file`` and ``Akte`` forbidden,
+    and one key whose source text uses it."""
+    return project_with_term(
+        page,
+        ("en", "de"),
+        [{"language": "de", "text": "Datei"}, {"language": "de", "text": "Akte", "forbidden": True}],
+    )
 
 
 def typing_hint(page):

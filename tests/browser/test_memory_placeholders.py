@@ -12,7 +12,9 @@ from tests.browser.test_translator_suggestions import value_cell
 ADAPTED = "Hallo {user}, du hast {count} neue Nachrichten"
 
 
-def test_an_adapted_memory_match_says_so_and_puts_in_the_key_s_placeholders(page):
+def editing_a_key_the_memory_knows_in_other_placeholders(page):
+    """A project whose memory holds ``inbox`` (``{name}``) in German, and the German value of
+    ``greeting`` (the same text with ``{user}``) open for editing: its cell."""
     project_id = new_project(page, "Ada", languages=("en", "de"))
     add_keys(page, project_id, "en", {"inbox": "Hello {name}, you have {count} new messages"})
     add_keys(page, project_id, "de", {"inbox": "Hallo {name}, du hast {count} neue Nachrichten"})
@@ -21,23 +23,21 @@ def test_an_adapted_memory_match_says_so_and_puts_in_the_key_s_placeholders(page
     cell = value_cell(page, "greeting")
     cell.focus()
     page.keyboard.press("Enter")
+    return cell
+
+
+def test_an_adapted_memory_match_says_so_and_puts_in_the_key_s_placeholders(page):
+    cell = editing_a_key_the_memory_knows_in_other_placeholders(page)
     choice = cell.locator(".suggestion", has=page.locator(".suggestion-source", has_text="Memory")).first
     expect(choice.locator(".suggestion-source")).to_contain_text("100% · placeholders adapted")
-    expect(choice.locator(".suggestion-text")).to_have_text("Hallo {user}, du hast {count} neue Nachrichten")
+    expect(choice.locator(".suggestion-text")).to_have_text(ADAPTED)
     page.keyboard.press(choice.locator("kbd").inner_text())
-    expect(cell.locator("textarea")).to_have_value("Hallo {user}, du hast {count} neue Nachrichten")
+    expect(cell.locator("textarea")).to_have_value(ADAPTED)
     check_accessibility(page, "editor-adapted-memory-match")
 
 
 def test_an_accepted_adapted_match_saves_with_no_issue(page):
-    project_id = new_project(page, "Ada", languages=("en", "de"))
-    add_keys(page, project_id, "en", {"inbox": "Hello {name}, you have {count} new messages"})
-    add_keys(page, project_id, "de", {"inbox": "Hallo {name}, du hast {count} neue Nachrichten"})
-    add_keys(page, project_id, "en", {"greeting": "Hello {user}, you have {count} new messages"})
-    open_editor(page, project_id)
-    cell = value_cell(page, "greeting")
-    cell.focus()
-    page.keyboard.press("Enter")
+    cell = editing_a_key_the_memory_knows_in_other_placeholders(page)
     choice = cell.locator(".suggestion", has=page.locator(".suggestion-source", has_text="100%")).first
     page.keyboard.press(choice.locator("kbd").inner_text())
     page.keyboard.press("Enter")
