@@ -2,6 +2,7 @@
 says that requests wait for a thread at most once in a while, and takes the client's address
 from a trusted reverse proxy only."""
 
+import contextlib
 import threading
 from http.client import HTTPConnection
 
@@ -25,7 +26,9 @@ def port():
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield server.effective_port
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    # The server's loop may have closed its trigger already (a connection's close ended it).
+    with contextlib.suppress(OSError):
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
     thread.join(timeout=10)
     server.task_dispatcher.shutdown()
 
