@@ -1,9 +1,8 @@
 from marshmallow import fields, pre_load, validate
 
 from loko.auth.schemas import UserBriefOut
-from loko.checks import registry
-from loko.checks.levels import LEVELS, check_levels
 from loko.fields import ApiSchema, LanguageCode, LanguageLimit, UuidString, no_control_characters
+from loko.projects.check_levels import LEVELS, OneOfChecks, check_levels
 from loko.projects.models import LINK_FIELDS, PROJECT_ROLES
 
 NAME = [validate.Length(min=1, max=32), no_control_characters]
@@ -90,7 +89,7 @@ class ProjectUpdate(ApiSchema):
     source_language = described(LanguageCode(allow_none=True), SOURCE_LANGUAGE_UPDATE)
     checks = described(
         fields.Dict(
-            keys=fields.String(validate=validate.OneOf(registry.CHECKS)),
+            keys=fields.String(validate=OneOfChecks()),
             values=fields.String(validate=validate.OneOf(LEVELS)),
         ),
         CHECKS_UPDATE,

@@ -8,7 +8,6 @@ from loko import events
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
-from loko.checks.levels import merged_levels
 from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
@@ -16,6 +15,7 @@ from loko.files.models import language_version_name, wide_version_name
 from loko.languages.catalog import flag_emoji, language_name
 from loko.languages.models import ProjectLanguage
 from loko.organizations.models import Organization, OrganizationMember
+from loko.projects.check_levels import merged_levels
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 
 SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", *LINK_FIELDS)

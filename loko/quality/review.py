@@ -3,11 +3,11 @@
 from sqlalchemy import func, select, update
 
 from loko.auth import policy
-from loko.checks.levels import check_levels
 from loko.database import in_chunks, read_snapshot, unit_of_work, utcnow
 from loko.errors import BadRequest
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
+from loko.projects.check_levels import check_levels
 from loko.projects.models import Project
 from loko.projects.service import bump_data_version
 from loko.quality.models import ValueIssue

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from sqlalchemy import delete
 
 from loko import checks, events
-from loko.checks.levels import check_levels
 from loko.database import SESSION_STATEMENTS, in_chunks
 from loko.extensions import db
 from loko.glossary.matching import glossary_of
+from loko.projects.check_levels import check_levels, register_checks
 from loko.quality.models import ValueIssue
 from loko.translations.models import NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED
 from loko.translations.writing import Refused, written_reason, written_state
@@ -548,5 +548,8 @@ WRITE_CHECKS = WriteChecks()
 
 
 def start_listening() -> None:
+    from loko.checks.registry import CHECKS
+
+    register_checks(CHECKS)  # the project setting's codes
     events.listen_to_writes(WRITE_CHECKS)
     events.listen_to_settings(checks_turned_off)

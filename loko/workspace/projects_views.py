@@ -4,13 +4,13 @@
 from flask import Blueprint, redirect, request, url_for
 
 from loko.checks import registry
-from loko.checks.levels import LEVELS, check_levels
 from loko.errors import BadRequest
 from loko.exports.service import export_query, single_file_needs
 from loko.formats.registry import format_module
 from loko.http import load_args
 from loko.languages.service import project_languages
 from loko.projects import service
+from loko.projects.check_levels import LEVELS, check_levels
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
 from loko.quality.review import language_overview

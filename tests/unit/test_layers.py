@@ -24,6 +24,7 @@ WORKBENCH = (
     "loko.comments",
     "loko.webhooks",
     "loko.audit",
+    "loko.checks",
 )
 # Pairs of packages importing each other: 27 before the core stopped importing the workbench,
 # 17 since. A new pair is a circle to take apart, not a number to raise.
