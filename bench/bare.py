@@ -37,6 +37,25 @@ UPSERT = (
 )
 
 
+def upsert_app(upsert):
+    """A WSGI app that reads a PATCH body as Loko's and hands ``upsert`` its rows
+    ``(file_name, key, language_code, value)``, one call (one transaction) a request."""
+
+    def app(environ, start_response):
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = orjson.loads(environ["wsgi.input"].read(length))
+        key, file_name = body["key"], body["fileName"]
+        rows = [(file_name, key, code, item["value"]) for code, item in body["updates"].items()]
+        upsert(rows)
+        payload = orjson.dumps({"results": {code: {"updated": True} for _, _, code, _ in rows}})
+        start_response(
+            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
+        )
+        return [payload]
+
+    return app
+
+
 def patch_app(database: str):
     local = threading.local()
     setup = sqlite3.connect(database, isolation_level=None)
@@ -54,11 +73,7 @@ def patch_app(database: str):
             local.connection.execute("PRAGMA synchronous=NORMAL")
         return local.connection
 
-    def app(environ, start_response):
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-        body = orjson.loads(environ["wsgi.input"].read(length))
-        key, file_name = body["key"], body["fileName"]
-        rows = [(file_name, key, code, item["value"]) for code, item in body["updates"].items()]
+    def upsert(rows) -> None:
         db = connection()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -67,13 +82,8 @@ def patch_app(database: str):
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        payload = orjson.dumps({"results": {code: {"updated": True} for _, _, code, _ in rows}})
-        start_response(
-            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
-        )
-        return [payload]
 
-    return app
+    return upsert_app(upsert)
 
 
 UPSERT_PG = (
@@ -93,26 +103,13 @@ def patch_pg_app(url: str):
             "language_code TEXT, value TEXT, PRIMARY KEY (file_name, key, language_code))"
         )
 
-    def connection():
+    def upsert(rows) -> None:
         if getattr(local, "connection", None) is None:
             local.connection = psycopg.connect(url)
-        return local.connection
-
-    def app(environ, start_response):
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-        body = orjson.loads(environ["wsgi.input"].read(length))
-        key, file_name = body["key"], body["fileName"]
-        rows = [(file_name, key, code, item["value"]) for code, item in body["updates"].items()]
-        db = connection()
-        with db.transaction(), db.cursor() as cursor:
+        with local.connection.transaction(), local.connection.cursor() as cursor:
             cursor.executemany(UPSERT_PG, rows)
-        payload = orjson.dumps({"results": {code: {"updated": True} for _, _, code, _ in rows}})
-        start_response(
-            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
-        )
-        return [payload]
 
-    return app
+    return upsert_app(upsert)
 
 
 def main(argv=None) -> int:

@@ -488,12 +488,15 @@ def pretranslate(
             report.unmatched += len(rest)
             progress(report.done, report.missing)
             continue
+        sent = []
         for item in rest:
             reason = choices.refusal(item.source)
-            if reason is not None:
+            if reason is None:
+                sent.append(item)
+            else:
                 report.not_sent += 1
                 report.name(item, language, "notSent", f"not sent to machine translation: {reason}")
-        rest = [item for item in rest if sendable(item.source)]
+        rest = sent
         for pairs, refusals, failures in _translated(call, rest, plan.source, language, cancelled):
             if cancelled():
                 break

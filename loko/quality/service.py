@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete
 
 from loko import checks, events
+from loko.checks.registry import CHECKS
 from loko.database import SESSION_STATEMENTS, in_chunks
 from loko.extensions import db
 from loko.glossary.matching import glossary_of
@@ -548,8 +549,6 @@ WRITE_CHECKS = WriteChecks()
 
 
 def start_listening() -> None:
-    from loko.checks.registry import CHECKS
-
     register_checks(CHECKS)  # the project setting's codes
     events.listen_to_writes(WRITE_CHECKS)
     events.listen_to_settings(checks_turned_off)

@@ -15,23 +15,24 @@ def test_tags_are_marked_as_placeholders_are(page):
     expect(marks).to_have_text(["<b>", "</b>", '<a href="/help">', "</a>"])
 
 
-def test_a_value_that_drops_a_tag_is_warned_about(page):
+def typed_against(page, english: str, german: str):
+    """The German value of a key whose English is ``english``, typed as ``german`` (not
+    saved): the editor's note under it."""
     project_id = new_project(page, "Ada", languages=("en", "de"))
-    add_keys(page, project_id, "en", {"save": "Press <b>Save</b>"})
+    add_keys(page, project_id, "en", {"save": english})
     open_editor(page, project_id)
     cell = value_cell(page, "save")
     cell.focus()
     page.keyboard.press("Enter")
-    page.keyboard.insert_text("Drücke Speichern")
-    expect(cell.locator(".cell-note")).to_have_text("Placeholders differ from the source: missing <b> </b>.")
+    page.keyboard.insert_text(german)
+    return cell.locator(".cell-note")
+
+
+def test_a_value_that_drops_a_tag_is_warned_about(page):
+    note = typed_against(page, "Press <b>Save</b>", "Drücke Speichern")
+    expect(note).to_have_text("Placeholders differ from the source: missing <b> </b>.")
 
 
 def test_a_tag_with_another_address_is_the_same_tag(page):
-    project_id = new_project(page, "Ada", languages=("en", "de"))
-    add_keys(page, project_id, "en", {"help": '<a href="/help">Help</a>'})
-    open_editor(page, project_id)
-    cell = value_cell(page, "help")
-    cell.focus()
-    page.keyboard.press("Enter")
-    page.keyboard.insert_text('<a href="/de/hilfe">Hilfe</a>')
-    expect(cell.locator(".cell-note")).to_have_text("Enter saves, Shift+Enter adds a line, Esc cancels.")
+    note = typed_against(page, '<a href="/help">Help</a>', '<a href="/de/hilfe">Hilfe</a>')
+    expect(note).to_have_text("Enter saves, Shift+Enter adds a line, Esc cancels.")

@@ -9,6 +9,7 @@
 (function () {
   "use strict";
 
+  // CLDR's order of the categories (the page's JSON sorts its keys by name).
   const ORDER = ["zero", "one", "two", "few", "many", "other"];
   const HEAD = /^\{\s*([^\s{}',#]+)\s*,\s*(plural|selectordinal)\s*,\s*(offset\s*:\s*\d+\s*)?/;
   const SELECTOR = /^(=\d+|[a-z]+)\s*\{/;
@@ -153,9 +154,9 @@
     let fields = [];
     let asText = false;
 
+    // The language's categories in CLDR order, each with its example numbers (the page's).
     function examplesOf(kind) {
-      const all = options.examples || {};
-      return all[kind] || { one: "1", other: "0, 2, 3, …" };
+      return (options.examples || {})[kind] || { other: "" };
     }
 
     function field(label, hint, value, name) {
