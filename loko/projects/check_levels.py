@@ -20,10 +20,15 @@ DEFAULT_LEVEL = "warn"
 
 
 class _CheckCodes(Sequence):
-    """The codes of the registered checks, in their order (none until registered)."""
+    """The codes of the registered checks, in their order (none until registered). The
+    registered collection is read each time, so a check added to it later counts too."""
 
     def __init__(self):
-        self._codes: tuple[str, ...] = ()
+        self._source: Iterable[str] = ()
+
+    @property
+    def _codes(self) -> tuple[str, ...]:
+        return tuple(self._source)
 
     def __getitem__(self, index):
         return self._codes[index]
@@ -31,12 +36,20 @@ class _CheckCodes(Sequence):
     def __len__(self) -> int:
         return len(self._codes)
 
+    def __iter__(self):
+        return iter(tuple(self._source))
+
+    def __contains__(self, code) -> bool:
+        return code in self._source
+
 
 CHECK_CODES = _CheckCodes()
 
 
 def register_checks(codes: Iterable[str]) -> None:
-    CHECK_CODES._codes = tuple(codes)
+    """Name the checks there are: ``codes`` is kept and read each time (a mapping's keys, in
+    its order)."""
+    CHECK_CODES._source = codes
 
 
 class OneOfChecks(validate.OneOf):
