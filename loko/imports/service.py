@@ -464,7 +464,9 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     execute_rows(
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )
-    warnings = history.record_rows(actor, project_id, plan.history, now, details=plan.details)
+    warnings = history.record_rows(
+        actor, project_id, plan.history, now, details=plan.details, warnings_wanted=True
+    )
     history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")

@@ -11,20 +11,26 @@ something in a written value raises ``Refused`` (a 400), and the transaction wri
 from collections import defaultdict
 from dataclasses import dataclass
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
 from loko import checks, events
 from loko.checks.registry import CHECKS
-from loko.database import SESSION_STATEMENTS, in_chunks
+from loko.database import SESSION_STATEMENTS, in_chunks, unit_of_work
 from loko.extensions import db
 from loko.glossary.matching import glossary_of
+from loko.jobs.service import enqueue
 from loko.projects.check_levels import check_levels, register_checks
 from loko.quality.models import ValueIssue
-from loko.translations.models import NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED
+from loko.translations.models import NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED, HistoryEntry
+from loko.translations.operations import current_operation_id
 from loko.translations.writing import Refused, written_reason, written_state
 
 ISSUE_COLUMNS = ("translation_id", "language_code", "check_code", "project_id", "message", "fix")
 WRITES = ("created", "updated")
+# A write of more values than this, whose warnings no one counts, has them checked by the
+# CHECK_WRITTEN job right after its commit (the checks at refuse still run in it).
+CHECKED_LATER_ABOVE = 500
+CHECK_WRITTEN = "checks.written"
 
 # The project's organization's glossary revision comes with its settings (no statement more):
 # ``(organization_id, revision)``, or None when the organization never had a glossary.
@@ -388,12 +394,18 @@ def values_written(
     file: FileBefore | None = None,
     details: dict | None = None,
     stated: bool = False,
+    warnings_wanted: bool = False,
 ) -> int:
     """After a write of values, in its transaction: history rows ``(translation_id, key,
     file_name, language, action, old_value, new_value)``. Sets the written values' state,
     marks the other languages of keys whose source value changed ``needs-review``, stores
     the issues the checks find in them all; ``Refused`` when a check at ``refuse`` finds
     something in a written value. Returns the warnings found in the written values.
+
+    A write of more than ``CHECKED_LATER_ABOVE`` values whose caller does not want the
+    warnings counted (``warnings_wanted``) runs only the checks at ``refuse`` here; the
+    issues of its values (and of the other languages of keys whose source it changed) are
+    stored by the ``checks.written`` job right after it commits (``loko.quality.jobs``).
 
     ``before``: the one key the rows write, as the write read it (``key_before``).
     ``file``: the file whose keys the rows write in one language, as it read them
@@ -423,7 +435,8 @@ def values_written(
         (levels, source, stamp), details = _project_settings(statements, project_id), None
     state = written_state()
     changed_sources = sorted({t for t, language in written if language == source})
-    if not changed_sources:
+    later = _checked_later(statements, written, warnings_wanted)
+    if later or not changed_sources:
         dependents = []
     elif before is not None:
         dependents = [
@@ -450,6 +463,15 @@ def values_written(
         pairs = [p for p in pairs if p not in done]
     _set_states(statements, pairs, state, written_reason())
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
+    if later:
+        _refuse_now(statements, project_id, values, levels, source, details, stamp)
+        enqueue(
+            CHECK_WRITTEN,
+            {"projectId": project_id, "operationId": later},
+            project_id=project_id,
+            coalesce_key=f"{CHECK_WRITTEN}:{later}",
+        )
+        return 0
     if details is None and any(level != "off" for level in levels.values()):
         # The dependents are values of keys written here: one read of details serves both.
         files = sorted({(project_id, row[2]) for row in values})
@@ -483,6 +505,51 @@ def values_written(
     return warnings
 
 
+def _checked_later(statements, written: dict, warnings_wanted: bool) -> str | None:
+    """The operation whose values the ``checks.written`` job checks after the commit, when a
+    write is large and its caller counts no warnings; None to check them now."""
+    if warnings_wanted or len(written) <= CHECKED_LATER_ABOVE or statements is not SESSION_STATEMENTS:
+        return None
+    return current_operation_id()
+
+
+def _refuse_now(statements, project_id: str, values: list, levels: dict, source, details, stamp) -> None:
+    """The checks at ``refuse`` over the written values (the others run after the commit)."""
+    refusing = {code: level if level == "refuse" else "off" for code, level in levels.items()}
+    if "refuse" not in refusing.values():
+        return
+    _, refusals, _ = evaluate(statements, project_id, values, refusing, source, details, stamp)
+    if refusals:
+        raise Refused(refusals)
+
+
+def check_operation(project_id: str, operation_id: str, chunks) -> int:
+    """Store the issues of the values an operation wrote, as they are now, and of the other
+    languages of the keys whose source value it changed: ``chunks`` (``Paced.chunks``) cuts
+    the keys into transactions. Returns the values checked."""
+    levels, source, _stamp = _project_settings(SESSION_STATEMENTS, project_id)
+    if all(level == "off" for level in levels.values()):
+        return 0
+    pairs = db.session.execute(
+        select(HistoryEntry.translation_id, HistoryEntry.language)
+        .where(HistoryEntry.operation_id == operation_id, HistoryEntry.language.is_not(None))
+        .distinct()
+    ).all()
+    languages = defaultdict(set)
+    for translation_id, language in pairs:
+        languages[translation_id].add(language)
+    checked = 0
+    for chunk in chunks(sorted(languages)):
+        with unit_of_work():
+            whole = [t for t in chunk if source in languages[t]]
+            recheck_keys(project_id, whole)
+            recheck_values(
+                project_id, [(t, language) for t in chunk if t not in set(whole) for language in languages[t]]
+            )
+        checked += len(chunk)
+    return checked
+
+
 def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
     """``_key_details`` of the key ``before`` read, once the write's values are in: its
     source value is the one written, if the write wrote one."""
@@ -499,8 +566,7 @@ def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
     """Run the checks again over every value of these keys (their details changed)."""
-    levels, source, stamp = _project_settings(statements, project_id)
-    if not translation_ids or all(level == "off" for level in levels.values()):
+    if not translation_ids:
         return
     values = []
     for chunk in in_chunks(translation_ids):
@@ -509,6 +575,30 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
             f"WHERE translation_id IN ({_placeholders(len(chunk))})",
             tuple(chunk),
         )
+    _recheck(statements, project_id, values)
+
+
+def recheck_values(project_id: str, pairs: list[tuple], statements=SESSION_STATEMENTS) -> None:
+    """Run the checks again over the values ``(translation_id, language)`` as they are now."""
+    values = []
+    for language, ids in _by_language(pairs).items():
+        for chunk in in_chunks(ids):
+            values += statements.fetch(
+                "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
+                f"WHERE language_code = ? AND translation_id IN ({_placeholders(len(chunk))})",
+                (language, *chunk),
+            )
+    gone = set(pairs) - {(t, language) for t, language, _v in values}
+    _delete_issues(statements, project_id, gone)  # values removed since
+    _recheck(statements, project_id, values)
+
+
+def _recheck(statements, project_id: str, values: list[tuple]) -> None:
+    """Replace the stored issues of ``values`` ``(translation_id, language, value)`` with what
+    the checks find now (every check at ``refuse`` counts as ``warn``: the value is in)."""
+    levels, source, stamp = _project_settings(statements, project_id)
+    if not values or all(level == "off" for level in levels.values()):
+        return
     issues, _, _ = evaluate(
         statements,
         project_id,

@@ -7,7 +7,9 @@ import orjson
 import pytest
 
 from loko.checks import Issue, registry
+from loko.quality.service import CHECKED_LATER_ABOVE
 from tests.translation_factories import ProjectApi, project_api
+from tests.webhooks.conftest import run_jobs
 
 
 def _shouting(target):
@@ -280,4 +282,44 @@ def test_an_unchanged_value_keeps_its_state(api, as_caller):
 def test_a_new_source_value_rechecks_the_other_languages(api):
     api.set_values("title", {"de": "LAUT"})
     api.set_values("title", {"en": "LOUD"})
+    assert checks(api)["total"] == 0
+
+
+# A large write: the checks at refuse run in it, the rest right after its commit.
+
+
+def large(prefix: str, count: int = CHECKED_LATER_ABOVE + 1, **values) -> dict:
+    items = {f"{prefix}{number:04d}": "Leise" for number in range(count)}
+    return {**items, **values}
+
+
+def test_a_large_write_has_its_issues_stored_by_a_job_after_its_commit(app, api):
+    api.upsert("de", large("bulk.", title="LAUT", menu="MENÜ"))
+    assert checks(api)["total"] == 0
+    assert run_jobs(app) == 1
+    assert [(row["key"], row["check"]) for row in checks(api)["issues"]] == [
+        ("menu", "shouting"),
+        ("title", "shouting"),
+    ]
+
+
+def test_a_large_write_is_still_refused_by_a_check_at_refuse(api):
+    etag = refuse(api)
+    response = api.bulk_upsert_request("de", large("bulk.", title="LAUT"))
+    assert response.status_code == 400
+    assert "title (de): shouting: LAUT is in capitals." in response.json["error"]
+    assert api.export_response().headers["ETag"] == etag
+
+
+def test_a_large_source_change_rechecks_the_other_languages_after_its_commit(app, api):
+    api.set_values("title", {"de": "LAUT"})
+    api.upsert("en", large("bulk.", title="LOUD"))
+    run_jobs(app)
+    assert checks(api)["total"] == 0
+
+
+def test_a_value_corrected_before_the_job_runs_keeps_no_issue(app, api):
+    api.upsert("de", large("bulk.", title="LAUT"))
+    api.set_values("title", {"de": "Laut"})
+    run_jobs(app)
     assert checks(api)["total"] == 0
