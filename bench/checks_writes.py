@@ -34,9 +34,8 @@ LIST_TARGET_MS = 150
 
 
 def _app(database_url: str):
-    from flask_migrate import upgrade
-
     from loko import create_app
+    from loko.database import upgrade_schema as upgrade
 
     app = create_app({"LOKO_DATABASE_URL": database_url, "LOKO_SECRET_KEY": "bench"})
     with app.app_context():

@@ -21,10 +21,9 @@ TARGET_P50_MS = 50.0
 
 
 def measure(jobs: int) -> list[float]:
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.database import unit_of_work
+    from loko.database import upgrade_schema as upgrade
     from loko.jobs import service
     from loko.jobs.registry import HANDLERS
     from loko.jobs.worker import Worker

@@ -110,11 +110,10 @@ def _driver(url: str):
 def seed(url: str, entries: int, projects: int = PROJECTS) -> dict:
     """Schema, an owner, an organization of ``projects`` projects with ``entries`` keys in en
     and de spread over them, and a member who is an editor of the first project."""
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.auth.service import create_user
     from loko.database import unit_of_work, utcnow
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.languages.models import ProjectLanguage
     from loko.organizations.models import OrganizationMember

@@ -100,12 +100,11 @@ def _memory_stand_in() -> bool:
 
 
 def measure(database_url: str, kinds: list[str]) -> dict:
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.auth.models import User
     from loko.auth.service import create_user, user_actor
     from loko.database import unit_of_work
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.jobs import service as jobs
     from loko.jobs.worker import Worker

@@ -134,13 +134,12 @@ def seed(database_url: str, values: int, read_file: bool = False, index: bool = 
     translation memory's index up to date, as a server's background job does after such
     writes, so that no measure runs beside the job indexing the seed (``index_s``: how long
     that took; in one go, as nothing else writes meanwhile)."""
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.apikeys.service import issue_api_key
     from loko.auth.models import User
     from loko.auth.service import create_user, open_session, user_actor
     from loko.database import unit_of_work, writing_alone
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.memory import index as memory_index
     from loko.projects.service import insert_project

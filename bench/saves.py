@@ -37,13 +37,12 @@ TARGETS = {
 
 def set_up(database_url: str) -> dict:
     """A user, an empty project with LANGUAGES and a write key (the service layer)."""
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.apikeys.service import issue_api_key
     from loko.auth.models import User
     from loko.auth.service import create_user, user_actor
     from loko.database import unit_of_work
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.languages.service import add_language
     from loko.projects.service import insert_project
@@ -64,14 +63,17 @@ def set_up(database_url: str) -> dict:
     return {"project_id": project_id, "key": key}
 
 
-def items(rng: random.Random, count: int, changed_from: int | None = None) -> list[dict]:
-    out = []
-    for index in range(count):
-        text = value_text(rng, index)
-        if changed_from is not None and index >= changed_from:
-            text = f"{text} (changed)"
-        out.append({"key": f"screen{index % 40}.key_{index:05d}", "value": text})
-    return out
+def items(rng: random.Random, count: int) -> list[dict]:
+    return [{"key": f"screen{n % 40}.key_{n:05d}", "value": value_text(rng, n)} for n in range(count)]
+
+
+def changed(stored: list[dict], run_number: int) -> list[dict]:
+    """``stored`` with its second half changed (differently each run): every key sent, half
+    of the values changed, as a file pushed again after an edit of half of it."""
+    half = len(stored) // 2
+    return stored[:half] + [
+        {"key": item["key"], "value": f"{item['value']} (changed {run_number})"} for item in stored[half:]
+    ]
 
 
 def upsert(port: int, base: str, auth: dict, connection, file_name: str, language: str, body: list) -> float:
@@ -102,9 +104,11 @@ def run(database_url: str) -> dict:
         connection = HTTPConnection("127.0.0.1", port, timeout=600)
         rng = random.Random(200_000)
         started = time.perf_counter()
+        imported_items = {}
         for file_name in FILES:
             for language in LANGUAGES:
-                upsert(port, base, auth, connection, file_name, language, items(rng, KEYS_PER_FILE))
+                body = imported_items[file_name, language] = items(rng, KEYS_PER_FILE)
+                upsert(port, base, auth, connection, file_name, language, body)
         imported = time.perf_counter() - started
         latencies = []
         for number in range(PATCHES):
@@ -119,8 +123,7 @@ def run(database_url: str) -> dict:
             assert status == 200, (status, data[:300])
         bulk = []
         for run_number in range(5):
-            rng = random.Random(run_number)
-            body = items(rng, KEYS_PER_FILE, changed_from=KEYS_PER_FILE // 2)
+            body = changed(imported_items[FILES[0], "de"], run_number)
             bulk.append(upsert(port, base, auth, connection, FILES[0], "de", body))
             time.sleep(0.5)
         return {

@@ -34,12 +34,11 @@ TARGETS = {
 
 
 def measure(database_url: str) -> dict:
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.auth.models import User
     from loko.auth.service import create_user, user_actor
     from loko.database import unit_of_work
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.imports.service import ImportOptions, import_files
     from loko.languages.service import delete_language

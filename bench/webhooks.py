@@ -90,12 +90,11 @@ class Receiver:
 
 
 def measure(database_url: str, workdir: Path, count: int, threads: int | None) -> dict:
-    from flask_migrate import upgrade
-
     from loko import create_app
     from loko.auth.models import User
     from loko.auth.service import create_user, user_actor
     from loko.database import unit_of_work
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
     from loko.jobs.worker import Worker
     from loko.languages.service import ensure_languages

@@ -2,14 +2,10 @@
 
 from functools import cache
 from importlib.metadata import version
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from flask import Flask
-
-
-MIGRATIONS_DIRECTORY = str(Path(__file__).parent / "migrations")
 
 
 @cache
@@ -98,7 +94,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.errors import register_error_handlers
     from loko.exports.cache import ExportCache
     from loko.exports.revalidation import ExportRevalidation
-    from loko.extensions import db, migrate
+    from loko.extensions import db
     from loko.files.api import files_api
     from loko.glossary.api import glossary_api
     from loko.health.api import health_api
@@ -115,7 +111,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
     from loko.repohost.api import repohost_api
-    from loko.sso.client import init_sso
+    from loko.sso.setup import init_sso
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
@@ -130,7 +126,6 @@ def create_app(config: dict | None = None) -> "Flask":
     configure_logging(app.config["LOKO_LOG_FORMAT"])
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=MIGRATIONS_DIRECTORY, render_as_batch=True)
     init_sign_in_limit(app)
     init_sso(app)
     with app.app_context():

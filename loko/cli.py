@@ -5,11 +5,13 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import io
 import os
 import signal
 import socket
 import sys
 import threading
+import traceback
 from pathlib import Path
 
 import click
@@ -49,8 +51,31 @@ main.add_command(status_command)
 main.add_command(repohost_group)
 
 
+class MigrationCommands(click.Group):
+    """``loko db ...``: Flask-Migrate's commands, loaded (with Alembic) when one is asked for."""
+
+    def _commands(self) -> click.Group:
+        from loko.database import init_migrations
+
+        app = current_app._get_current_object()
+        init_migrations(app)
+        return app.cli.commands["db"]
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        # Flask-Migrate's own group parses and runs the command line from here on.
+        return self._commands().make_context(info_name, args, parent=parent, **extra)
+
+    def list_commands(self, ctx):
+        return self._commands().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        return self._commands().get_command(ctx, name)
+
+
 def register_commands(app) -> None:
     from loko.sso.cli import sso_group
+
+    app.cli.add_command(MigrationCommands("db", help="Database migrations (Flask-Migrate)."))
 
     for command in (
         serve,
@@ -82,9 +107,8 @@ def with_current_schema(command):
 def ensure_schema_current(app) -> None:
     """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database,
     and on any database whose schema a newer Loko wrote."""
-    from flask_migrate import upgrade
-
     from loko.database import known_schema_revisions, schema_revision_state
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
 
     current, head = schema_revision_state(app)
@@ -105,6 +129,46 @@ def ensure_schema_current(app) -> None:
     )
 
 
+def ensure_schema_current_apart(app) -> None:
+    """``ensure_schema_current`` in a forked child, where Alembic is loaded and left: the
+    serving process never holds the migration tooling (about 11 MB). What the child says
+    comes back through a pipe and is said here; its refusal stops the serve as it would
+    here. Where there is no fork, here."""
+    from loko.extensions import db
+
+    if not hasattr(os, "fork"):
+        ensure_schema_current(app)
+        return
+    db.engine.dispose()
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reading)
+        said, status = io.StringIO(), 0
+        sys.stdout = sys.stderr = said
+        try:
+            db.engine.dispose(close=False)
+            ensure_schema_current(app)
+        except click.ClickException as error:
+            said.write(error.format_message())
+            status = error.exit_code
+        except BaseException:  # told to the parent, which stops with it
+            said.write(traceback.format_exc())
+            status = 1
+        finally:
+            with os.fdopen(writing, "w", encoding="utf-8") as pipe:
+                pipe.write(said.getvalue())
+            os._exit(status)
+    os.close(writing)
+    with os.fdopen(reading, encoding="utf-8") as pipe:
+        said = pipe.read()
+    _, wait_status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(wait_status) != 0:
+        raise click.ClickException(said.strip() or "The database schema could not be checked.")
+    if said:
+        click.echo(said, nl=False, err=True)
+
+
 @click.command("serve")
 @with_appcontext
 @click.option("--host", default=None, help="Bind address (LOKO_HOST, default 127.0.0.1).")
@@ -121,7 +185,7 @@ def ensure_schema_current(app) -> None:
 def serve(host, port, threads, processes):
     """Serve Loko with waitress."""
     app = current_app._get_current_object()
-    ensure_schema_current(app)
+    ensure_schema_current_apart(app)
     limit_malloc_arenas()
     host = host or app.config["LOKO_HOST"]
     port = app.config["LOKO_PORT"] if port is None else port
@@ -381,10 +445,9 @@ def backup_command(file):
 def restore_command(file, force):
     """Replace the SQLite database with the backup FILE and bring its schema up to date.
     Stop `loko serve` first."""
-    from flask_migrate import upgrade
-
     from loko import backup
     from loko.database import known_schema_revisions, schema_revision_state
+    from loko.database import upgrade_schema as upgrade
     from loko.extensions import db
 
     app = current_app._get_current_object()

@@ -1,6 +1,6 @@
-"""Flask extensions, created unbound and initialised in ``create_app``."""
+"""Flask extensions, created unbound and initialised in ``create_app`` (Flask-Migrate on
+first use: ``loko.database.init_migrations``)."""
 
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData
 
@@ -13,4 +13,3 @@ NAMING_CONVENTION = {
 }
 
 db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
-migrate = Migrate()

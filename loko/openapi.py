@@ -4,11 +4,8 @@ and a self-hosted Swagger UI page (no CDN)."""
 import copy
 import re
 
-from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Blueprint, current_app, render_template_string, request, send_from_directory
 from marshmallow import Schema, fields
-from swagger_ui_bundle import swagger_ui_path
 
 from loko import fields as loko_fields
 from loko import loko_version
@@ -156,18 +153,22 @@ def comma_list_keywords(converter, field, **_kwargs) -> dict:
     return {"type": "array", "items": items}
 
 
-class LokoConverter(OpenAPIConverter):
-    """Adds a schema's ``Meta.json_schema`` (rules over several fields, which no field can
-    state) to its JSON Schema."""
+def marshmallow_plugin():
+    """apispec's marshmallow plugin whose converter adds a schema's ``Meta.json_schema``
+    (rules over several fields, which no field can state) to its JSON Schema. apispec is
+    loaded here: by the first request for the document, not by the app's start."""
+    from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 
-    def schema2jsonschema(self, schema):
-        jsonschema = super().schema2jsonschema(schema)
-        jsonschema.update(copy.deepcopy(getattr(getattr(schema, "Meta", None), "json_schema", {})))
-        return jsonschema
+    class LokoConverter(OpenAPIConverter):
+        def schema2jsonschema(self, schema):
+            jsonschema = super().schema2jsonschema(schema)
+            jsonschema.update(copy.deepcopy(getattr(getattr(schema, "Meta", None), "json_schema", {})))
+            return jsonschema
 
+    class LokoMarshmallowPlugin(MarshmallowPlugin):
+        Converter = LokoConverter
 
-class LokoMarshmallowPlugin(MarshmallowPlugin):
-    Converter = LokoConverter
+    return LokoMarshmallowPlugin()
 
 
 class ErrorOut(Schema):
@@ -223,14 +224,16 @@ def _path_template(rule) -> tuple[str, list[dict]]:
 
 
 def build_spec(app) -> dict:
-    marshmallow_plugin = LokoMarshmallowPlugin()
+    from apispec import APISpec
+
+    plugin = marshmallow_plugin()
     spec = APISpec(
         title="Loko",
         version=loko_version(),
         # 3.1: full JSON Schema, so that key names (propertyNames), fields that go together
         # (dependentRequired) and null can be stated.
         openapi_version="3.1.0",
-        plugins=[marshmallow_plugin],
+        plugins=[plugin],
         info={
             "description": "Self-hosted translation management. Every error body is "
             '`{"error": "...", "details": ...}`. Send JSON bodies with '
@@ -243,7 +246,7 @@ def build_spec(app) -> dict:
         mapping_keywords,
         comma_list_keywords,
     ):
-        marshmallow_plugin.converter.add_attribute_function(attribute_function)
+        plugin.converter.add_attribute_function(attribute_function)
     spec.components.security_scheme(
         "apiKey", {"type": "http", "scheme": "bearer", "description": "Project API key (loko_...)."}
     )
@@ -396,4 +399,6 @@ def docs_page():
 def docs_asset(filename):
     if filename == "loko-docs.js":
         return current_app.response_class(DOCS_SCRIPT, mimetype="text/javascript")
+    from swagger_ui_bundle import swagger_ui_path
+
     return send_from_directory(swagger_ui_path, filename)

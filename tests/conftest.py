@@ -14,12 +14,12 @@ import uuid
 import pytest
 import sqlalchemy as sa
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 from jinja2 import BytecodeCache
 from sqlalchemy.engine import make_url
 from werkzeug.routing import Rule
 
 from loko import create_app
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 
 PG_ENV = "LOKO_TEST_DATABASE_URL"

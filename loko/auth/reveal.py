@@ -5,26 +5,20 @@ installation's secret key and bound to the signed-in session, and that page show
 deletes the cookie. Reloading shows it no more and creates nothing. Loko's database never
 holds it in the clear."""
 
-import base64
-
 import orjson
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import current_app, g, request
 
 from loko.auth.identity import SESSION_COOKIE
 from loko.auth.tokens import token_hash
+from loko.secrets import fernet
 
 REVEAL_COOKIE = "loko-reveal"
 REVEAL_SECONDS = 300
 INFO = b"loko one-time reveal v1"
 
 
-def _fernet() -> Fernet:
-    secret = current_app.config["SECRET_KEY"].encode()
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=INFO).derive(secret)
-    return Fernet(base64.urlsafe_b64encode(key))
+def _fernet():
+    return fernet(current_app.config["SECRET_KEY"], INFO)
 
 
 def _session_hash() -> str:
@@ -57,6 +51,8 @@ def take_secret(purpose: str) -> dict | None:
     sealed = request.cookies.get(REVEAL_COOKIE)
     if not sealed:
         return None
+    from cryptography.fernet import InvalidToken
+
     try:
         payload = orjson.loads(_fernet().decrypt(sealed.encode(), ttl=REVEAL_SECONDS))
     except (InvalidToken, orjson.JSONDecodeError):

@@ -15,7 +15,14 @@ Features import from ``loko.database`` itself; this package imports no feature.
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
 from loko.database.paced import Paced, writing_alone
 from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
-from loko.database.schema import known_schema_revisions, schema_revision_state
+from loko.database.schema import (
+    MIGRATIONS_DIRECTORY,
+    init_migrations,
+    known_schema_revisions,
+    migration_scripts,
+    schema_revision_state,
+    upgrade_schema,
+)
 from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
 from loko.database.sqlite.checkpoints import (
     CHECKPOINT_SECONDS,
@@ -50,6 +57,7 @@ __all__ = [
     "ANALYZE_SCALE",
     "CHECKPOINT_SECONDS",
     "IN_CHUNK",
+    "MIGRATIONS_DIRECTORY",
     "RESTART_FRAMES",
     "SESSION_STATEMENTS",
     "STALE_STATISTICS",
@@ -73,8 +81,10 @@ __all__ = [
     "group_commit",
     "id_column",
     "in_chunks",
+    "init_migrations",
     "insert_rows",
     "known_schema_revisions",
+    "migration_scripts",
     "new_id",
     "new_snapshot",
     "one_transaction_apart",
@@ -87,6 +97,7 @@ __all__ = [
     "stream_batches",
     "thread_connection",
     "unit_of_work",
+    "upgrade_schema",
     "utcnow",
     "wal_index",
     "write_gate",

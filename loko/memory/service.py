@@ -15,7 +15,6 @@ import base64
 from datetime import datetime
 
 import orjson
-from rapidfuzz import fuzz
 from sqlalchemy import select
 
 from loko.auth import policy
@@ -58,6 +57,8 @@ def _window(length: int, min_score: int) -> tuple[int, int]:
 
 
 def _score(normalised: str, other: str, cutoff: int) -> int:
+    from rapidfuzz import fuzz  # the fuzzy scorer, loaded by the first lookup
+
     return round(fuzz.ratio(normalised, other, score_cutoff=cutoff))
 
 

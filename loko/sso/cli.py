@@ -4,8 +4,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from loko.sso.client import REGISTRY, fresh_app
-from loko.sso.service import check_provider
+from loko.sso.setup import REGISTRY
 
 
 @click.group("sso")
@@ -25,6 +24,9 @@ def sso_group():
 def check_command(name, site):
     """Read each provider's discovery and keys and print a dry sign-in URL (nothing is
     stored). Exits with 1 when a provider fails, or none is configured."""
+    from loko.sso.client import fresh_app
+    from loko.sso.service import check_provider
+
     providers = current_app.extensions[REGISTRY]["providers"]
     if name is not None and name not in providers:
         known = ", ".join(providers) or "none"

@@ -2,19 +2,20 @@
 authorization URL, the code exchange and the ID token's validation are Authlib's. Its HTTP
 goes through ``loko.outbound`` (the guarded client: checked addresses, timeouts, no
 redirects, no proxy from the environment) by way of a requests adapter, since Authlib's
-Flask client speaks requests."""
+Flask client speaks requests.
+
+Authlib and requests are loaded with this module, which ``loko.sso.setup`` imports the first
+time a configured provider is used: an installation without single sign-on never loads them."""
 
 import httpx
 import requests
 from authlib.integrations.flask_client import FlaskOAuth2App, OAuth
-from flask import current_app
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from loko.outbound import OutboundError, allow_private, http_client
-from loko.sso.providers import OidcProvider, parse_providers
+from loko.sso.providers import OidcProvider
 
-REGISTRY = "loko_oidc"
 # Dropped from an answer passed on to requests: httpx has already decoded the body.
 _DECODED_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 
@@ -91,38 +92,8 @@ def openid_app(registry: OAuth, provider: OidcProvider, config) -> GuardedOpenId
     return app
 
 
-def init_sso(app) -> None:
-    """Read ``LOKO_OIDC_PROVIDERS`` (a bad value stops the app from starting, naming the
-    field) and register each provider with Authlib."""
-    providers = parse_providers(app.config.get("LOKO_OIDC_PROVIDERS"))
-    # The registry keeps each provider's discovery and keys for this app's lifetime.
-    registry = LokoOAuth(app)
-    app.extensions[REGISTRY] = {
-        "providers": providers,
-        "registry": registry,
-        "apps": {name: openid_app(registry, provider, app.config) for name, provider in providers.items()},
-    }
-    app.context_processor(sign_in_buttons)
-
-
 def fresh_app(app, provider: OidcProvider) -> GuardedOpenIdApp:
     """A client of ``provider`` that reads discovery and keys anew (``loko sso check``)."""
     registry = LokoOAuth()
     registry.app = app
     return openid_app(registry, provider, app.config)
-
-
-def configured(name: str):
-    """The provider named ``name`` and its Authlib client, or ``(None, None)``."""
-    setup = current_app.extensions[REGISTRY]
-    return setup["providers"].get(name), setup["apps"].get(name)
-
-
-def sign_in_buttons() -> dict:
-    """What the sign-in and invitation pages show: a button per provider, and whether the
-    password form is there."""
-    providers = current_app.extensions[REGISTRY]["providers"].values()
-    return {
-        "sso_providers": [{"name": p.name, "label": p.label} for p in providers],
-        "password_signin": current_app.config["LOKO_PASSWORD_SIGNIN"],
-    }

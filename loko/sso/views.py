@@ -1,5 +1,6 @@
 """Pages of single sign-on: the button that sends the browser to a provider, and the
-callback the provider sends it back to."""
+callback the provider sends it back to. The service (and with it Authlib) is imported
+when a page needs it: an installation without providers never loads it."""
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
@@ -9,8 +10,7 @@ from loko.auth.identity import SESSION_COOKIE
 from loko.auth.signin import with_session_cookie
 from loko.auth.views import SIGN_OUT_PAGES, _is_local_path, login_page
 from loko.errors import NotFound
-from loko.sso import service
-from loko.sso.client import configured
+from loko.sso.setup import REGISTRY, configured
 from loko.web.pages import REFUSED, attempt, redirect_with_notice, render_page
 
 sso_ui = Blueprint("sso_ui", __name__)
@@ -35,6 +35,8 @@ def _callback_url(name: str) -> str:
 
 @sso_ui.get("/auth/oidc/<name>/start")
 def start(name):
+    from loko.sso import service  # Authlib's, loaded on first use
+
     provider, client = _provider(name)
     target = request.args.get("next", "")
     started = attempt(
@@ -63,6 +65,8 @@ def start(name):
 
 @sso_ui.get("/auth/oidc/<name>/callback")
 def callback(name):
+    from loko.sso import service
+
     provider, client = _provider(name)
     signed_in = attempt(
         lambda: service.finish_sign_in(
@@ -96,6 +100,10 @@ def callback(name):
 def sign_out_at_provider_page(session_token: str | None):
     """For the sign-out: when a provider set to ``sign_out_at_provider`` opened the session,
     a page that sends the browser on to the provider's end-session URL; None otherwise."""
+    if not current_app.extensions[REGISTRY]["providers"]:
+        return None
+    from loko.sso import service
+
     name = service.session_provider(session_token)
     provider, client = configured(name) if name else (None, None)
     if provider is None:

@@ -1,10 +1,10 @@
 """The migrations run with SQLite's foreign keys off; the app that ran them must not get that
 connection back, or a delete would skip its ON DELETE CASCADE."""
 
-from flask_migrate import upgrade
 from sqlalchemy import text
 
 from loko import create_app
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 
 

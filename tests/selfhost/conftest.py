@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from flask_migrate import upgrade
 
 from loko import create_app
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 from tests.conftest import PG_ENV, _postgres_database, _test_config
 

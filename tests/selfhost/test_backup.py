@@ -8,10 +8,10 @@ from contextlib import closing
 
 import pytest
 import sqlalchemy as sa
-from flask_migrate import upgrade
 
 from loko.auth.service import user_actor
 from loko.database import schema_revision_state
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 from loko.translations.service import bulk_upsert
 from tests.factories import PASSWORD, make_key, make_org, make_project, make_user

@@ -10,12 +10,11 @@ from datetime import UTC, datetime, timedelta
 import click
 import pytest
 import sqlalchemy as sa
-from alembic.script import ScriptDirectory
 from argon2 import PasswordHasher
-from flask_migrate import upgrade
 
 from loko.cli import ensure_schema_current
-from loko.database import driver_timestamp
+from loko.database import driver_timestamp, migration_scripts
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 from loko.translations.models import natural_sort_key
 from tests.selfhost.conftest import app_on, migrate_to
@@ -221,7 +220,7 @@ def rows_of(connection, table, columns) -> list[tuple]:
 
 
 def revisions_from_the_first(app) -> list[str]:
-    script = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
+    script = migration_scripts(app)
     return [revision.revision for revision in reversed(list(script.walk_revisions()))]
 
 

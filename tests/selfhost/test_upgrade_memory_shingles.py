@@ -4,8 +4,8 @@ gets no such table."""
 
 import pytest
 import sqlalchemy as sa
-from flask_migrate import upgrade
 
+from loko.database import upgrade_schema as upgrade
 from loko.extensions import db
 from loko.memory import index, service
 from tests.selfhost.conftest import app_on, migrate_to
