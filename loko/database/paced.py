@@ -11,7 +11,11 @@ lock is not handed over in the order it was asked for).
 A job whose small batches cost it much more in all (the memory's rebuild: FTS5 writes and
 merges a segment per transaction) names a longer ``idle_target``: its batches take that
 long only while no request has written for ``IDLE_SECONDS``, and the pace drops back to
-``PACE_SECONDS`` from the batch after a request's write."""
+``PACE_SECONDS`` from the batch after a request's write.
+
+While requests write, each batch is followed by a rest three times its length
+(``BUSY_REST``): the job's Python work holds the interpreter's lock, which the requests of
+the process need as much as the database's."""
 
 import contextvars
 import time
@@ -25,6 +29,12 @@ IDLE_SECONDS = 2.0
 GROWTH = 2.0
 # The rest after a batch: long enough for a writer woken by the lock's release to take it.
 REST_SECONDS = 0.003
+# While requests write (within IDLE_SECONDS), a batch is followed by a rest this many times
+# its length: the job's Python work (the checks of a large write, the memory's texts) holds
+# the interpreter's lock while it runs, so a job that ran flat out would slow every request
+# of the process, lock or no lock. It then takes a quarter of the time at most.
+BUSY_REST = 3.0
+MOST_BUSY_REST = 0.05
 
 
 _alone = contextvars.ContextVar("loko_writing_alone", default=False)
@@ -76,12 +86,21 @@ class Paced:
         """A batch of ``done`` items took ``seconds``: rest, and size the next one."""
         if self.alone:
             return
-        time.sleep(REST_SECONDS)
+        busy = seconds_since_foreground_write() < IDLE_SECONDS
+        time.sleep(self.rest(seconds, busy))
         if done <= 0:
             return
         self.target = self._target()
         fitting = done * self.target / seconds if seconds > 0 else done * GROWTH
         self.size = self._bounded(int(min(fitting, self.size * GROWTH)))
+
+    @staticmethod
+    def rest(seconds: float, busy: bool) -> float:
+        """The rest after a batch of ``seconds``: BUSY_REST times it while requests write
+        (``busy``), within REST_SECONDS and MOST_BUSY_REST; REST_SECONDS otherwise."""
+        if not busy:
+            return REST_SECONDS
+        return min(max(REST_SECONDS, seconds * BUSY_REST), MOST_BUSY_REST)
 
     def chunks(self, items: list):
         """Successive slices of ``items``, each sized by the time the one before took (from

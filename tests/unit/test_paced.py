@@ -66,6 +66,15 @@ def test_a_request_s_write_brings_the_pace_back_to_a_few_milliseconds(monkeypatc
     assert pace.size == 100
 
 
+def test_while_requests_write_a_batch_is_followed_by_three_times_its_length_at_rest():
+    assert Paced.rest(0.005, busy=True) == 0.015
+    assert Paced.rest(1.0, busy=True) == paced.MOST_BUSY_REST
+
+
+def test_with_no_request_writing_a_batch_is_followed_by_a_short_rest():
+    assert Paced.rest(0.005, busy=False) == paced.REST_SECONDS
+
+
 def write_turn_in(thread_name: str) -> None:
     gate = WriteGate(":memory:")
 
