@@ -279,12 +279,12 @@ def _set_states(statements, pairs, state: str, reason: str | None) -> None:
 DIRECT_DELETE = 1000
 
 
-def _delete_issues(statements, project_id: str, pairs) -> None:
+def _delete_issues(statements, project_id: str, pairs, direct: bool = False) -> None:
     """Remove the issues of ``(translation_id, language)`` pairs, by primary key: directly
-    for a few values (the cost of a small write never grows with the project's issues), or
-    those among the project's values with issues for many."""
+    for a few values (the cost of a small write never grows with the project's issues) or
+    when ``direct``, or those among the project's values with issues for many."""
     for language, ids in _by_language(pairs).items():
-        if len(ids) <= DIRECT_DELETE:
+        if direct or len(ids) <= DIRECT_DELETE:
             gone = ids
         else:
             stored = statements.fetch(
@@ -526,28 +526,69 @@ def _refuse_now(statements, project_id: str, values: list, levels: dict, source,
 def check_operation(project_id: str, operation_id: str, chunks) -> int:
     """Store the issues of the values an operation wrote, as they are now, and of the other
     languages of the keys whose source value it changed: ``chunks`` (``Paced.chunks``) cuts
-    the keys into transactions. Returns the values checked."""
-    levels, source, _stamp = _project_settings(SESSION_STATEMENTS, project_id)
+    the keys into batches. Each batch's values are read and checked outside any write
+    transaction; a short one then replaces the issues of those still as they were read (a
+    value written since got its issues from its own write). Returns the keys checked."""
+    levels, source, stamp = _project_settings(SESSION_STATEMENTS, project_id)
     if all(level == "off" for level in levels.values()):
         return 0
+    levels = {code: ("warn" if level == "refuse" else level) for code, level in levels.items()}
     pairs = db.session.execute(
         select(HistoryEntry.translation_id, HistoryEntry.language)
         .where(HistoryEntry.operation_id == operation_id, HistoryEntry.language.is_not(None))
         .distinct()
     ).all()
+    db.session.commit()  # the read's transaction ends here
     languages = defaultdict(set)
     for translation_id, language in pairs:
         languages[translation_id].add(language)
     checked = 0
     for chunk in chunks(sorted(languages)):
+        whole = [t for t in chunk if source in languages[t]]
+        some = [(t, language) for t in chunk if source not in languages[t] for language in languages[t]]
+        read = _values_now(whole, some)
+        issues, _, _ = evaluate(
+            SESSION_STATEMENTS,
+            project_id,
+            [(t, None, None, language, value) for (t, language), value in read.items()],
+            levels,
+            source,
+            None,
+            stamp,
+        )
+        db.session.commit()
         with unit_of_work():
-            whole = [t for t in chunk if source in languages[t]]
-            recheck_keys(project_id, whole)
-            recheck_values(
-                project_id, [(t, language) for t in chunk if t not in set(whole) for language in languages[t]]
-            )
+            now = _values_now(whole, some)
+            kept = {pair for pair, value in now.items() if read.get(pair, ABSENT) == value}
+            gone = (set(read) | set(some)) - set(now)
+            _delete_issues(SESSION_STATEMENTS, project_id, kept | gone, direct=True)
+            new_rows = [row for row in issues if (row[0], row[1]) in kept]
+            SESSION_STATEMENTS.insert(ValueIssue.__table__, ISSUE_COLUMNS, new_rows)
         checked += len(chunk)
     return checked
+
+
+ABSENT = object()
+
+
+def _values_now(translation_ids: list[str], pairs: list[tuple]) -> dict[tuple, str]:
+    """``{(translation_id, language): value}`` of every value of ``translation_ids`` and of
+    the ``(translation_id, language)`` ``pairs``, as stored now."""
+    rows = []
+    for chunk in in_chunks(translation_ids):
+        rows += SESSION_STATEMENTS.fetch(
+            "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
+            f"WHERE translation_id IN ({_placeholders(len(chunk))})",
+            tuple(chunk),
+        )
+    for language, ids in _by_language(pairs).items():
+        for chunk in in_chunks(ids):
+            rows += SESSION_STATEMENTS.fetch(
+                "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
+                f"WHERE language_code = ? AND translation_id IN ({_placeholders(len(chunk))})",
+                (language, *chunk),
+            )
+    return {(t, language): value for t, language, value in rows}
 
 
 def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
