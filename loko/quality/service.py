@@ -571,19 +571,21 @@ def check_operation(project_id: str, operation_id: str, chunks) -> int:
 ABSENT = object()
 
 
-def _values_now(translation_ids: list[str], pairs: list[tuple]) -> dict[tuple, str]:
+def _values_now(
+    translation_ids: list[str], pairs: list[tuple], statements=SESSION_STATEMENTS
+) -> dict[tuple, str]:
     """``{(translation_id, language): value}`` of every value of ``translation_ids`` and of
     the ``(translation_id, language)`` ``pairs``, as stored now."""
     rows = []
     for chunk in in_chunks(translation_ids):
-        rows += SESSION_STATEMENTS.fetch(
+        rows += statements.fetch(
             "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
             f"WHERE translation_id IN ({_placeholders(len(chunk))})",
             tuple(chunk),
         )
     for language, ids in _by_language(pairs).items():
         for chunk in in_chunks(ids):
-            rows += SESSION_STATEMENTS.fetch(
+            rows += statements.fetch(
                 "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
                 f"WHERE language_code = ? AND translation_id IN ({_placeholders(len(chunk))})",
                 (language, *chunk),
@@ -609,29 +611,8 @@ def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION
     """Run the checks again over every value of these keys (their details changed)."""
     if not translation_ids:
         return
-    values = []
-    for chunk in in_chunks(translation_ids):
-        values += statements.fetch(
-            "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
-            f"WHERE translation_id IN ({_placeholders(len(chunk))})",
-            tuple(chunk),
-        )
-    _recheck(statements, project_id, values)
-
-
-def recheck_values(project_id: str, pairs: list[tuple], statements=SESSION_STATEMENTS) -> None:
-    """Run the checks again over the values ``(translation_id, language)`` as they are now."""
-    values = []
-    for language, ids in _by_language(pairs).items():
-        for chunk in in_chunks(ids):
-            values += statements.fetch(
-                "SELECT translation_id, language_code, value FROM translation_values "  # noqa: S608
-                f"WHERE language_code = ? AND translation_id IN ({_placeholders(len(chunk))})",
-                (language, *chunk),
-            )
-    gone = set(pairs) - {(t, language) for t, language, _v in values}
-    _delete_issues(statements, project_id, gone)  # values removed since
-    _recheck(statements, project_id, values)
+    values = _values_now(translation_ids, [], statements)
+    _recheck(statements, project_id, [(t, language, value) for (t, language), value in values.items()])
 
 
 def _recheck(statements, project_id: str, values: list[tuple]) -> None:
