@@ -156,11 +156,12 @@ def ensure_schema_current_apart(app) -> None:
             said.write(traceback.format_exc())
             status = 1
         finally:
-            with os.fdopen(writing, "w", encoding="utf-8") as pipe:
-                pipe.write(said.getvalue())
-            os._exit(status)
+            try:
+                os.write(writing, said.getvalue().encode("utf-8", errors="replace"))
+            finally:
+                os._exit(status)  # never back into the parent's code, whatever happened
     os.close(writing)
-    with os.fdopen(reading, encoding="utf-8") as pipe:
+    with os.fdopen(reading, encoding="utf-8", errors="replace") as pipe:
         said = pipe.read()
     _, wait_status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(wait_status) != 0:

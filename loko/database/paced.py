@@ -32,7 +32,8 @@ REST_SECONDS = 0.003
 # While requests write (within IDLE_SECONDS), a batch is followed by a rest this many times
 # its length: the job's Python work (the checks of a large write, the memory's texts) holds
 # the interpreter's lock while it runs, so a job that ran flat out would slow every request
-# of the process, lock or no lock. It then takes a quarter of the time at most.
+# of the process, lock or no lock. It then takes about a quarter of the time (batches of
+# the usual few milliseconds; a rest is never longer than MOST_BUSY_REST).
 BUSY_REST = 3.0
 MOST_BUSY_REST = 0.05
 

@@ -20,6 +20,7 @@ from loko.extensions import db
 from loko.glossary.matching import glossary_of
 from loko.jobs.service import enqueue
 from loko.projects.check_levels import check_levels, register_checks
+from loko.projects.models import Project
 from loko.quality.models import ValueIssue
 from loko.translations.models import NEEDS_REVIEW, SOURCE_CHANGED, TRANSLATED, HistoryEntry
 from loko.translations.operations import current_operation_id
@@ -465,6 +466,8 @@ def values_written(
     values = [(t, key, name, language, value) for (t, language), (key, name, value) in written.items()]
     if later:
         _refuse_now(statements, project_id, values, levels, source, details, stamp)
+        if all(level == "off" for level in levels.values()):
+            return 0
         enqueue(
             CHECK_WRITTEN,
             {"projectId": project_id, "operationId": later},
@@ -526,13 +529,11 @@ def _refuse_now(statements, project_id: str, values: list, levels: dict, source,
 def check_operation(project_id: str, operation_id: str, chunks) -> int:
     """Store the issues of the values an operation wrote, as they are now, and of the other
     languages of the keys whose source value it changed: ``chunks`` (``Paced.chunks``) cuts
-    the keys into batches. Each batch's values are read and checked outside any write
-    transaction; a short one then replaces the issues of those still as they were read (a
-    value written since got its issues from its own write). Returns the keys checked."""
-    levels, source, stamp = _project_settings(SESSION_STATEMENTS, project_id)
-    if all(level == "off" for level in levels.values()):
-        return 0
-    levels = {code: ("warn" if level == "refuse" else level) for code, level in levels.items()}
+    the keys into batches. Each batch is read and checked outside any write transaction;
+    a short one then reads it again (on PostgreSQL after the project's row lock, which
+    every write of the project takes) and stores its issues, checking again there only the
+    values whose text, key details or project settings changed in between. Returns the keys
+    checked."""
     pairs = db.session.execute(
         select(HistoryEntry.translation_id, HistoryEntry.language)
         .where(HistoryEntry.operation_id == operation_id, HistoryEntry.language.is_not(None))
@@ -544,28 +545,60 @@ def check_operation(project_id: str, operation_id: str, chunks) -> int:
         languages[translation_id].add(language)
     checked = 0
     for chunk in chunks(sorted(languages)):
-        whole = [t for t in chunk if source in languages[t]]
-        some = [(t, language) for t in chunk if source not in languages[t] for language in languages[t]]
-        read = _values_now(whole, some)
-        issues, _, _ = evaluate(
-            SESSION_STATEMENTS,
-            project_id,
-            [(t, None, None, language, value) for (t, language), value in read.items()],
-            levels,
-            source,
-            None,
-            stamp,
-        )
+        read = _batch(project_id, chunk, languages)
+        issues = _batch_issues(project_id, read, read[1])
         db.session.commit()
         with unit_of_work():
-            now = _values_now(whole, some)
-            kept = {pair for pair, value in now.items() if read.get(pair, ABSENT) == value}
-            gone = (set(read) | set(some)) - set(now)
-            _delete_issues(SESSION_STATEMENTS, project_id, kept | gone, direct=True)
-            new_rows = [row for row in issues if (row[0], row[1]) in kept]
-            SESSION_STATEMENTS.insert(ValueIssue.__table__, ISSUE_COLUMNS, new_rows)
+            if db.engine.dialect.name == "postgresql":
+                db.session.execute(select(Project.id).where(Project.id == project_id).with_for_update())
+            now = _batch(project_id, chunk, languages)
+            settings, values, details = now
+            if settings != read[0]:
+                again = values  # levels, source language or glossary changed: all again
+                issues = []
+            else:
+                again = {
+                    pair: value
+                    for pair, value in values.items()
+                    if read[1].get(pair, ABSENT) != value or read[2].get(pair[0]) != details.get(pair[0])
+                }
+            issues = [row for row in issues if (row[0], row[1]) in values and (row[0], row[1]) not in again]
+            issues += _batch_issues(project_id, now, again)
+            gone = set(read[1]) - set(values)
+            _delete_issues(SESSION_STATEMENTS, project_id, set(values) | gone, direct=True)
+            SESSION_STATEMENTS.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
         checked += len(chunk)
     return checked
+
+
+def _batch(project_id: str, chunk: list[str], languages: dict) -> tuple:
+    """What a batch of ``check_operation`` checks, as stored now: ``((levels, source,
+    glossary stamp), {(translation_id, language): value}, {translation_id: details})`` of
+    every value of the keys whose source the operation wrote, and of the values it wrote of
+    the others."""
+    levels, source, stamp = _project_settings(SESSION_STATEMENTS, project_id)
+    whole = [t for t in chunk if source in languages[t]]
+    some = [(t, language) for t in chunk if source not in languages[t] for language in languages[t]]
+    details = _key_details(SESSION_STATEMENTS, list(chunk), source)
+    return (levels, source, stamp), _values_now(whole, some), details
+
+
+def _batch_issues(project_id: str, batch: tuple, values: dict) -> list[tuple]:
+    """The issue rows of ``values`` (of ``batch``, ``_batch``): every check at ``refuse``
+    counts as ``warn`` (the value is in)."""
+    (levels, source, stamp), _, details = batch
+    if not values or all(level == "off" for level in levels.values()):
+        return []
+    issues, _, _ = evaluate(
+        SESSION_STATEMENTS,
+        project_id,
+        [(t, None, None, language, value) for (t, language), value in values.items()],
+        {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
+        source,
+        details,
+        stamp,
+    )
+    return issues
 
 
 ABSENT = object()

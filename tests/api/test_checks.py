@@ -7,6 +7,7 @@ import orjson
 import pytest
 
 from loko.checks import Issue, registry
+from loko.quality import service as quality_service
 from loko.quality.service import CHECKED_LATER_ABOVE
 from tests.translation_factories import ProjectApi, project_api
 from tests.webhooks.conftest import run_jobs
@@ -321,5 +322,36 @@ def test_a_large_source_change_rechecks_the_other_languages_after_its_commit(app
 def test_a_value_corrected_before_the_job_runs_keeps_no_issue(app, api):
     api.upsert("de", large("bulk.", title="LAUT"))
     api.set_values("title", {"de": "Laut"})
+    run_jobs(app)
+    assert checks(api)["total"] == 0
+
+
+def interfering_once(monkeypatch, write):
+    """``write`` runs once, right after the checks job has read its first batch (before it
+    stores that batch's issues)."""
+    read = quality_service._batch
+    done = []
+
+    def batch(*args):
+        found = read(*args)
+        if not done:
+            done.append(True)
+            write()
+        return found
+
+    monkeypatch.setattr(quality_service, "_batch", batch)
+
+
+def test_a_source_changed_while_the_job_checks_leaves_no_stale_issue(app, api, monkeypatch):
+    api.set_values("title", {"de": "LAUT"})
+    api.upsert("en", large("bulk.", title="Loud again"))
+    interfering_once(monkeypatch, lambda: api.set_values("title", {"en": "LOUD"}))
+    run_jobs(app)
+    assert checks(api)["total"] == 0
+
+
+def test_a_check_turned_off_while_the_job_checks_gets_no_issue_back(app, api, monkeypatch):
+    api.upsert("de", large("bulk.", title="LAUT", menu="MENÜ"))
+    interfering_once(monkeypatch, lambda: set_levels(api, shouting="off"))
     run_jobs(app)
     assert checks(api)["total"] == 0
