@@ -107,8 +107,7 @@ def with_current_schema(command):
 def ensure_schema_current(app) -> None:
     """Upgrade an embedded SQLite database; refuse to run on an out-of-date server database,
     and on any database whose schema a newer Loko wrote."""
-    from loko.database import known_schema_revisions, schema_revision_state
-    from loko.database import upgrade_schema as upgrade
+    from loko.database import known_schema_revisions, schema_revision_state, upgrade_schema
     from loko.extensions import db
 
     current, head = schema_revision_state(app)
@@ -121,7 +120,7 @@ def ensure_schema_current(app) -> None:
         )
     if db.engine.dialect.name == "sqlite":
         click.echo(f"Upgrading the database schema ({current or 'empty'} -> {head}).", err=True)
-        upgrade()
+        upgrade_schema()
         return
     raise click.ClickException(
         f"The database schema is out of date ({current or 'empty'}, expected {head}). "
@@ -447,8 +446,7 @@ def restore_command(file, force):
     """Replace the SQLite database with the backup FILE and bring its schema up to date.
     Stop `loko serve` first."""
     from loko import backup
-    from loko.database import known_schema_revisions, schema_revision_state
-    from loko.database import upgrade_schema as upgrade
+    from loko.database import known_schema_revisions, schema_revision_state, upgrade_schema
     from loko.extensions import db
 
     app = current_app._get_current_object()
@@ -464,7 +462,7 @@ def restore_command(file, force):
     current, head = schema_revision_state(app)
     if current != head:
         click.echo(f"Upgrading the database schema ({current} -> {head}).")
-        upgrade()
+        upgrade_schema()
 
 
 def _validated(schema, **values):

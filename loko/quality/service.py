@@ -483,16 +483,8 @@ def values_written(
     if refusals:
         raise Refused(refusals)
     if dependents:
-        extra, _, _ = evaluate(
-            statements,
-            project_id,
-            [(t, None, None, language, value) for t, language, value in dependents],
-            {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
-            source,
-            details,
-            stamp,
-        )
-        issues += extra
+        dependent_values = {(t, language): value for t, language, value in dependents}
+        issues += _stored_issues(statements, project_id, (levels, source, stamp), dependent_values, details)
     if any(level != "off" for level in levels.values()):
         # A value just created has no issues yet (a removed value's went with it).
         # The keys whose source value changed have every value checked again: their issues go
@@ -546,7 +538,7 @@ def check_operation(project_id: str, operation_id: str, chunks) -> int:
     checked = 0
     for chunk in chunks(sorted(languages)):
         read = _batch(project_id, chunk, languages)
-        issues = _batch_issues(project_id, read, read[1])
+        issues = _stored_issues(SESSION_STATEMENTS, project_id, *read)
         db.session.commit()
         with unit_of_work():
             if db.engine.dialect.name == "postgresql":
@@ -555,7 +547,6 @@ def check_operation(project_id: str, operation_id: str, chunks) -> int:
             settings, values, details = now
             if settings != read[0]:
                 again = values  # levels, source language or glossary changed: all again
-                issues = []
             else:
                 again = {
                     pair: value
@@ -563,7 +554,7 @@ def check_operation(project_id: str, operation_id: str, chunks) -> int:
                     if read[1].get(pair, ABSENT) != value or read[2].get(pair[0]) != details.get(pair[0])
                 }
             issues = [row for row in issues if (row[0], row[1]) in values and (row[0], row[1]) not in again]
-            issues += _batch_issues(project_id, now, again)
+            issues += _stored_issues(SESSION_STATEMENTS, project_id, settings, again, details)
             gone = set(read[1]) - set(values)
             _delete_issues(SESSION_STATEMENTS, project_id, set(values) | gone, direct=True)
             SESSION_STATEMENTS.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
@@ -583,14 +574,15 @@ def _batch(project_id: str, chunk: list[str], languages: dict) -> tuple:
     return (levels, source, stamp), _values_now(whole, some), details
 
 
-def _batch_issues(project_id: str, batch: tuple, values: dict) -> list[tuple]:
-    """The issue rows of ``values`` (of ``batch``, ``_batch``): every check at ``refuse``
-    counts as ``warn`` (the value is in)."""
-    (levels, source, stamp), _, details = batch
+def _stored_issues(statements, project_id: str, settings: tuple, values: dict, details=None) -> list[tuple]:
+    """The issue rows of values already in, ``{(translation_id, language): value}``, under
+    ``settings`` ``(levels, source, glossary stamp)``: a check at ``refuse`` counts as
+    ``warn`` (nothing is refused: the value is in)."""
+    levels, source, stamp = settings
     if not values or all(level == "off" for level in levels.values()):
         return []
     issues, _, _ = evaluate(
-        SESSION_STATEMENTS,
+        statements,
         project_id,
         [(t, None, None, language, value) for (t, language), value in values.items()],
         {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
@@ -642,28 +634,12 @@ def _details_after(before: KeyBefore, written: dict) -> dict[str, tuple]:
 
 def recheck_keys(project_id: str, translation_ids: list[str], statements=SESSION_STATEMENTS) -> None:
     """Run the checks again over every value of these keys (their details changed)."""
-    if not translation_ids:
+    settings = _project_settings(statements, project_id)
+    if not translation_ids or all(level == "off" for level in settings[0].values()):
         return
     values = _values_now(translation_ids, [], statements)
-    _recheck(statements, project_id, [(t, language, value) for (t, language), value in values.items()])
-
-
-def _recheck(statements, project_id: str, values: list[tuple]) -> None:
-    """Replace the stored issues of ``values`` ``(translation_id, language, value)`` with what
-    the checks find now (every check at ``refuse`` counts as ``warn``: the value is in)."""
-    levels, source, stamp = _project_settings(statements, project_id)
-    if not values or all(level == "off" for level in levels.values()):
-        return
-    issues, _, _ = evaluate(
-        statements,
-        project_id,
-        [(t, None, None, language, value) for t, language, value in values],
-        {code: ("warn" if level == "refuse" else level) for code, level in levels.items()},
-        source,
-        None,
-        stamp,
-    )
-    _delete_issues(statements, project_id, [(t, language) for t, language, _v in values])
+    issues = _stored_issues(statements, project_id, settings, values)
+    _delete_issues(statements, project_id, list(values))
     statements.insert(ValueIssue.__table__, ISSUE_COLUMNS, issues)
 
 
