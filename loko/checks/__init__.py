@@ -12,12 +12,13 @@ Each check module defines:
 in one pass. The translations service calls them on each write path and stores the issues.
 """
 
-import gc
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+
+from loko import collector
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,7 @@ def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> l
 
     modules = CHECKS.values() if codes is None else [CHECKS[code] for code in codes]
     checks = [module.check for module in modules]
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector.paused():
         targets = targets if isinstance(targets, list) else list(targets)
         by_source: dict[str | None, list[int]] = {}
         for index, target in enumerate(targets):
@@ -87,9 +86,6 @@ def run_many(targets: Iterable[Target], codes: Iterable[str] | None = None) -> l
                     found = check(target)
                     if found:
                         issues.extend(found)
-    finally:
-        if collecting:
-            gc.enable()
     return results
 
 

@@ -12,7 +12,7 @@ import orjson
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import aliased
 
-from loko import events
+from loko import collector, events
 from loko.audit import service as audit
 from loko.auth import policy
 from loko.auth.actors import actor_record
@@ -177,6 +177,7 @@ def _check_options(options: ImportOptions) -> None:
         raise BadRequest(f"removedKeys: one of {', '.join(REMOVED_KEYS)}.")
 
 
+@collector.paused()
 def import_files(actor, project_id: str, data: bytes, options: ImportOptions) -> dict:
     """Import an upload (one file or a ZIP); returns the diff. Nothing is written on a dry run
     or on any error."""

@@ -3,6 +3,7 @@ from urllib.parse import quote
 
 from flask import Blueprint, current_app, request
 
+from loko import collector
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.database import CarriedSession
@@ -159,6 +160,7 @@ def create_translation(project_id):
     "(in `translations` of bulk-upsert, in `keys` of bulk-delete); a repeated key is answered "
     "400. Unknown keys in bulk-delete are ignored and not counted.",
 )
+@collector.paused()
 def bulk_translations(project_id):
     data = load_bulk_operation(json_body())
     actor, project = current_actor(), str(project_id)

@@ -81,19 +81,24 @@ def _value_item(row, action: str) -> dict:
 def _emit_rows(project_id: str, rows: list[tuple]) -> None:
     if not events.LISTENERS or not rows:
         return
-    by_kind: dict[str, list] = {}
+    # Each event lists its first EVENT_ITEMS items and counts them all.
+    items: dict[str, list] = {}
+    counts: dict[str, int] = {}
     for row in rows:
         translation_id, key, file_name, language, action, old_value, new_value = row
-        if language is None:
-            kind = KEY_EVENTS.get(action)
-            if kind is not None:
-                by_kind.setdefault(kind, []).append(_key_item(row))
-        else:
-            by_kind.setdefault(events.VALUES_CHANGED, []).append(
-                _value_item((translation_id, key, file_name, language, old_value, new_value), action)
+        kind = events.VALUES_CHANGED if language is not None else KEY_EVENTS.get(action)
+        if kind is None:
+            continue
+        counts[kind] = counts.get(kind, 0) + 1
+        listed = items.setdefault(kind, [])
+        if len(listed) < EVENT_ITEMS:
+            listed.append(
+                _key_item(row)
+                if language is None
+                else _value_item((translation_id, key, file_name, language, old_value, new_value), action)
             )
-    for kind, items in by_kind.items():
-        events.emit(project_id, kind, items[:EVENT_ITEMS], len(items))
+    for kind, listed in items.items():
+        events.emit(project_id, kind, listed, counts[kind])
 
 
 def keys_created(project_id: str, keys) -> None:

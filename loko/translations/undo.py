@@ -20,7 +20,7 @@ import orjson
 from sqlalchemy import case, exists, func, insert, select, tuple_, update
 from sqlalchemy.orm import aliased
 
-from loko import events
+from loko import collector, events
 from loko.auth import policy
 from loko.database import (
     driver_timestamp,
@@ -159,6 +159,7 @@ class Plan:
         )
 
 
+@collector.paused()
 def undo_changes(
     actor,
     project_id: str,
@@ -372,9 +373,14 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
             stored[translation_id, language] = value
             if reviewed_at is not None and state in REVIEWED_SINCE:
                 reviews[translation_id, language] = (state, reviewed_at, reviewer)
-    by_translation = defaultdict(list)
-    for (translation_id, language), group in sorted(values.items()):
-        by_translation[translation_id].append((language, group))
+    by_translation: dict[str, list] = {}
+    for (translation_id, language), group in values.items():
+        languages_of = by_translation.get(translation_id)
+        if languages_of is None:
+            by_translation[translation_id] = [(language, group)]
+        else:
+            languages_of.append((language, group))
+            languages_of.sort()  # the languages of a key in their order, whatever the entries'
     known = _language_codes(project_id) | {language["code"] for language in plan.languages}
     now_names = {}
     for translation_id in first:

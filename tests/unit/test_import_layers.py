@@ -25,6 +25,8 @@ LOKO = Path(__file__).resolve().parents[2] / "loko"
 # module or a package; either way its parts are plumbing. ``loko.checks`` is to come.
 PLUMBING = (
     "loko.checks",
+    # The cyclic garbage collector paused around bulk passes (the checks, undo, bulk writes).
+    "loko.collector",
     "loko.config",
     "loko.database",
     "loko.errors",
