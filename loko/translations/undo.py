@@ -51,6 +51,7 @@ from loko.translations.models import (
 )
 from loko.translations.operations import current_operation_id, in_project, operation
 from loko.translations.operations import describe as describe_operation
+from loko.translations.writing import written_reason, written_state
 
 ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
 ABSENT = None  # a value that is not there
@@ -592,12 +593,14 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
             for translation_id, language, value in plan.inserts
         ],
     )
+    # The values updated take the write's review state in the same statement.
+    state, reason = written_state(), written_reason()
     execute_rows(
-        "UPDATE translation_values SET value = ?, updated_at = ? "
+        "UPDATE translation_values SET value = ?, updated_at = ?, state = ?, review_reason = ? "
         "WHERE translation_id = ? AND language_code = ?",
-        [(value, stamp, tid, language) for tid, language, value in plan.updates],
+        [(value, stamp, state, reason, tid, language) for tid, language, value in plan.updates],
     )
-    history.record_rows(actor, project_id, plan.history, now)
+    history.record_rows(actor, project_id, plan.history, now, stated=True)
     if plan.inserts or plan.updates or plan.deletes:
         # Every translation whose values the undo wrote, found by the entries it just recorded.
         written = select(HistoryEntry.translation_id).where(
