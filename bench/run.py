@@ -70,9 +70,9 @@ WORDS = [
 # name: (label, target, how the figure compares with the target)
 TARGETS = {
     "revalidation_share": ("304 revalidation, 8 clients: share of the bare app", 0.60, "min"),
-    "patch_p50_ratio": ("PATCH p50, one client: times the bare app", 2.0, "max"),
+    "patch_p50_ratio": ("PATCH p50, one client: times the bare app", 1.5, "max"),
     "patch_p99_ratio": ("PATCH p99, one client: times the bare app", 4.0, "max"),
-    "patch_writes_share": ("16 x 100 PATCH: writes/s, share of the bare app", 0.50, "min"),
+    "patch_writes_share": ("16 x 100 PATCH: writes/s, share of the bare app", 0.90, "min"),
     "patch_two_processes": ("16 x 100 PATCH: 2 processes / 1 process", 1.0, "min"),
     "export_cold_ratio": ("cold JSON export, 100k: times the floor", 1.3, "max"),
     "zip_cold_ratio": ("one file x 10 languages ZIP: times the floor", 1.3, "max"),
@@ -91,6 +91,9 @@ ABSOLUTE_TARGETS = {
     "stats_ms": ("GET /languages?stats=true, 1M (ms)", 100),
     "history_ms": ("GET /translations/history, 1M (ms)", 100),
 }
+# On PostgreSQL the writes are held to a looser share of their bare app (a round trip per
+# statement, where SQLite's cost a function call).
+POSTGRES_TARGETS = {"patch_p50_ratio": 2.0, "patch_writes_share": 0.50}
 PROFILED_MEASURES = ("revalidation", "patch", "patch-concurrent", "export", "zip", "readers")
 
 
@@ -1004,6 +1007,7 @@ def print_table(results: list[dict], summary: dict, machine: str, pg: dict | Non
         print(f"  {measure:52} {loko:>10}   {beside}")
     print()
     for name, (label, target, direction) in TARGETS.items():
+        target = POSTGRES_TARGETS.get(name, target) if machine.endswith("PostgreSQL") else target
         value = summary.get(name, NAN)
         bound = ">=" if direction == "min" else "<="
         print(f"  {label:52} {value:>10.2f}  target {bound} {target:<5}  {verdict(value, target, direction)}")

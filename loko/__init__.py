@@ -90,7 +90,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.auth.signin import init_sign_in_limit
     from loko.comments.api import comments_api
     from loko.config import load_config
-    from loko.database import configure_sqlite
+    from loko.database import configure_postgresql, configure_sqlite
     from loko.errors import register_error_handlers
     from loko.exports.cache import ExportCache
     from loko.exports.revalidation import ExportRevalidation
@@ -130,6 +130,7 @@ def create_app(config: dict | None = None) -> "Flask":
     init_sso(app)
     with app.app_context():
         configure_sqlite(db.engine)
+        configure_postgresql(db.engine)
         # The early answers: a revalidation (304) and a single PATCH by API key.
         app.wsgi_app = ExportRevalidation(DirectPatch(app.wsgi_app, app, db.engine), db.engine)
     # Before any of them: a request line and headers over waitress's limit answer 431.

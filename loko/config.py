@@ -143,7 +143,7 @@ def _engine_options(config) -> dict:
     url = make_url(config["SQLALCHEMY_DATABASE_URI"])
     pool = {"pool_size": config["LOKO_THREADS"], "pool_use_lifo": True}
     if url.get_backend_name() != "sqlite":
-        return {"pool_pre_ping": True, **pool}
+        return pool  # a connection idle for a while is pinged first (``configure_postgresql``)
     if url.database in (None, "", ":memory:"):
         return {}  # one shared connection (Flask-SQLAlchemy's StaticPool)
     return pool

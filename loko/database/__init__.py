@@ -14,7 +14,13 @@ Features import from ``loko.database`` itself; this package imports no feature.
 
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
 from loko.database.paced import Paced, writing_alone
-from loko.database.postgres import ANALYZE_BASE_ROWS, ANALYZE_SCALE, STALE_STATISTICS, refresh_statistics
+from loko.database.postgres import (
+    ANALYZE_BASE_ROWS,
+    ANALYZE_SCALE,
+    STALE_STATISTICS,
+    configure_postgresql,
+    refresh_statistics,
+)
 from loko.database.schema import (
     MIGRATIONS_DIRECTORY,
     init_migrations,
@@ -74,6 +80,7 @@ __all__ = [
     "UTCDateTime",
     "WalIndex",
     "WriteGate",
+    "configure_postgresql",
     "configure_sqlite",
     "driver_execute",
     "driver_timestamp",

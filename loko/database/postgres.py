@@ -1,7 +1,11 @@
-"""PostgreSQL's planner statistics after bulk writes (``refresh_statistics``)."""
+"""PostgreSQL's planner statistics after bulk writes (``refresh_statistics``), and the
+pool's check of a connection before use (``configure_postgresql``)."""
 
-from sqlalchemy import bindparam, text
+import time
 
+from sqlalchemy import bindparam, event, exc, text
+
+from loko.database.statements import PIPELINED
 from loko.extensions import db
 
 # PostgreSQL's own rule for autoanalyze: a table is analyzed again once the rows changed
@@ -35,3 +39,41 @@ def refresh_statistics(written: dict[str, int]) -> list[str]:
         session.execute(text(f"ANALYZE {session.get_bind().dialect.identifier_preparer.quote(name)}"))
     session.commit()
     return sorted(stale)
+
+
+# A pooled connection used less than this long ago is handed out without asking the server
+# first whether it is still there: each question is a round trip (a fifth of a millisecond
+# on the loopback), and a busy server's connections are all in use every few milliseconds.
+IDLE_PING_SECONDS = 5.0
+_IDLE_SINCE = "loko_idle_since"
+
+
+def configure_postgresql(engine) -> None:
+    """Ping a pooled connection before use only when it sat idle for ``IDLE_PING_SECONDS``
+    (SQLAlchemy's ``pool_pre_ping`` pings on every checkout). A connection found closed is
+    dropped and another one taken, as with ``pool_pre_ping``; one lost within those seconds
+    fails its request, and the pool then drops every connection of that age."""
+    if engine.dialect.name != "postgresql":
+        return
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _driver_statements_only_in_pipelines(connection, _cursor, statement, _parameters, context, _many):
+        # SQLAlchemy's statements come with an execution context; the driver's without.
+        if context is not None and connection.info.get(PIPELINED):
+            raise RuntimeError(
+                f"a SQLAlchemy statement in a pipelined block would read no rows: {statement[:80]}"
+            )
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection, record):
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection, record, _proxy):
+        idle_since = record.info.get(_IDLE_SINCE)
+        if idle_since is None or time.monotonic() - idle_since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise exc.DisconnectionError(f"the database connection was lost: {error}") from error

@@ -4,6 +4,7 @@ connection's statements (``SESSION_STATEMENTS``, ``ConnectionStatements``), valu
 driver takes them (``driver_timestamp``), rows streamed in batches (``stream_batches``) and
 ``IN`` lists cut to size (``in_chunks``)."""
 
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -11,6 +12,8 @@ from loko.database.sqlite.connections import thread_connection
 from loko.extensions import db
 
 IN_CHUNK = 5000
+# Set in a connection's ``info`` while its statements are pipelined (``pipelined``).
+PIPELINED = "loko_pipelined"
 
 
 def in_chunks(items: list, size: int = IN_CHUNK):
@@ -105,6 +108,25 @@ class SessionStatements:
         """Run a ``DriverQuery``; returns the DBAPI cursor to read."""
         return driver_query.run(parameters)
 
+    @contextmanager
+    def pipelined(self):
+        """On PostgreSQL, the statements run meanwhile go to the server without waiting for
+        each one's answer (psycopg's pipeline mode): the first result read, and the end of
+        the block, wait once for all sent so far; an error is raised there. Only this
+        class's statements may run inside: SQLAlchemy's would read no rows (the server has
+        not answered yet), so ``configure_postgresql`` refuses them. Elsewhere it does
+        nothing."""
+        connection = db.session.connection()
+        if connection.dialect.name != "postgresql":
+            yield
+            return
+        connection.info[PIPELINED] = True
+        try:
+            with connection.connection.dbapi_connection.pipeline():
+                yield
+        finally:
+            connection.info.pop(PIPELINED, None)
+
     def execute(self, sql: str, rows: list[tuple]) -> None:
         """``sql`` (``?`` placeholders) once per row."""
         execute_rows(sql, rows)
@@ -176,6 +198,10 @@ class ConnectionStatements(SessionStatements):
         if rows:
             self.execute(_insert_sql(table.name, columns, self.dialect), rows)
 
+    @contextmanager
+    def pipelined(self):
+        yield  # a bare connection's statements (SQLite's direct writes) run one by one
+
     def fetch(self, sql: str, parameters: tuple | list) -> list[tuple]:
         cursor = self.run(_driver_sql(sql, self.dialect.paramstyle), parameters)
         try:
@@ -220,13 +246,19 @@ class DriverQuery:
     def first(self, engine, parameters: dict):
         """The first row (a tuple) or None, read outside any session on a connection of its
         own: on SQLite the calling thread's autocommit connection (``thread_connection``), no
-        transaction left open; elsewhere one from the pool."""
+        transaction left open; elsewhere one from the pool, in autocommit for the read."""
         if engine.dialect.name == "sqlite":
             return self._first_on(thread_connection(engine), engine.dialect, parameters)
         connection = engine.raw_connection()
+        driver = connection.dbapi_connection
         try:
+            # In autocommit: no transaction is left to end when the pool takes it back (a
+            # round trip more).
+            driver.autocommit = True
             return self._first_on(connection, engine.dialect, parameters)
         finally:
+            if not driver.closed:
+                driver.autocommit = False
             connection.close()
 
     def _first_on(self, connection, dialect, parameters: dict):

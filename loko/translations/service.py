@@ -249,8 +249,9 @@ def write_patch(
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones). A key that is not there yet is created, or refused (Forbidden) unless
     ``may_create``. ``reviews``: as ``patch_translation``'s."""
-    bump_data_version(project_id, statements, files=(file_name,), languages=updates)
-    before = events.key_before(statements, project_id, file_name, key)
+    with statements.pipelined():  # the bump and the read in one round trip
+        bump_data_version(project_id, statements, files=(file_name,), languages=updates)
+        before = events.key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
     if translation_id is None and not may_create:
         raise Forbidden(f"key: {key!r} is not in the file {file_name!r}, and {KEY_CREATION_REFUSED}")
@@ -281,21 +282,24 @@ def write_patch(
             "id_file": record_ids[code],
             "updated": code not in stored or stored[code] != value,
         }
-    _insert_values(project_id, new_rows, now, statements)
-    _update_values(changed_rows, now, statements, state=written_state())
-    if entries and not created:
-        _touch([translation_id], now, statements)
-    try:
-        history.record_rows(actor, project_id, entries, now, statements, before=before, stated=True)
-    except Refused as refused:
-        raise BadRequest(
-            refused_message(lambda item: f"updates.{item['language']}.value", refused.issues),
-            details={"issues": refused.issues},
-        ) from None
-    if reviews:
-        # After the write paths gave the values their state: the caller's reason wins.
-        written = new_rows + changed_rows
-        await_review(statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews])
+    with statements.pipelined():  # the writes in one round trip
+        _insert_values(project_id, new_rows, now, statements)
+        _update_values(changed_rows, now, statements, state=written_state())
+        if entries and not created:
+            _touch([translation_id], now, statements)
+        try:
+            history.record_rows(actor, project_id, entries, now, statements, before=before, stated=True)
+        except Refused as refused:
+            raise BadRequest(
+                refused_message(lambda item: f"updates.{item['language']}.value", refused.issues),
+                details={"issues": refused.issues},
+            ) from None
+        if reviews:
+            # After the write paths gave the values their state: the caller's reason wins.
+            written = new_rows + changed_rows
+            await_review(
+                statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews]
+            )
     if created and statements is SESSION_STATEMENTS:
         history.keys_created(project_id, [(translation_id, key, file_name)])
     return results

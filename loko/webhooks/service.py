@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, event, exists, insert, select
 from loko import events
 from loko.audit import service as audit
 from loko.auth import policy
-from loko.database import new_id, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, new_id, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.jobs import service as jobs
@@ -266,10 +266,9 @@ class Listener:
         session = db.session()
         known = session.info.setdefault(_ENDPOINTS, {})
         if project_id not in known:
-            rows = session.execute(
-                select(Webhook.id, Webhook.events).where(
-                    Webhook.project_id == project_id, Webhook.enabled.is_(True)
-                )
+            # By the driver: a write may ask in the middle of its pipelined statements.
+            rows = SESSION_STATEMENTS.fetch(
+                "SELECT id, events FROM webhooks WHERE project_id = ? AND enabled = ?", (project_id, True)
             )
             known[project_id] = [(hook_id, set(orjson.loads(wants))) for hook_id, wants in rows]
             self._hook(session)
