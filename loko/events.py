@@ -86,7 +86,9 @@ class FileRead(Protocol):
 
 class WriteListener(Protocol):
     def key_before(self, statements, project_id: str, file_name: str, key: str) -> KeyRead: ...
-    def file_before(self, statements, project_id: str, file_name: str, language: str) -> FileRead: ...
+    def file_before(
+        self, statements, project_id: str, file_name: str, language: str, items: int = 0
+    ) -> FileRead: ...
     def values_written(self, project_id: str, rows: list[tuple], statements, **read) -> int: ...
     def details_changed(self, project_id: str, translation_ids: list[str], statements) -> None: ...
 
@@ -111,10 +113,10 @@ def key_before(statements, project_id: str, file_name: str, key: str) -> KeyRead
     return _reader().key_before(statements, project_id, file_name, key)
 
 
-def file_before(statements, project_id: str, file_name: str, language: str) -> FileRead:
+def file_before(statements, project_id: str, file_name: str, language: str, items: int = 0) -> FileRead:
     """The active keys of ``file_name`` with their values in ``language``, before a write of
-    many of them, as the first write listener reads them."""
-    return _reader().file_before(statements, project_id, file_name, language)
+    many of them (``items``: how many it sends), as the first write listener reads them."""
+    return _reader().file_before(statements, project_id, file_name, language, items)
 
 
 def values_written(project_id: str, rows: list[tuple], statements, **read) -> int:

@@ -135,8 +135,9 @@ class FileBefore:
     (``file_before``): the project's check levels, source language and glossary revision,
     ``keys`` ``{key: (translation_id, stored value or None)}`` of the file's active keys, and
     when the checks will need them, ``details`` ``{translation_id: (max_length, comment,
-    source value)}`` (None when every check is off, or when the language written is the
-    source's: the other languages are then checked against the new source values). Given to
+    source value)}`` (None when every check is off, when the language written is the
+    source's: the other languages are then checked against the new source values, or when
+    the write's checks run after its commit). Given to
     ``values_written``, which then reads none of it again."""
 
     levels: dict
@@ -173,12 +174,15 @@ def details_wanted(project_id: str, languages, statements=SESSION_STATEMENTS) ->
     return source if _reads_details(levels, source, languages) else None
 
 
-def file_before(statements, project_id: str, file_name: str, language: str) -> FileBefore:
+def file_before(statements, project_id: str, file_name: str, language: str, items: int = 0) -> FileBefore:
     """The active keys of ``file_name`` with their values in ``language`` as ``FileBefore``:
     with the details the checks need in the same read (one pass over the file's keys, not
-    two)."""
+    two). A write of more than ``CHECKED_LATER_ABOVE`` ``items`` with no check at ``refuse``
+    reads none: its checks run after it commits (should it change fewer values, they are
+    read for those)."""
     levels, source, stamp = _project_settings(statements, project_id)
-    if _reads_details(levels, source, (language,)):
+    checked_later = items > CHECKED_LATER_ABOVE and "refuse" not in levels.values()
+    if _reads_details(levels, source, (language,)) and not checked_later:
         rows = statements.fetch(FILE_KEYS_WITH_DETAILS, (language, source, project_id, file_name))
         details = {row[1]: row[3:6] for row in rows}
     else:

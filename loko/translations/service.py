@@ -297,9 +297,7 @@ def write_patch(
         if reviews:
             # After the write paths gave the values their state: the caller's reason wins.
             written = new_rows + changed_rows
-            await_review(
-                statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews]
-            )
+            await_review(statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews])
     if created and statements is SESSION_STATEMENTS:
         history.keys_created(project_id, [(translation_id, key, file_name)])
     return results
@@ -334,8 +332,8 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         bump_data_version(project_id, files=(file_name,), languages=(language_code,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
-        # The file's keys, and in the same read what the checks need of them.
-        before = events.file_before(SESSION_STATEMENTS, project_id, file_name, language_code)
+        # The file's keys, and in the same read what the checks run here need of them.
+        before = events.file_before(SESSION_STATEMENTS, project_id, file_name, language_code, len(items))
         existing = before.keys
         stamp = driver_timestamp(now)
         new_translations, new_values, changed_values, entries = [], [], [], []

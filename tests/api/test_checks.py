@@ -304,6 +304,14 @@ def test_a_large_write_has_its_issues_stored_by_a_job_after_its_commit(app, api)
     ]
 
 
+def test_a_large_send_changing_few_values_has_them_checked_against_their_source_in_it(app, api):
+    api.set_values("greeting", {"en": "Hello {name}"})
+    api.upsert("de", large("bulk."))
+    run_jobs(app)
+    api.upsert("de", large("bulk.", greeting="Hallo"))
+    assert [(row["key"], row["check"]) for row in checks(api)["issues"]] == [("greeting", "placeholders")]
+
+
 def test_a_large_write_is_still_refused_by_a_check_at_refuse(api):
     etag = refuse(api)
     response = api.bulk_upsert_request("de", large("bulk.", title="LAUT"))
