@@ -56,6 +56,7 @@ from loko.database.statements import (
     in_chunks,
     insert_rows,
     stream_batches,
+    update_rows,
 )
 
 __all__ = [
@@ -104,6 +105,7 @@ __all__ = [
     "stream_batches",
     "thread_connection",
     "unit_of_work",
+    "update_rows",
     "upgrade_schema",
     "utcnow",
     "wal_index",

@@ -25,6 +25,7 @@ from loko.database import (
     read_snapshot,
     refresh_statistics,
     unit_of_work,
+    update_rows,
     utcnow,
 )
 from loko.errors import BadRequest, Conflict
@@ -450,9 +451,10 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
         VALUE_COLUMNS,
         [(t, language, project_id, value, stamp) for t, language, value in plan.new_values],
     )
-    execute_rows(
-        "UPDATE translation_values SET value = ?, updated_at = ? "
-        "WHERE translation_id = ? AND language_code = ?",
+    update_rows(
+        TranslationValue.__table__,
+        ("value", "updated_at"),
+        ("translation_id", "language_code"),
         [(value, stamp, t, language) for t, language, value in plan.changed_values],
     )
     created = {row[0] for row in plan.new_keys}
@@ -461,7 +463,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     execute_rows(
         "UPDATE translations SET comment = ?, context = ?, meta = ? WHERE id = ?", plan.changed_notes
     )
-    execute_rows("UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in sorted(touched)])
+    update_rows(Translation.__table__, ("updated_at",), ("id",), [(stamp, t) for t in sorted(touched)])
     execute_rows(
         "DELETE FROM translation_values WHERE translation_id = ? AND language_code = ?", plan.removed_values
     )

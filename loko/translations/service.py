@@ -119,26 +119,22 @@ def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state:
     review state (and ``written_reason``) in the same statement (then tell ``values_written``
     it is ``stated``)."""
     stamp = statements.timestamp(now)
+    keys = ("translation_id", "language_code")
     if state is None:
-        statements.execute(
-            "UPDATE translation_values SET value = ?, updated_at = ? "
-            "WHERE translation_id = ? AND language_code = ?",
-            [(v, stamp, t, c) for t, c, v in rows],
-        )
+        statements.update(values_table, ("value", "updated_at"), keys, [(v, stamp, t, c) for t, c, v in rows])
         return
     reason = written_reason()
-    statements.execute(
-        "UPDATE translation_values SET value = ?, updated_at = ?, state = ?, review_reason = ? "
-        "WHERE translation_id = ? AND language_code = ?",
+    statements.update(
+        values_table,
+        ("value", "updated_at", "state", "review_reason"),
+        keys,
         [(v, stamp, state, reason, t, c) for t, c, v in rows],
     )
 
 
 def _touch(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> None:
     stamp = statements.timestamp(now)
-    statements.execute(
-        "UPDATE translations SET updated_at = ? WHERE id = ?", [(stamp, t) for t in translation_ids]
-    )
+    statements.update(translations_table, ("updated_at",), ("id",), [(stamp, t) for t in translation_ids])
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:

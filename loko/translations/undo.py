@@ -31,6 +31,7 @@ from loko.database import (
     refresh_statistics,
     stream_batches,
     unit_of_work,
+    update_rows,
     utcnow,
 )
 from loko.errors import BadRequest, Conflict
@@ -49,8 +50,8 @@ from loko.translations.models import (
     Translation,
     TranslationValue,
 )
-from loko.translations.operations import current_operation_id, in_project, operation
 from loko.translations.operations import describe as describe_operation
+from loko.translations.operations import in_project, operation
 from loko.translations.writing import written_reason, written_state
 
 ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
@@ -595,23 +596,17 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
     )
     # The values updated take the write's review state in the same statement.
     state, reason = written_state(), written_reason()
-    execute_rows(
-        "UPDATE translation_values SET value = ?, updated_at = ?, state = ?, review_reason = ? "
-        "WHERE translation_id = ? AND language_code = ?",
+    update_rows(
+        TranslationValue.__table__,
+        ("value", "updated_at", "state", "review_reason"),
+        ("translation_id", "language_code"),
         [(value, stamp, state, reason, tid, language) for tid, language, value in plan.updates],
     )
     history.record_rows(actor, project_id, plan.history, now, stated=True)
-    if plan.inserts or plan.updates or plan.deletes:
-        # Every translation whose values the undo wrote, found by the entries it just recorded.
-        written = select(HistoryEntry.translation_id).where(
-            HistoryEntry.operation_id == current_operation_id(), HistoryEntry.language.is_not(None)
-        )
-        db.session.execute(
-            update(Translation)
-            .where(Translation.id.in_(written))
-            .values(updated_at=now)
-            .execution_options(synchronize_session=False)
-        )
+    # Every translation whose values the undo wrote.
+    written = {row[0] for row in plan.inserts} | {row[0] for row in plan.updates}
+    written.update(row[0] for row in plan.deletes)
+    update_rows(Translation.__table__, ("updated_at",), ("id",), [(stamp, t) for t in sorted(written)])
     # Values reviewed since that went back all the same wait for a review again: the review
     # was of the text the undo removed (after the write paths gave the values their state).
     execute_rows(
