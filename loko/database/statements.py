@@ -97,7 +97,7 @@ def insert_rows(table, columns: tuple[str, ...], rows: list[tuple]) -> None:
     if not rows:
         return
     connection = db.session.connection()
-    if connection.dialect.name == "postgresql" and len(rows) > COPY_INSERT_ABOVE:
+    if _copies(connection, len(rows), COPY_INSERT_ABOVE):
         _copy(connection, table.name, columns, rows)
     else:
         execute_rows(_insert_sql(table.name, columns, connection.dialect), rows)
@@ -112,7 +112,7 @@ def update_rows(table, columns: tuple[str, ...], keys: tuple[str, ...], rows: li
         return
     connection = db.session.connection()
     quote = connection.dialect.identifier_preparer.quote
-    if connection.dialect.name != "postgresql" or len(rows) <= COPY_UPDATE_ABOVE:
+    if not _copies(connection, len(rows), COPY_UPDATE_ABOVE):
         assignments = ", ".join(f"{quote(name)} = ?" for name in columns)
         match = " AND ".join(f"{quote(name)} = ?" for name in keys)
         execute_rows(f"UPDATE {quote(table.name)} SET {assignments} WHERE {match}", rows)  # noqa: S608
@@ -134,6 +134,12 @@ def update_rows(table, columns: tuple[str, ...], keys: tuple[str, ...], rows: li
         (),
     )
     driver_execute(connection, f"DROP TABLE {SCRATCH_TABLE}", ())
+
+
+def _copies(connection, count: int, above: int) -> bool:
+    """Whether ``count`` rows go by COPY: on PostgreSQL, above ``above``, and not in a
+    pipelined block (psycopg's pipeline mode has no COPY)."""
+    return connection.dialect.name == "postgresql" and count > above and not connection.info.get(PIPELINED)
 
 
 def _copy(connection, table_name: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

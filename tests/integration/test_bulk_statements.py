@@ -1,9 +1,9 @@
 """Many rows written at once: inserted and updated by one executemany, or on PostgreSQL by
 COPY (into the table, or into a scratch table an UPDATE reads), the same rows either way."""
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from loko.database import unit_of_work, update_rows, utcnow
+from loko.database import SESSION_STATEMENTS, unit_of_work, update_rows, utcnow
 from loko.database.statements import COPY_INSERT_ABOVE, COPY_UPDATE_ABOVE, driver_timestamp, insert_rows
 from loko.extensions import db
 from loko.translations.models import Translation, TranslationValue
@@ -53,3 +53,22 @@ def test_many_rows_inserted_at_once_keep_their_empty_columns_and_times(app):
         ).all()
     assert len(stored) == MANY
     assert {(comment, deleted) for _key, comment, deleted in stored} == {(None, None)}
+
+
+def test_many_rows_inserted_in_a_pipelined_block_are_inserted_too(app):
+    api = project_api(app)
+    api.upsert("en", [{"key": "only", "value": "x"}])
+    with app.app_context():
+        project_id = db.session.execute(select(Translation.project_id)).scalar_one()
+        stamp = driver_timestamp(utcnow())
+        rows = [
+            (f"id-{n:05d}", project_id, "piped", f"key.{n}", f"key.{n}", stamp, stamp) for n in range(MANY)
+        ]
+        with unit_of_work(), SESSION_STATEMENTS.pipelined():
+            insert_rows(
+                Translation.__table__,
+                ("id", "project_id", "file_name", "key", "sort_key", "created_at", "updated_at"),
+                rows,
+            )
+        count = db.session.execute(select(func.count()).where(Translation.file_name == "piped")).scalar_one()
+    assert count == MANY
