@@ -113,9 +113,7 @@ def update_rows(table, columns: tuple[str, ...], keys: tuple[str, ...], rows: li
     connection = db.session.connection()
     quote = connection.dialect.identifier_preparer.quote
     if not _copies(connection, len(rows), COPY_UPDATE_ABOVE):
-        assignments = ", ".join(f"{quote(name)} = ?" for name in columns)
-        match = " AND ".join(f"{quote(name)} = ?" for name in keys)
-        execute_rows(f"UPDATE {quote(table.name)} SET {assignments} WHERE {match}", rows)  # noqa: S608
+        execute_rows(_update_sql(table.name, columns, keys, connection.dialect), rows)
         return
     names = ", ".join(quote(name) for name in (*columns, *keys))
     driver_execute(
@@ -153,6 +151,14 @@ def _copy(connection, table_name: str, columns: tuple[str, ...], rows: list[tupl
     with cursor.copy(sql) as copy:
         for row in rows:
             copy.write_row(row)
+
+
+@lru_cache(maxsize=64)
+def _update_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...], dialect) -> str:
+    quote = dialect.identifier_preparer.quote
+    assignments = ", ".join(f"{quote(name)} = ?" for name in columns)
+    match = " AND ".join(f"{quote(name)} = ?" for name in keys)
+    return f"UPDATE {quote(table)} SET {assignments} WHERE {match}"  # noqa: S608
 
 
 @lru_cache(maxsize=64)
@@ -270,10 +276,7 @@ class ConnectionStatements(SessionStatements):
 
     def update(self, table, columns: tuple[str, ...], keys: tuple[str, ...], rows: list[tuple]) -> None:
         if rows:
-            quote = self.dialect.identifier_preparer.quote
-            assignments = ", ".join(f"{quote(name)} = ?" for name in columns)
-            match = " AND ".join(f"{quote(name)} = ?" for name in keys)
-            self.execute(f"UPDATE {quote(table.name)} SET {assignments} WHERE {match}", rows)  # noqa: S608
+            self.execute(_update_sql(table.name, columns, keys, self.dialect), rows)
 
     @contextmanager
     def pipelined(self):
