@@ -37,7 +37,14 @@ from loko.translations.models import (
 from loko.translations.operations import expire_operations, operation
 from loko.translations.purge import purge_translations
 from loko.translations.states import Event, State, state_of, transition
-from loko.translations.writing import Refused, await_review, refused_message, written_reason, written_state
+from loko.translations.writing import (
+    Refused,
+    await_review,
+    refused_message,
+    touch_keys,
+    update_values,
+    written_state,
+)
 
 # A write that would create keys, refused to a caller limited to some languages.
 KEY_CREATION_REFUSED = "creating keys needs edit rights in every language; nothing was written."
@@ -112,29 +119,6 @@ def _insert_values(project_id: str, rows: list[tuple], now, statements=SESSION_S
     """Insert ``(translation_id, language_code, value)`` rows."""
     stamp = statements.timestamp(now)
     statements.insert(values_table, VALUE_COLUMNS, [(t, c, project_id, v, stamp) for t, c, v in rows])
-
-
-def _update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state: str | None = None) -> None:
-    """Overwrite ``(translation_id, language_code, value)`` rows; with ``state``, set their
-    review state (and ``written_reason``) in the same statement (then tell ``values_written``
-    it is ``stated``)."""
-    stamp = statements.timestamp(now)
-    keys = ("translation_id", "language_code")
-    if state is None:
-        statements.update(values_table, ("value", "updated_at"), keys, [(v, stamp, t, c) for t, c, v in rows])
-        return
-    reason = written_reason()
-    statements.update(
-        values_table,
-        ("value", "updated_at", "state", "review_reason"),
-        keys,
-        [(v, stamp, state, reason, t, c) for t, c, v in rows],
-    )
-
-
-def _touch(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> None:
-    stamp = statements.timestamp(now)
-    statements.update(translations_table, ("updated_at",), ("id",), [(stamp, t) for t in translation_ids])
 
 
 def create_translation(actor, project_id: str, key: str, file_name: str, values: dict) -> dict:
@@ -280,9 +264,9 @@ def write_patch(
         }
     with statements.pipelined():  # the writes in one round trip
         _insert_values(project_id, new_rows, now, statements)
-        _update_values(changed_rows, now, statements, state=written_state())
+        update_values(changed_rows, now, statements, state=written_state())
         if entries and not created:
-            _touch([translation_id], now, statements)
+            touch_keys([translation_id], now, statements)
         try:
             history.record_rows(actor, project_id, entries, now, statements, before=before, stated=True)
         except Refused as refused:
@@ -360,9 +344,9 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
         ) as details:
             insert_rows(translations_table, TRANSLATION_COLUMNS, new_translations)
             _insert_values(project_id, new_values, now)
-            _update_values(changed_values, now, state=written_state())
+            update_values(changed_values, now, state=written_state())
             created_ids = {row[0] for row in new_translations}
-            _touch([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
+            touch_keys([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
             history.record_rows(actor, project_id, entries, now, file=before, stated=True)
             history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations])
             details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
@@ -429,8 +413,8 @@ def fill_missing(
                 entries.append((translation_id, key, file_name, language, "updated", stored, value))
         with operation(actor, project_id, kind, operation_id=operation_id) as recorded:
             _insert_values(project_id, new_values, now)
-            _update_values(emptied, now)
-            _touch([row[0] for row in found], now)
+            update_values(emptied, now)
+            touch_keys([row[0] for row in found], now)
             history.record_rows(actor, project_id, entries, now)
             recorded["changes"] = len(entries)
             if tally:

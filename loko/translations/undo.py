@@ -23,6 +23,7 @@ from sqlalchemy.orm import aliased
 from loko import collector, events
 from loko.auth import policy
 from loko.database import (
+    SESSION_STATEMENTS,
     driver_timestamp,
     execute_rows,
     in_chunks,
@@ -31,7 +32,6 @@ from loko.database import (
     refresh_statistics,
     stream_batches,
     unit_of_work,
-    update_rows,
     utcnow,
 )
 from loko.errors import BadRequest, Conflict
@@ -52,7 +52,7 @@ from loko.translations.models import (
 )
 from loko.translations.operations import describe as describe_operation
 from loko.translations.operations import in_project, operation
-from loko.translations.writing import written_reason, written_state
+from loko.translations.writing import await_review, touch_keys, update_values, written_state
 
 ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
 ABSENT = None  # a value that is not there
@@ -382,6 +382,8 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
             by_translation[translation_id] = [(language, group)]
         else:
             languages_of.append((language, group))
+    for languages_of in by_translation.values():
+        if len(languages_of) > 1:
             languages_of.sort()  # the languages of a key in their order, whatever the entries'
     known = _language_codes(project_id) | {language["code"] for language in plan.languages}
     now_names = {}
@@ -594,26 +596,14 @@ def _apply(actor, project_id: str, plan: Plan) -> None:
             for translation_id, language, value in plan.inserts
         ],
     )
-    # The values updated take the write's review state in the same statement.
-    state, reason = written_state(), written_reason()
-    update_rows(
-        TranslationValue.__table__,
-        ("value", "updated_at", "state", "review_reason"),
-        ("translation_id", "language_code"),
-        [(value, stamp, state, reason, tid, language) for tid, language, value in plan.updates],
-    )
+    update_values(plan.updates, now, state=written_state())
     history.record_rows(actor, project_id, plan.history, now, stated=True)
     # Every translation whose values the undo wrote.
     written = {row[0] for row in plan.inserts} | {row[0] for row in plan.updates}
-    written.update(row[0] for row in plan.deletes)
-    update_rows(Translation.__table__, ("updated_at",), ("id",), [(stamp, t) for t in sorted(written)])
+    touch_keys(sorted(written.union(row[0] for row in plan.deletes)), now)
     # Values reviewed since that went back all the same wait for a review again: the review
     # was of the text the undo removed (after the write paths gave the values their state).
-    execute_rows(
-        "UPDATE translation_values SET state = ?, review_reason = ? "
-        "WHERE translation_id = ? AND language_code = ?",
-        [(NEEDS_REVIEW, UNDONE, translation_id, language) for translation_id, language in plan.review_again],
-    )
+    await_review(SESSION_STATEMENTS, [(UNDONE, t, language) for t, language in plan.review_again])
 
 
 def _summary(plan: Plan) -> dict:

@@ -6,8 +6,9 @@ writes (``Refused``, raised by whoever checks the write, listening through ``lok
 import contextvars
 from contextlib import contextmanager
 
+from loko.database import SESSION_STATEMENTS
 from loko.errors import BadRequest
-from loko.translations.models import AGENT, NEEDS_REVIEW, TRANSLATED
+from loko.translations.models import AGENT, NEEDS_REVIEW, TRANSLATED, Translation, TranslationValue
 
 # Inside ``agent_writes``: why the values written wait for a review (one of REVIEW_REASONS).
 _agent = contextvars.ContextVar("loko_agent_writes", default=None)
@@ -65,3 +66,29 @@ def await_review(statements, values: list[tuple]) -> None:
             "WHERE translation_id = ? AND language_code = ?",
             [(NEEDS_REVIEW, reason, translation_id, language) for reason, translation_id, language in values],
         )
+
+
+def update_values(rows: list[tuple], now, statements=SESSION_STATEMENTS, state: str | None = None) -> None:
+    """Overwrite ``(translation_id, language_code, value)`` rows; with ``state``, set their
+    review state (and ``written_reason``) in the same statement (then tell ``values_written``
+    it is ``stated``)."""
+    stamp = statements.timestamp(now)
+    keys = ("translation_id", "language_code")
+    if state is None:
+        statements.update(
+            TranslationValue.__table__, ("value", "updated_at"), keys, [(v, stamp, t, c) for t, c, v in rows]
+        )
+        return
+    reason = written_reason()
+    statements.update(
+        TranslationValue.__table__,
+        ("value", "updated_at", "state", "review_reason"),
+        keys,
+        [(v, stamp, state, reason, t, c) for t, c, v in rows],
+    )
+
+
+def touch_keys(translation_ids: list[str], now, statements=SESSION_STATEMENTS) -> None:
+    """The keys' ``updated_at``: their values were written."""
+    stamp = statements.timestamp(now)
+    statements.update(Translation.__table__, ("updated_at",), ("id",), [(stamp, t) for t in translation_ids])
