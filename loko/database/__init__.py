@@ -5,7 +5,8 @@
 - ``statements``: statements run straight on the DBAPI driver, streaming, ``in_chunks``;
 - ``sqlite/``: SQLite's connection settings, checkpoints, write gate, group commit (and its
   transactions shared across processes), WAL index;
-- ``postgres``: PostgreSQL's planner statistics after bulk writes;
+- ``postgres``: PostgreSQL's planner statistics after bulk writes, its pool's pings;
+- ``commit_notices``: PostgreSQL's commits as a process learns of them (``LISTEN/NOTIFY``);
 - ``paced``: background work in write transactions sized to a short time (``Paced``);
 - ``schema``: the state of the migrations.
 
@@ -13,6 +14,7 @@ Features import from ``loko.database`` itself; this package imports no feature.
 """
 
 from loko.database.columns import UTCDateTime, id_column, new_id, utcnow
+from loko.database.commit_notices import CommitNotices, commit_notices
 from loko.database.paced import Paced, writing_alone
 from loko.database.postgres import (
     ANALYZE_BASE_ROWS,
@@ -71,6 +73,7 @@ __all__ = [
     "WAL_HEADER_BYTES",
     "CarriedSession",
     "Checkpointer",
+    "CommitNotices",
     "ConnectionStatements",
     "DriverQuery",
     "GroupCommit",
@@ -81,6 +84,7 @@ __all__ = [
     "UTCDateTime",
     "WalIndex",
     "WriteGate",
+    "commit_notices",
     "configure_postgresql",
     "configure_sqlite",
     "driver_execute",

@@ -5,6 +5,7 @@ import time
 
 from sqlalchemy import bindparam, event, exc, text
 
+from loko.database.commit_notices import commit_notices
 from loko.database.statements import PIPELINED
 from loko.extensions import db
 
@@ -46,27 +47,42 @@ def refresh_statistics(written: dict[str, int]) -> list[str]:
 # on the loopback), and a busy server's connections are all in use every few milliseconds.
 IDLE_PING_SECONDS = 5.0
 _IDLE_SINCE = "loko_idle_since"
+_WROTE = "loko_wrote"
 
 
 def configure_postgresql(engine) -> None:
     """Ping a pooled connection before use only when it sat idle for ``IDLE_PING_SECONDS``
     (SQLAlchemy's ``pool_pre_ping`` pings on every checkout). A connection found closed is
     dropped and another one taken, as with ``pool_pre_ping``; one lost within those seconds
-    fails its request, and the pool then drops every connection of that age."""
+    fails its request, and the pool then drops every connection of that age.
+
+    A connection that ran a statement other than a SELECT tells the process's
+    ``CommitNotices`` when it goes back to the pool: its write is then committed, and this
+    process's 304s must not answer from what it kept before."""
     if engine.dialect.name != "postgresql":
         return
 
+    notices = commit_notices(engine)
+
     @event.listens_for(engine, "before_cursor_execute")
     def _driver_statements_only_in_pipelines(connection, _cursor, statement, _parameters, context, _many):
+        if connection is None:
+            return
         # SQLAlchemy's statements come with an execution context; the driver's without.
         if context is not None and connection.info.get(PIPELINED):
             raise RuntimeError(
                 f"a SQLAlchemy statement in a pipelined block would read no rows: {statement[:80]}"
             )
+        if statement.lstrip()[:6].upper() != "SELECT":
+            connection.info[_WROTE] = True
 
     @event.listens_for(engine, "checkin")
     def _checked_in(_dbapi_connection, record):
         record.info[_IDLE_SINCE] = time.monotonic()
+        # Back in the pool after its transaction ended: a write it made is committed (or
+        # rolled back), and this process's reads may see it from now on.
+        if record.info.pop(_WROTE, False):
+            notices.committed()
 
     @event.listens_for(engine, "checkout")
     def _checked_out(dbapi_connection, record, _proxy):

@@ -4,8 +4,9 @@ a project's export changed is answered 304 from one query, before Flask builds a
 ``GET /api/projects/<id>/translations`` with If-None-Match and an API key of that project
 costs one query by the driver: the key (by its SHA-256, not revoked), its project and the
 data versions the export's ETag names (with those of the files it names, up to
-``MOST_FILES``, and of the languages it names in them); on SQLite, while nothing at all has been written to
-the database since that query (its WAL index says so), not even that, for up to a second.
+``MOST_FILES``, and of the languages it names in them); while nothing at all has been written
+to the database since that query, not even that, for up to a second: on SQLite its WAL index
+says so, on PostgreSQL the commits' notices (``CommitNotices``).
 The ETag is the export's own (``export_etag``, over the query string loaded by the
 handler's schema), and the permission is the policy's (``api_key_may``). Anything else goes
 to Flask unchanged, so every status and header stays the handler's: another path, method or
@@ -27,7 +28,7 @@ from loko.apikeys.models import ApiKey
 from loko.auth import policy
 from loko.auth.service import last_use_noted_since, live_key, recently_used
 from loko.auth.tokens import bearer_key, token_hash
-from loko.database import DriverQuery, KeptRows, driver_timestamp, utcnow, wal_index
+from loko.database import DriverQuery, KeptRows, commit_notices, driver_timestamp, utcnow, wal_index
 from loko.errors import LokoError
 from loko.exports.service import (
     LINKED,
@@ -113,7 +114,9 @@ class ExportRevalidation:
     def __init__(self, wsgi_app, engine):
         self.wsgi_app = wsgi_app
         self.engine = engine
-        self.wal_index = wal_index(engine)
+        # What tells, without a query, that the database changed: the WAL index on SQLite,
+        # the commits' notices on PostgreSQL.
+        self.changes = wal_index(engine) or commit_notices(engine)
         # Kept for a second at most, so that a key's use is still noted once a minute.
         self.kept = KeptRows(seconds=1.0)
 
@@ -153,11 +156,11 @@ class ExportRevalidation:
     def _key_and_versions(self, key: str, file_names: tuple[str, ...] | None, languages: dict | None):
         """The key's row (``KEY_AND_VERSIONS``, with the versions of ``file_names``, or of
         some languages of them when ``languages`` holds their ``language_version_parameters``),
-        or None. On SQLite a row read while the database stood as it stands now
-        (``WalIndex``) is kept for a moment and answers again without a query, until any
-        write to the database."""
+        or None. A row read while the database stood as it stands now (``WalIndex`` on
+        SQLite, ``CommitNotices`` on PostgreSQL) is kept for a moment and answers again
+        without a query, until any write to the database."""
         key_hash = token_hash(key)
-        state = self.wal_index.state() if self.wal_index is not None else None
+        state = self.changes.state() if self.changes is not None else None
         names = file_names if languages is None else tuple(sorted(languages.items()))
         return self.kept.read(
             (key_hash, names), state, lambda: self._read_key_and_versions(key_hash, file_names, languages)

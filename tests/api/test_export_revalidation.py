@@ -2,14 +2,17 @@
 with its ETag and the project's API key is answered 304 without Flask; every other case
 reaches the Flask handler and gets the answer it always got."""
 
+import time
 from datetime import timedelta
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import select, update
 from werkzeug.test import Client
 
 from loko.apikeys.models import ApiKey
-from loko.database import unit_of_work, utcnow
+from loko.database import commit_notices, unit_of_work, utcnow
+from loko.database.commit_notices import APPLICATION_NAME
 from loko.exports import revalidation
 from loko.extensions import db
 from tests.factories import CallerClient, make_key, make_org, make_project, make_user
@@ -173,13 +176,87 @@ def test_a_key_revoked_after_a_304_gets_401_at_once(api):
     assert revalidate(api, etag).status_code == 401
 
 
-def test_revalidations_of_an_unchanged_sqlite_database_ask_it_once(app, api, monkeypatch):
+def listening(app) -> bool:
+    """Whether the app's process tells unchanged data without a query: at once on SQLite
+    (its WAL index), on PostgreSQL once its listener for commits listens (waited for)."""
     with app.app_context():
-        if db.engine.dialect.name != "sqlite":
-            pytest.skip("the WAL index is SQLite's; PostgreSQL is asked each time")
-    etag = etag_of(api)
-    asked = []
-    first = revalidation.KEY_AND_VERSIONS.first
+        notices = commit_notices(db.engine)
+    if notices is None:
+        return True
+    deadline = time.monotonic() + 20
+    while notices.state() is None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.fixture
+def asked(monkeypatch) -> list:
+    """One item per query of the early 304 layer."""
+    asked, first = [], revalidation.KEY_AND_VERSIONS.first
     monkeypatch.setattr(revalidation.KEY_AND_VERSIONS, "first", lambda *a: asked.append(1) or first(*a))
+    return asked
+
+
+def test_revalidations_of_an_unchanged_database_ask_it_once(app, api, asked):
+    etag = etag_of(api)
+    assert listening(app)
+    asked.clear()
+    assert [revalidate(api, etag).status_code for _ in range(3)] == [304, 304, 304]
+    assert len(asked) == 1
+
+
+def other_process_writes(app, project_id: str) -> None:
+    """A write of another process: a connection of its own, outside this app's pool."""
+    engine = sa.create_engine(app.config["LOKO_DATABASE_URL"])
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                sa.text("UPDATE projects SET data_version = data_version + 1 WHERE id = :id"),
+                {"id": project_id},
+            )
+    finally:
+        engine.dispose()
+
+
+def test_a_commit_of_another_process_ends_a_kept_304(app, api, asked):
+    etag = etag_of(api)
+    assert listening(app)
+    assert revalidate(api, etag).status_code == 304
+    other_process_writes(app, api.project_id)
+    response = revalidate(api, etag)
+    assert response.status_code == 200
+    assert response.headers["ETag"] != etag
+
+
+def test_a_lost_listener_falls_back_to_a_query_per_revalidation(app, api, asked):
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("PostgreSQL's commit notices; SQLite has its WAL index")
+    etag = etag_of(api)
+    assert listening(app)
+    assert revalidate(api, etag).status_code == 304
+    engine = sa.create_engine(app.config["LOKO_DATABASE_URL"])
+    try:
+        with engine.begin() as connection:
+            ended = connection.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
+                    "WHERE application_name = :name AND datname = current_database()"
+                ),
+                {"name": APPLICATION_NAME},
+            ).scalars()
+            assert list(ended) == [True]
+    finally:
+        engine.dispose()
+    other_process_writes(app, api.project_id)
+    asked.clear()
+    response = revalidate(api, etag)
+    assert response.status_code == 200
+    etag = response.headers["ETag"]
+    # Listening again a moment later; until then every revalidation asks the database.
+    assert listening(app)
+    asked.clear()
     assert [revalidate(api, etag).status_code for _ in range(3)] == [304, 304, 304]
     assert len(asked) == 1

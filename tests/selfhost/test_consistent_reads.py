@@ -156,3 +156,19 @@ def test_across_processes_a_write_to_another_file_keeps_a_file_s_etag_and_one_to
     assert status == 200
     assert headers["ETag"] != etag
     assert json.loads(body)["en"]["common"]["k000"] == "changed"
+
+
+def test_across_processes_a_304_never_answers_for_a_write_the_other_process_acknowledged(served):
+    server, path, bearer = served
+    first, second = (connections[0] for connections in server.connections_to_each_worker(1).values())
+    status, headers, _ = export_of(second, path, bearer, "common")
+    assert status == 200
+    stale = []
+    for n in range(40):
+        etag = headers["ETag"]
+        assert export_of(second, path, bearer, "common", etag)[0] == 304  # kept by the reader
+        patch(first, path, bearer, "k001", f"v{n}")
+        status, headers, body = export_of(second, path, bearer, "common", etag)
+        if status != 200 or json.loads(body)["en"]["common"]["k001"] != f"v{n}":
+            stale.append(n)
+    assert stale == []
