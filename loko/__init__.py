@@ -111,6 +111,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
     from loko.repohost.api import repohost_api
+    from loko.screenshots.api import screenshots_api
     from loko.sso.setup import init_sso
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
@@ -157,6 +158,7 @@ def create_app(config: dict | None = None) -> "Flask":
         jobs_api,
         webhooks_api,
         comments_api,
+        screenshots_api,
         machine_api,
         glossary_api,
         memory_api,

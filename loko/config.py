@@ -42,6 +42,13 @@ DEFAULTS = {
     "LOKO_EXPORT_CACHE_MB": 64,
     "LOKO_EXPORT_MEMBERS_MB": 32,
     "LOKO_MAX_IMPORT_MB": 32,
+    # Screenshots: where their images are kept (default: the data folder's screenshots/),
+    # and the limits of an image, of an upload and of a project.
+    "LOKO_SCREENSHOTS_DIR": None,
+    "LOKO_SCREENSHOT_MAX_MB": 10,
+    "LOKO_MAX_SCREENSHOT_UPLOAD_MB": 64,
+    "LOKO_SCREENSHOT_MAX_PIXELS": 40_000_000,
+    "LOKO_SCREENSHOTS_PER_PROJECT": 2000,
     # Outbound calls (repository hosts, webhooks, machine translation) may reach private,
     # loopback and link-local addresses; the older name still works for all of them.
     "LOKO_OUTBOUND_ALLOW_PRIVATE": False,
@@ -67,6 +74,10 @@ _CONVERTERS = {
     "LOKO_EXPORT_CACHE_MB": int,
     "LOKO_EXPORT_MEMBERS_MB": int,
     "LOKO_MAX_IMPORT_MB": int,
+    "LOKO_SCREENSHOT_MAX_MB": int,
+    "LOKO_MAX_SCREENSHOT_UPLOAD_MB": int,
+    "LOKO_SCREENSHOT_MAX_PIXELS": int,
+    "LOKO_SCREENSHOTS_PER_PROJECT": int,
     "LOKO_WORKER_THREADS": int,
     "LOKO_JOB_STALE_SECONDS": int,
     "LOKO_JOB_RETENTION_DAYS": int,
@@ -107,6 +118,8 @@ def load_config(app, overrides=None):
             app.config[name] = _parse(name, app.config[name])
 
     app.config["LOKO_DATA_DIR"] = str(data)
+    if not app.config["LOKO_SCREENSHOTS_DIR"]:
+        app.config["LOKO_SCREENSHOTS_DIR"] = str(data / "screenshots")
     if not app.config["LOKO_DATABASE_URL"]:
         _create_data_folder(data)
         app.config["LOKO_DATABASE_URL"] = f"sqlite:///{data / 'loko.db'}"

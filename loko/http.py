@@ -60,7 +60,10 @@ class RequestHeadLimit:
 
 # The settings that allow some requests a larger body than the usual 4 MiB, and how a 413
 # names each.
-BODY_LIMITS = {"LOKO_MAX_IMPORT_MB": "the import limit"}
+BODY_LIMITS = {
+    "LOKO_MAX_IMPORT_MB": "the import limit",
+    "LOKO_MAX_SCREENSHOT_UPLOAD_MB": "the screenshot upload limit",
+}
 
 
 def allow_body_up_to(setting: str) -> None:

@@ -41,6 +41,10 @@ VIEW_GLOSSARY = VIEW_TRANSLATIONS
 # project's translations, a read key too, in every language like every reader (a language
 # limit bounds what a member writes and reviews, not what they read).
 VIEW_REVIEW_QUEUE = VIEW_TRANSLATIONS
+# Screenshots and the regions of keys on them: seen by whoever sees the translations (a read
+# key too), uploaded, placed and deleted by whoever may edit them (a write key too).
+VIEW_SCREENSHOTS = VIEW_TRANSLATIONS
+MANAGE_SCREENSHOTS = EDIT_TRANSLATIONS
 # Pre-translating (filling a project's missing values from memory or a provider, as a job):
 # whoever may edit its translations; the values written wait for a review.
 PRETRANSLATE = EDIT_TRANSLATIONS

@@ -1,0 +1,348 @@
+"""Screenshots' use cases: upload (several at once, all or none), list (a key's too), show
+one with its regions, serve its image, delete it; draw, move, confirm and delete the region
+of a key on it.
+
+Images are read by ``images.prepare`` before anything is written, and stored by content
+(``ImageStore``) in the data folder: the same picture is stored once, and uploading it again
+to a project answers the screenshot it already has. The files are written before the
+transaction commits and removed if it does not; a deleted screenshot's files go once no
+screenshot names them."""
+
+from dataclasses import dataclass
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from loko.auth import policy
+from loko.database import unit_of_work, utcnow
+from loko.errors import BadRequest, Conflict, NotFound, PayloadTooLarge
+from loko.extensions import db
+from loko.screenshots.images import MEDIA_TYPES, ImageRefused, prepare
+from loko.screenshots.models import CONFIRMED, MAX_NAME, Screenshot, ScreenshotRegion
+from loko.screenshots.storage import ORIGINAL, ImageStore
+from loko.translations.models import Translation
+
+SCREENSHOT_NOT_FOUND = "screenshotId: no screenshot with this id in this project."
+REGION_NOT_FOUND = "regionId: no region with this id on this screenshot."
+KEY_NOT_FOUND = "translationId: no translation with this id in this project."
+TRASHED = "translationId: the key is in the trash; restore it to place it on a screenshot."
+MOST_FILES = 20  # images in one upload
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int
+    max_pixels: int
+    per_project: int
+
+    @classmethod
+    def of_app(cls) -> "Limits":
+        config = current_app.config
+        return cls(
+            max_bytes=config["LOKO_SCREENSHOT_MAX_MB"] * 1024 * 1024,
+            max_pixels=config["LOKO_SCREENSHOT_MAX_PIXELS"],
+            per_project=config["LOKO_SCREENSHOTS_PER_PROJECT"],
+        )
+
+
+def image_store() -> ImageStore:
+    return ImageStore(current_app.config["LOKO_SCREENSHOTS_DIR"])
+
+
+def _who(screenshot: Screenshot) -> dict:
+    return {
+        "type": screenshot.created_by_type,
+        "id": screenshot.created_by_id,
+        "name": screenshot.created_by_name,
+    }
+
+
+def describe(screenshot: Screenshot, regions: int) -> dict:
+    """A screenshot as the API shows it (``regions``: how many keys' regions it has)."""
+    base = f"/api/projects/{screenshot.project_id}/screenshots/{screenshot.id}/image"
+    return {
+        "id": screenshot.id,
+        "name": screenshot.name,
+        "mediaType": MEDIA_TYPES[screenshot.format],
+        "width": screenshot.width,
+        "height": screenshot.height,
+        "size": screenshot.size,
+        "sha256": screenshot.sha256,
+        "createdAt": screenshot.created_at,
+        "createdBy": _who(screenshot),
+        "regions": regions,
+        "urls": {"image": base, "thumbnail": base + "?size=thumbnail", "preview": base + "?size=preview"},
+    }
+
+
+def describe_region(region: ScreenshotRegion, key: Translation) -> dict:
+    return {
+        "id": region.id,
+        "screenshotId": region.screenshot_id,
+        "translationId": region.translation_id,
+        "key": key.key,
+        "fileName": key.file_name,
+        "x": region.x,
+        "y": region.y,
+        "width": region.width,
+        "height": region.height,
+        "state": region.state,
+        "createdAt": region.created_at,
+    }
+
+
+def _name(actor) -> str:
+    return (actor.name or getattr(actor, "email", "") or actor.kind)[:128]
+
+
+def clean_name(name: str | None, image_format: str, index: int) -> str:
+    """An upload's file name as shown: its last path part, without control characters, at
+    most MAX_NAME characters; ``screenshot-N.ext`` when none is left."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip()[:MAX_NAME]
+    return base or f"screenshot-{index + 1}.{image_format.lower().replace('jpeg', 'jpg')}"
+
+
+def _region_counts(ids: list[str]) -> dict[str, int]:
+    if not ids:
+        return {}
+    rows = db.session.execute(
+        select(ScreenshotRegion.screenshot_id, func.count())
+        .where(ScreenshotRegion.screenshot_id.in_(ids))
+        .group_by(ScreenshotRegion.screenshot_id)
+    )
+    return dict(rows.all())
+
+
+def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, bytes]]) -> list[dict]:
+    """Store ``uploads`` (``(file name, bytes)``) as screenshots of the project, all or none:
+    each image is read and checked first (a refusal names ``files[N]`` and stores nothing).
+    Each answer says whether it ``created`` a screenshot or found the project's own copy of
+    that picture."""
+    policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+    if not uploads:
+        raise BadRequest("files: send at least one image (PNG, JPEG or WebP).")
+    if len(uploads) > MOST_FILES:
+        raise BadRequest(f"files: at most {MOST_FILES} images in one upload, not {len(uploads)}.")
+    limits = Limits.of_app()
+    prepared = []
+    for index, (name, data) in enumerate(uploads):
+        if len(data) > limits.max_bytes:
+            raise PayloadTooLarge(
+                f"files[{index}]: {len(data):,} bytes; an image may be up to "
+                f"{limits.max_bytes // (1024 * 1024)} MiB (LOKO_SCREENSHOT_MAX_MB)."
+            )
+        try:
+            image = prepare(data, limits.max_pixels)
+        except ImageRefused as refused:
+            raise BadRequest(f"files[{index}]: {refused}") from None
+        prepared.append((clean_name(name, image.format, index), image))
+    store, written = image_store(), []
+    try:
+        with unit_of_work():
+            policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+            hashes = {image.sha256 for _, image in prepared}
+            existing = {
+                screenshot.sha256: screenshot
+                for screenshot in db.session.scalars(
+                    select(Screenshot).where(
+                        Screenshot.project_id == project_id, Screenshot.sha256.in_(hashes)
+                    )
+                )
+            }
+            count = db.session.scalar(
+                select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
+            )
+            new = len(hashes - set(existing))
+            if count + new > limits.per_project:
+                raise BadRequest(
+                    f"files: the project would have {count + new:,} screenshots; at most "
+                    f"{limits.per_project:,} (LOKO_SCREENSHOTS_PER_PROJECT)."
+                )
+            answers, created = [], {}
+            now = utcnow()
+            for name, image in prepared:
+                screenshot = existing.get(image.sha256) or created.get(image.sha256)
+                if screenshot is None:
+                    written += store.save(image)
+                    screenshot = Screenshot(
+                        project_id=project_id,
+                        name=name,
+                        sha256=image.sha256,
+                        format=image.format,
+                        width=image.width,
+                        height=image.height,
+                        size=len(image.data),
+                        created_at=now,
+                        created_by_type=actor.kind,
+                        created_by_id=actor.id,
+                        created_by_name=_name(actor),
+                    )
+                    db.session.add(screenshot)
+                    created[image.sha256] = screenshot
+                    answers.append((screenshot, True))
+                else:
+                    answers.append((screenshot, False))
+            db.session.flush()
+            counts = _region_counts([screenshot.id for screenshot, _ in answers])
+            return [
+                {**describe(screenshot, counts.get(screenshot.id, 0)), "created": was_created}
+                for screenshot, was_created in answers
+            ]
+    except BaseException:
+        store.discard(written)
+        raise
+
+
+def list_screenshots(
+    actor, project_id: str, translation_id: str | None = None, limit: int = 100, offset: int = 0
+) -> dict:
+    """The project's screenshots, newest first (those showing ``translation_id`` only,
+    when given), a page at a time, with how many there are."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    query = select(Screenshot).where(Screenshot.project_id == project_id)
+    if translation_id is not None:
+        _key(project_id, translation_id)
+        query = query.where(
+            Screenshot.id.in_(
+                select(ScreenshotRegion.screenshot_id).where(
+                    ScreenshotRegion.translation_id == translation_id
+                )
+            )
+        )
+    total = db.session.scalar(select(func.count()).select_from(query.subquery()))
+    screenshots = list(
+        db.session.scalars(
+            query.order_by(Screenshot.created_at.desc(), Screenshot.id).limit(limit).offset(offset)
+        )
+    )
+    counts = _region_counts([screenshot.id for screenshot in screenshots])
+    return {
+        "screenshots": [describe(screenshot, counts.get(screenshot.id, 0)) for screenshot in screenshots],
+        "total": total,
+    }
+
+
+def _screenshot(project_id: str, screenshot_id: str) -> Screenshot:
+    screenshot = db.session.get(Screenshot, screenshot_id)
+    if screenshot is None or screenshot.project_id != project_id:
+        raise NotFound(SCREENSHOT_NOT_FOUND)
+    return screenshot
+
+
+def _key(project_id: str, translation_id: str) -> Translation:
+    key = db.session.get(Translation, translation_id)
+    if key is None or key.project_id != project_id:
+        raise NotFound(KEY_NOT_FOUND)
+    return key
+
+
+def _regions(screenshot_id: str) -> list[dict]:
+    rows = db.session.execute(
+        select(ScreenshotRegion, Translation)
+        .join(Translation, Translation.id == ScreenshotRegion.translation_id)
+        .where(ScreenshotRegion.screenshot_id == screenshot_id)
+        .order_by(ScreenshotRegion.y, ScreenshotRegion.x, ScreenshotRegion.id)
+    )
+    return [describe_region(region, key) for region, key in rows]
+
+
+def get_screenshot(actor, project_id: str, screenshot_id: str) -> dict:
+    """A screenshot with the regions of its keys, top to bottom."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    screenshot = _screenshot(project_id, screenshot_id)
+    regions = _regions(screenshot.id)
+    return {**describe(screenshot, len(regions)), "regionList": regions}
+
+
+def screenshot_image(actor, project_id: str, screenshot_id: str, size: str = ORIGINAL):
+    """``(path, media type, sha256)`` of a screenshot's image, thumbnail or preview."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    screenshot = _screenshot(project_id, screenshot_id)
+    path = image_store().path(screenshot.sha256, screenshot.format, size)
+    if not path.is_file():
+        raise NotFound("screenshotId: the image's file is missing from the data folder.")
+    media_type = MEDIA_TYPES[screenshot.format] if size == ORIGINAL else "image/webp"
+    return path, media_type, screenshot.sha256
+
+
+def delete_screenshot(actor, project_id: str, screenshot_id: str) -> None:
+    """Delete a screenshot and its regions; its files go once no screenshot names them."""
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+        screenshot = _screenshot(project_id, screenshot_id)
+        sha256, image_format = screenshot.sha256, screenshot.format
+        db.session.delete(screenshot)
+        db.session.flush()
+        shared = db.session.scalar(
+            select(func.count()).select_from(Screenshot).where(Screenshot.sha256 == sha256)
+        )
+    if not shared:
+        image_store().remove(sha256, image_format)
+
+
+def _check_rectangle(screenshot: Screenshot, rectangle: dict) -> None:
+    x, y, width, height = (rectangle[name] for name in ("x", "y", "width", "height"))
+    if x + width > screenshot.width:
+        raise BadRequest(f"width: x + width is {x + width}; the image is {screenshot.width} pixels wide.")
+    if y + height > screenshot.height:
+        raise BadRequest(f"height: y + height is {y + height}; the image is {screenshot.height} pixels high.")
+
+
+def add_region(actor, project_id: str, screenshot_id: str, data: dict) -> dict:
+    """Place an active key on the screenshot: a rectangle within the image."""
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+        screenshot = _screenshot(project_id, screenshot_id)
+        key = _key(project_id, data["translationId"])
+        if key.deleted_at is not None:
+            raise Conflict(TRASHED)
+        _check_rectangle(screenshot, data)
+        region = ScreenshotRegion(
+            screenshot_id=screenshot.id,
+            translation_id=key.id,
+            x=data["x"],
+            y=data["y"],
+            width=data["width"],
+            height=data["height"],
+            state=data.get("state", CONFIRMED),
+            created_at=utcnow(),
+        )
+        db.session.add(region)
+        db.session.flush()
+        return describe_region(region, key)
+
+
+def _region(screenshot_id: str, region_id: str) -> ScreenshotRegion:
+    region = db.session.get(ScreenshotRegion, region_id)
+    if region is None or region.screenshot_id != screenshot_id:
+        raise NotFound(REGION_NOT_FOUND)
+    return region
+
+
+def update_region(actor, project_id: str, screenshot_id: str, region_id: str, changes: dict) -> dict:
+    """Move or resize a region, confirm a proposed one, or give it another key."""
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+        screenshot = _screenshot(project_id, screenshot_id)
+        region = _region(screenshot.id, region_id)
+        if "translationId" in changes:
+            key = _key(project_id, changes["translationId"])
+            if key.deleted_at is not None:
+                raise Conflict(TRASHED)
+            region.translation_id = key.id
+        rectangle = {name: changes.get(name, getattr(region, name)) for name in ("x", "y", "width", "height")}
+        _check_rectangle(screenshot, rectangle)
+        for name, value in rectangle.items():
+            setattr(region, name, value)
+        if "state" in changes:
+            region.state = changes["state"]
+        db.session.flush()
+        return describe_region(region, _key(project_id, region.translation_id))
+
+
+def delete_region(actor, project_id: str, screenshot_id: str, region_id: str) -> None:
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+        screenshot = _screenshot(project_id, screenshot_id)
+        db.session.delete(_region(screenshot.id, region_id))
