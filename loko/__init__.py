@@ -27,6 +27,7 @@ def page_blueprints() -> list:
     from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
     from loko.repohost.views import repohost_ui
+    from loko.screenshots.views import screenshots_ui
     from loko.sso.views import sso_ui
     from loko.webhooks.views import webhooks_ui
     from loko.workspace.comments_views import comments_ui
@@ -41,6 +42,7 @@ def page_blueprints() -> list:
         comments_ui,
         languages_ui,
         files_ui,
+        screenshots_ui,
         imports_ui,
         jobs_ui,
         apikeys_ui,

@@ -6,9 +6,12 @@ The schema is built once per database by the real migrations; each test then sta
 from empty tables.
 """
 
+import atexit
 import dataclasses
 import gc
 import os
+import shutil
+import tempfile
 import uuid
 
 import pytest
@@ -126,6 +129,19 @@ def _migrate(url):
         db.engine.dispose()
 
 
+def _scratch_screenshots() -> str:
+    """One folder per test process for the images of screenshots (never the repository's
+    instance folder), removed at exit; a test that counts files gives its own."""
+    global _SCREENSHOTS
+    if _SCREENSHOTS is None:
+        _SCREENSHOTS = tempfile.mkdtemp(prefix="loko-test-screenshots-")
+        atexit.register(shutil.rmtree, _SCREENSHOTS, True)
+    return _SCREENSHOTS
+
+
+_SCREENSHOTS = None
+
+
 def _test_config(url, **overrides):
     return {
         "TESTING": True,
@@ -133,6 +149,7 @@ def _test_config(url, **overrides):
         "LOKO_SECRET_KEY": "test-secret-key",
         "LOKO_ALLOW_SIGNUP": True,
         "LOKO_RATELIMIT_STORAGE_URI": "memory://",
+        "LOKO_SCREENSHOTS_DIR": _scratch_screenshots(),
         **overrides,
     }
 

@@ -346,3 +346,60 @@ def delete_region(actor, project_id: str, screenshot_id: str, region_id: str) ->
         policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
         screenshot = _screenshot(project_id, screenshot_id)
         db.session.delete(_region(screenshot.id, region_id))
+
+
+def key_named(actor, project_id: str, key: str, file_name: str) -> str:
+    """The id of the project's active key ``key`` of ``file_name`` (the pages name keys);
+    NotFound naming ``key`` otherwise."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    found = db.session.scalar(
+        select(Translation.id).where(
+            Translation.project_id == project_id,
+            Translation.file_name == file_name,
+            Translation.key == key,
+            Translation.deleted_at.is_(None),
+        )
+    )
+    if found is None:
+        raise NotFound(f"key: no key {key!r} in the file {file_name!r}.")
+    return found
+
+
+def file_names(actor, project_id: str) -> list[str]:
+    """The names of the files the project's active keys are in, sorted (the pages' choice)."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    rows = db.session.scalars(
+        select(Translation.file_name)
+        .where(Translation.project_id == project_id, Translation.deleted_at.is_(None))
+        .distinct()
+        .order_by(Translation.file_name)
+    )
+    return list(rows)
+
+
+def key_screenshots(actor, project_id: str, translation_id: str, limit: int = 12) -> list[dict]:
+    """The screenshots that show a key, newest first (at most ``limit``), each with that
+    key's regions on it (the editor's details)."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    rows = db.session.execute(
+        select(Screenshot, ScreenshotRegion)
+        .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
+        .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .order_by(Screenshot.created_at.desc(), Screenshot.id, ScreenshotRegion.y, ScreenshotRegion.x)
+    )
+    shown: dict[str, dict] = {}
+    for screenshot, region in rows:
+        if screenshot.id not in shown:
+            if len(shown) == limit:
+                break
+            shown[screenshot.id] = {**describe(screenshot, 0), "keyRegions": []}
+        shown[screenshot.id]["keyRegions"].append(
+            {
+                "x": region.x,
+                "y": region.y,
+                "width": region.width,
+                "height": region.height,
+                "state": region.state,
+            }
+        )
+    return list(shown.values())

@@ -45,6 +45,7 @@ PROJECT_TABS = (
     ("Editor", "translations_ui.editor", "can_view_translations"),
     ("Languages", "languages_ui.languages", "can_view_translations"),
     ("Files", "files_ui.files", "can_view_translations"),
+    ("Screenshots", "screenshots_ui.screenshots", "can_view_translations"),
     ("Import", "imports_ui.import_page", "can_edit_translations"),
     ("Pre-translate", "machine_ui.pretranslate_page", "can_edit_translations"),
     ("Trash", "translations_ui.trash", "can_view_translations"),

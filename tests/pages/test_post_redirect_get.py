@@ -23,6 +23,7 @@ from tests.pages.conftest import PageClient
 from tests.pages.test_editor_quality import fix_form
 from tests.repohost.conftest import settings, stand_in
 from tests.repohost.loopback import refuse_beyond_loopback
+from tests.screenshots.conftest import picture
 from tests.translation_factories import ProjectApi
 
 
@@ -101,6 +102,16 @@ def webhook(a) -> str:
     response = a.owner.post(f"/api/projects/{a.world.project_id}/webhooks", json=body)
     assert response.status_code == 201, response.json
     return response.json["webhook"]["id"]
+
+
+def screenshot(a) -> str:
+    response = a.api.client.post(
+        f"/api/projects/{a.world.project_id}/screenshots",
+        data={"files": [(io.BytesIO(picture()), "home.png")]},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 201, response.json
+    return response.json["screenshots"][0]["id"]
 
 
 def machine_provider(a) -> str:
@@ -436,6 +447,35 @@ WRITES = [
         "webhooks_ui.webhooks",
         "delete",
         lambda a: Form(project(a, "/webhooks"), {"form": "delete", "webhook": webhook(a)}),
+    ),
+    (
+        "screenshots_ui.upload",
+        "upload",
+        lambda a: Form(project(a, "/screenshots"), {"files": [(io.BytesIO(picture()), "home.png")]}),
+    ),
+    (
+        "screenshots_ui.screenshot",
+        "add-region",
+        lambda a: (
+            key_id(a)
+            and Form(
+                project(a, f"/screenshots/{screenshot(a)}"),
+                {
+                    "form": "add-region",
+                    "key": "title",
+                    "fileName": "common",
+                    "x": "0",
+                    "y": "0",
+                    "width": "5",
+                    "height": "5",
+                },
+            )
+        ),
+    ),
+    (
+        "screenshots_ui.screenshot",
+        "delete",
+        lambda a: Form(project(a, f"/screenshots/{screenshot(a)}"), {"form": "delete"}),
     ),
 ]
 

@@ -1,0 +1,188 @@
+"""A project's Screenshots pages: who may open them, uploading several images at once from
+the page (CSRF token, a redirect after success), a screenshot with its keys' regions
+outlined, placing a key with the keyboard-friendly form, confirming and deleting a region,
+deleting the screenshot, and bad input told on the page."""
+
+import io
+import re
+
+import pytest
+
+from tests.pages.conftest import SIGNED_OUT, alert_of, notice_of
+from tests.screenshots.conftest import picture
+
+EDITORS = ("editor", "project_admin", "org_owner")
+
+
+@pytest.fixture
+def config_overrides(tmp_path):
+    return {"LOKO_SCREENSHOTS_DIR": str(tmp_path / "screenshots")}
+
+
+def list_path(world) -> str:
+    return f"/projects/{world.project_id}/screenshots"
+
+
+def send(page, world, *files):
+    data = {"files": [(io.BytesIO(content), name) for name, content in files]}
+    return page.submit(list_path(world), data, content_type="multipart/form-data")
+
+
+def listed(as_caller, world) -> list[dict]:
+    return as_caller("org_owner").get(f"/api/projects/{world.project_id}/screenshots").json["screenshots"]
+
+
+@pytest.fixture
+def title_key(as_caller, world) -> str:
+    body = {"key": "title", "fileName": "common", "values": {}}
+    response = as_caller("org_owner").post(f"/api/projects/{world.project_id}/translations", json=body)
+    assert response.status_code == 201, response.json
+    return response.json["translation"]["id"]
+
+
+@pytest.mark.parametrize("caller", ["viewer", *EDITORS])
+def test_the_page_opens_for_members_with_its_tab(page_as, world, caller):
+    response = page_as(caller).get(list_path(world))
+    assert response.status_code == 200
+    source = response.get_data(as_text=True)
+    assert "<h1>Screenshots</h1>" in source
+    assert f'href="{list_path(world)}"' in source
+    assert "<script>" not in source and "style=" not in source
+    assert ('name="files"' in source) == (caller != "viewer")
+
+
+@pytest.mark.parametrize("caller", SIGNED_OUT)
+def test_signed_out_callers_are_sent_to_sign_in(page_as, world, caller):
+    response = page_as(caller).get(list_path(world))
+    assert (response.status_code, response.location) == (302, f"/login?next={list_path(world)}")
+
+
+def test_an_outsider_is_not_told_the_project_exists(page_as, world):
+    assert page_as("outsider").get(list_path(world)).status_code == 404
+
+
+def test_a_viewer_cannot_upload(page_as, world, as_caller):
+    assert send(page_as("viewer"), world, ("a.png", picture())).status_code == 403
+    assert listed(as_caller, world) == []
+
+
+def test_an_upload_without_its_csrf_token_is_refused(page_as, world, as_caller):
+    data = {"files": [(io.BytesIO(picture()), "a.png")]}
+    response = page_as("editor").post(list_path(world), data=data, content_type="multipart/form-data")
+    assert response.status_code == 403
+    assert listed(as_caller, world) == []
+
+
+def test_several_images_are_uploaded_from_the_page(page_as, world, as_caller):
+    page = page_as("editor")
+    response = send(page, world, ("home.png", picture(color=(1, 2, 3))), ("cart.jpg", picture(kind="JPEG")))
+    assert (response.status_code, response.location) == (303, list_path(world))
+    assert notice_of(page) == "2 screenshots uploaded."
+    shots = listed(as_caller, world)
+    assert sorted(shot["name"] for shot in shots) == ["cart.jpg", "home.png"]
+    source = page.get(list_path(world)).get_data(as_text=True)
+    assert all(shot["urls"]["thumbnail"] in source for shot in shots)
+
+
+def test_a_refused_image_is_told_on_the_page_and_nothing_is_stored(page_as, world, as_caller):
+    response = send(page_as("editor"), world, ("a.png", picture()), ("logo.svg", b"<svg></svg>"))
+    assert response.status_code == 400
+    assert "files[1]" in alert_of(response)
+    assert listed(as_caller, world) == []
+
+
+def one_path(world, shot) -> str:
+    return f"{list_path(world)}/{shot['id']}"
+
+
+def place_form(x: int, y: int, width: int, height: int, key: str = "title") -> dict:
+    """The "Place a key" form, as typed."""
+    numbers = {"x": x, "y": y, "width": width, "height": height}
+    return {"form": "add-region", "key": key, "fileName": "common", **{k: str(v) for k, v in numbers.items()}}
+
+
+def uploaded(page, world, as_caller) -> dict:
+    """One 400x300 screenshot uploaded from the page."""
+    send(page, world, ("home.png", picture(400, 300)))
+    (shot,) = listed(as_caller, world)
+    return shot
+
+
+def test_a_key_is_placed_confirmed_and_its_region_deleted(page_as, world, as_caller, title_key):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    place = place_form(10, 20, 100, 30)
+    response = page.submit(one_path(world, shot), place)
+    assert (response.status_code, response.location) == (303, one_path(world, shot))
+    source = page.get(one_path(world, shot)).get_data(as_text=True)
+    assert re.search(
+        r'<rect class="region confirmed" x="10" y="20" width="100" height="30">'
+        r"<title>title \(common\)</title>",
+        source,
+    )
+    region = as_caller("org_owner").get(f"/api/projects/{world.project_id}/screenshots/{shot['id']}").json
+    region_id = region["screenshot"]["regionList"][0]["id"]
+    response = page.submit(one_path(world, shot), {"form": "delete-region", "region": region_id})
+    assert response.status_code == 303
+    assert "No key is placed" in page.get(one_path(world, shot)).get_data(as_text=True)
+
+
+def test_a_proposed_region_is_confirmed_from_the_page(page_as, world, as_caller, title_key):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    body = {"translationId": title_key, "x": 0, "y": 0, "width": 5, "height": 5, "state": "proposed"}
+    api = as_caller("write_key")
+    region = api.post(f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=body).json[
+        "region"
+    ]
+    source = page.get(one_path(world, shot)).get_data(as_text=True)
+    assert 'class="region proposed"' in source and "Confirm the region of title" in source
+    assert (
+        page.submit(one_path(world, shot), {"form": "confirm-region", "region": region["id"]}).status_code
+        == 303
+    )
+    assert 'class="region confirmed"' in page.get(one_path(world, shot)).get_data(as_text=True)
+
+
+def test_a_region_outside_the_image_or_an_unknown_key_is_told_on_the_page(
+    page_as, world, as_caller, title_key
+):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    place = place_form(350, 0, 100, 10)
+    response = page.submit(one_path(world, shot), place)
+    assert response.status_code == 400 and alert_of(response).startswith("width")
+    assert 'value="350"' in response.get_data(as_text=True)  # the form keeps what was typed
+    unknown = page.submit(one_path(world, shot), {**place, "key": "nope", "x": "0"})
+    assert unknown.status_code == 404 and alert_of(unknown).startswith("key")
+
+
+def test_the_screenshot_is_deleted_from_its_page(page_as, world, as_caller):
+    page = page_as("editor")
+    send(page, world, ("home.png", picture()))
+    (shot,) = listed(as_caller, world)
+    response = page.submit(one_path(world, shot), {"form": "delete"})
+    assert (response.status_code, response.location) == (303, list_path(world))
+    assert listed(as_caller, world) == []
+    assert page_as("viewer").get(one_path(world, shot)).status_code == 404
+
+
+def test_the_editor_s_details_show_the_screenshots_of_a_key_with_its_region(
+    page_as, world, as_caller, title_key
+):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    body = {"translationId": title_key, "x": 10, "y": 20, "width": 30, "height": 40}
+    as_caller("write_key").post(
+        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=body
+    )
+    details = page.get(f"/projects/{world.project_id}/editor/keys/{title_key}").get_data(as_text=True)
+    assert 'aria-label="home.png, where title is shown"' in details
+    assert '<rect class="region confirmed" x="10" y="20" width="30" height="40">' in details
+    assert one_path(world, shot) in details
+
+
+def test_the_editor_s_details_say_when_no_screenshot_shows_a_key(page_as, world, title_key):
+    details = page_as("viewer").get(f"/projects/{world.project_id}/editor/keys/{title_key}")
+    assert details.status_code == 200
+    assert "No screenshot shows this key." in details.get_data(as_text=True)
