@@ -229,6 +229,35 @@ class ValueStateOut(ApiSchema):
     reason = fields.String(required=True, allow_none=True, metadata={"description": REASON_DESCRIPTION})
 
 
+class KeyRegionOut(ApiSchema):
+    x = fields.Integer(required=True)
+    y = fields.Integer(required=True)
+    width = fields.Integer(required=True)
+    height = fields.Integer(required=True)
+    state = fields.String(
+        required=True, metadata={"description": "confirmed, or proposed (not yet checked)."}
+    )
+
+
+class KeyScreenshotOut(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    width = fields.Integer(required=True)
+    height = fields.Integer(required=True)
+    url = fields.String(
+        required=True,
+        metadata={"description": "The image, on this server (GET with this API key as Bearer)."},
+    )
+    previewUrl = fields.String(
+        required=True, metadata={"description": "A WebP preview, at most 1600 pixels."}
+    )
+    regions = fields.List(
+        fields.Nested(KeyRegionOut),
+        required=True,
+        metadata={"description": "Where the key is shown on it, in the image's pixels."},
+    )
+
+
 class TranslationDetailOut(TranslationOut):
     comment = fields.String(
         required=True, allow_none=True, metadata={"description": "The key's note for translators."}
@@ -254,6 +283,11 @@ class TranslationDetailOut(TranslationOut):
         values=fields.Nested(ValueStateOut),
         required=True,
         metadata={"description": "code -> the value's review state, and why it waits for a review."},
+    )
+    screenshots = fields.List(
+        fields.Nested(KeyScreenshotOut),
+        required=True,
+        metadata={"description": "The screenshots that show the key (newest first, up to 12)."},
     )
     history = fields.List(fields.Nested(HistoryEntryOut), required=True)
 

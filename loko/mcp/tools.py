@@ -29,6 +29,7 @@ from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
 from loko.quality import queue, review
 from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
+from loko.screenshots import service as screenshots
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
     OperationsPage,
@@ -171,6 +172,11 @@ def _render_translation(result: dict) -> str:
     for label, name in (("Comment", "comment"), ("Context", "context"), ("Max length", "maxLength")):
         if result.get(name) is not None:
             lines.append(f"{label}: {result[name] if name == 'maxLength' else _quote(result[name], 500)}")
+    for shot in result.get("screenshots", ()):
+        where = "; ".join(f"{r['x']},{r['y']} {r['width']}x{r['height']}" for r in shot["regions"])
+        lines.append(
+            f"Screenshot {shot['name']} ({shot['width']}x{shot['height']}): at {where}, {shot['url']}"
+        )
     if result["history"]:
         lines.append(f"Last {len(result['history'])} change(s):")
         lines += [
@@ -233,7 +239,21 @@ def _list_missing_translations(actor, args):
 
 
 def _get_translation(actor, args):
-    return queries.translation_by_key(actor, actor.project_id, args["key"], args["fileName"])
+    translation = queries.translation_by_key(actor, actor.project_id, args["key"], args["fileName"])
+    shown = screenshots.key_screenshots(actor, actor.project_id, translation["id"])
+    translation["screenshots"] = [
+        {
+            "id": shot["id"],
+            "name": shot["name"],
+            "width": shot["width"],
+            "height": shot["height"],
+            "url": shot["urls"]["image"],
+            "previewUrl": shot["urls"]["preview"],
+            "regions": shot["keyRegions"],
+        }
+        for shot in shown
+    ]
+    return translation
 
 
 def _upsert_translations(actor, args):
@@ -559,8 +579,9 @@ TOOLS = {
             "One translation by `key` and `fileName`: its values in every language with each "
             "one's review state (`states`: translated, reviewed or needs-review, and the `reason` "
             "it waits for a review), any value inherited from the linked project, its details "
-            "(comment for translators, context, maximum length in characters) and its recent "
-            "change history.",
+            "(comment for translators, context, maximum length in characters), the screenshots "
+            "that show it (the region where it is shown, and the image's URL on this server, "
+            "fetched with the same API key) and its recent change history.",
             schemas.TranslationRef,
             schemas.TranslationDetailOut,
             _get_translation,
