@@ -31,6 +31,7 @@ system-deps:
 	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing default-jdk-headless"; \
+	command -v tesseract >/dev/null 2>&1 || missing="$$missing tesseract-ocr"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "Installing Debian packages:$$missing"; \

@@ -65,6 +65,7 @@ def register_job_handlers() -> None:
     import loko.memory.jobs
     import loko.quality.jobs
     import loko.repohost.jobs
+    import loko.screenshots.jobs
     import loko.translations.jobs
     import loko.webhooks.jobs  # noqa: F401
 

@@ -17,6 +17,8 @@ from loko.auth import policy
 from loko.database import unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, NotFound, PayloadTooLarge
 from loko.extensions import db
+from loko.jobs.service import enqueue
+from loko.screenshots import ocr
 from loko.screenshots.images import MEDIA_TYPES, ImageRefused, prepare
 from loko.screenshots.models import CONFIRMED, MAX_NAME, Screenshot, ScreenshotRegion
 from loko.screenshots.storage import ORIGINAL, ImageStore
@@ -27,6 +29,7 @@ REGION_NOT_FOUND = "regionId: no region with this id on this screenshot."
 KEY_NOT_FOUND = "translationId: no translation with this id in this project."
 TRASHED = "translationId: the key is in the trash; restore it to place it on a screenshot."
 MOST_FILES = 20  # images in one upload
+OCR = "screenshot-ocr"  # the job that proposes regions from the text on a screenshot
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,9 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
                 else:
                     answers.append((screenshot, False))
             db.session.flush()
+            if ocr.available():
+                for screenshot in created.values():
+                    enqueue(OCR, {"screenshotId": screenshot.id}, project_id=project_id)
             counts = _region_counts([screenshot.id for screenshot, _ in answers])
             return [
                 {**describe(screenshot, counts.get(screenshot.id, 0)), "created": was_created}

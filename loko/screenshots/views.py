@@ -6,7 +6,7 @@ from flask import Blueprint, request, url_for
 
 from loko.errors import BadRequest
 from loko.http import schema_instance
-from loko.screenshots import service
+from loko.screenshots import ocr, service
 from loko.screenshots.models import CONFIRMED
 from loko.screenshots.schemas import RegionCreate
 from loko.web.pages import (
@@ -126,7 +126,9 @@ def _list_page(project_id: str):
     actor = page_user()
     view = project_page(project_id)
     listed = service.list_screenshots(actor, project_id, limit=500)
-    return render_page("screenshots/screenshots.html", view=view, listed=listed)
+    return render_page(
+        "screenshots/screenshots.html", view=view, listed=listed, ocr_available=ocr.available()
+    )
 
 
 def _one_page(actor, project_id: str, screenshot_id: str, form=None):
