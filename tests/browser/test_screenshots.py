@@ -54,3 +54,30 @@ def test_screenshots_are_uploaded_and_a_key_is_placed_and_shown_in_the_editor(pa
     page.get_by_role("button", name="Details of home.save").click()
     other = page.get_by_role("dialog", name="home.save")
     expect(other.get_by_text("No screenshot shows this key.")).to_be_visible()
+
+
+def test_a_region_is_drawn_with_the_mouse_and_named_from_the_keyboard(page):
+    project_id = new_project(page, languages=("en",))
+    add_keys(page, project_id, "en", {"home.title": "Welcome"})
+    page.goto(f"/projects/{project_id}/screenshots")
+    page.get_by_label("Images").set_input_files([image("home.png", (240, 240, 250))])
+    page.get_by_role("button", name="Upload").click()
+    page.get_by_role("link", name="home.png").click()
+
+    picture = page.get_by_role("img", name="home.png, with 0 key regions outlined")
+    box = picture.bounding_box()
+    scale = box["width"] / 800  # the picture is 800 pixels wide, shown at its box's width
+    page.mouse.move(box["x"] + 100 * scale, box["y"] + 50 * scale)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 300 * scale, box["y"] + 120 * scale, steps=5)
+    page.mouse.up()
+    expect(page.get_by_label("Key", exact=True)).to_be_focused()
+    drawn = [
+        int(page.get_by_label(label).input_value()) for label in ("Left (x)", "Top (y)", "Width", "Height")
+    ]
+    assert all(abs(got - want) <= 3 for got, want in zip(drawn, (100, 50, 200, 70), strict=True)), drawn
+    page.keyboard.type("home.title")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("home.title placed on the screenshot.")).to_be_visible()
+    expect(page.get_by_role("img", name="home.png, with 1 key region outlined")).to_be_visible()
+    check_accessibility(page)
