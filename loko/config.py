@@ -49,6 +49,8 @@ DEFAULTS = {
     "LOKO_MAX_SCREENSHOT_UPLOAD_MB": 64,
     "LOKO_SCREENSHOT_MAX_PIXELS": 40_000_000,
     "LOKO_SCREENSHOTS_PER_PROJECT": 2000,
+    # The longest side, in pixels, of the screenshot sent to a language model that sees images.
+    "LOKO_SCREENSHOT_MODEL_SIDE": 512,
     # Outbound calls (repository hosts, webhooks, machine translation) may reach private,
     # loopback and link-local addresses; the older name still works for all of them.
     "LOKO_OUTBOUND_ALLOW_PRIVATE": False,
@@ -78,6 +80,7 @@ _CONVERTERS = {
     "LOKO_MAX_SCREENSHOT_UPLOAD_MB": int,
     "LOKO_SCREENSHOT_MAX_PIXELS": int,
     "LOKO_SCREENSHOTS_PER_PROJECT": int,
+    "LOKO_SCREENSHOT_MODEL_SIDE": int,
     "LOKO_WORKER_THREADS": int,
     "LOKO_JOB_STALE_SECONDS": int,
     "LOKO_JOB_RETENTION_DAYS": int,

@@ -1,4 +1,4 @@
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text, false
 
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
@@ -29,5 +29,7 @@ class MachineProvider(db.Model):
     instruction = db.Column(Text, nullable=False, default="")
     language_instructions = db.Column(Text, nullable=False, default="{}")
     enabled = db.Column(Boolean, nullable=False, default=True)
+    # A language model that takes images: a suggestion sends it the key's screenshot.
+    sees_images = db.Column(Boolean, nullable=False, default=False, server_default=false())
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)

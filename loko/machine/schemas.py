@@ -66,6 +66,17 @@ def _language_instructions(**kwargs):
     )
 
 
+def _sees_images(**kwargs):
+    return fields.Boolean(
+        metadata={
+            "description": "`openai` only: the model takes images, so a key's suggestion sends it "
+            "the screenshot that shows the key (cropped around its region, at most "
+            "LOKO_SCREENSHOT_MODEL_SIDE pixels a side, as JPEG)."
+        },
+        **kwargs,
+    )
+
+
 class MachineProviderIn(ApiSchema):
     kind = _kind(required=True)
     name = fields.String(validate=NAME)
@@ -84,6 +95,7 @@ class MachineProviderIn(ApiSchema):
     )
     languageInstructions = _language_instructions(load_default=dict)
     enabled = fields.Boolean(load_default=True)
+    seesImages = _sees_images(load_default=False)
 
 
 class MachineProviderPatch(ApiSchema):
@@ -94,6 +106,7 @@ class MachineProviderPatch(ApiSchema):
     instruction = fields.String(validate=INSTRUCTION)
     languageInstructions = _language_instructions()
     enabled = fields.Boolean()
+    seesImages = _sees_images()
 
 
 class MachineProviderOut(ApiSchema):
@@ -109,6 +122,7 @@ class MachineProviderOut(ApiSchema):
     instruction = fields.String(required=True)
     languageInstructions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     enabled = fields.Boolean(required=True)
+    seesImages = fields.Boolean(required=True)
     createdAt = fields.DateTime(required=True)
     updatedAt = fields.DateTime(required=True)
 

@@ -18,10 +18,11 @@ from sqlalchemy import select
 from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import unit_of_work, utcnow
-from loko.errors import Conflict, NotFound
+from loko.errors import BadRequest, Conflict, NotFound
 from loko.extensions import db
 from loko.machine.models import MachineProvider
 from loko.memory.service import suggestions_for as memory_suggestions
+from loko.screenshots import service as screenshots
 from loko.secrets import UnreadableSecret
 from loko.translations.models import Translation, TranslationValue
 
@@ -43,6 +44,7 @@ class ProviderCall:
     model: str | None
     api_key: str | None
     instruction: str
+    sees_images: bool = False
 
 
 # The outbound client and cryptography load on the first call or configuration.
@@ -76,6 +78,7 @@ def describe(row: MachineProvider) -> dict:
         "instruction": row.instruction,
         "languageInstructions": orjson.loads(row.language_instructions),
         "enabled": row.enabled,
+        "seesImages": row.sees_images,
         "createdAt": row.created_at,
         "updatedAt": row.updated_at,
     }
@@ -125,6 +128,7 @@ def create_provider(actor, organization_id: str, data: dict) -> dict:
             instruction=data.get("instruction") or "",
             language_instructions=orjson.dumps(data.get("languageInstructions") or {}).decode(),
             enabled=data.get("enabled", True),
+            sees_images=_sees_images(data["kind"], data.get("seesImages", False)),
             created_at=now,
             updated_at=now,
         )
@@ -133,6 +137,12 @@ def create_provider(actor, organization_id: str, data: dict) -> dict:
         db.session.flush()
         audit.record(actor, organization_id, "machine_provider.created", _target(row), _audit_details(row))
         return describe(row)
+
+
+def _sees_images(kind: str, sees: bool) -> bool:
+    if sees and kind != "openai":
+        raise BadRequest("seesImages: only a language model (kind openai) is sent images.")
+    return sees
 
 
 def _target(row: MachineProvider) -> audit.Target:
@@ -160,6 +170,8 @@ def update_provider(actor, organization_id: str, provider_id: str, data: dict) -
             row.language_instructions = orjson.dumps(data["languageInstructions"] or {}).decode()
         if "enabled" in data:
             row.enabled = data["enabled"]
+        if "seesImages" in data:
+            row.sees_images = _sees_images(row.kind, data["seesImages"])
         if "apiKey" in data:
             _set_key(row, data["apiKey"])
         row.updated_at = utcnow()
@@ -193,6 +205,7 @@ def _call_of(row: MachineProvider, language: str | None) -> ProviderCall:
         model=row.model,
         api_key=api_key,
         instruction="\n\n".join(part for part in parts if part),
+        sees_images=row.sees_images,
     )
 
 
@@ -218,27 +231,41 @@ def translate_each(call: ProviderCall, texts: list[str], source: str, target: st
         return provider_for(call.kind, settings, http).translate_each(texts, source, target, None)
 
 
-def translate(call: ProviderCall, texts: list[str], source: str, target: str, context: str | None):
+def translate(
+    call: ProviderCall,
+    texts: list[str],
+    source: str,
+    target: str,
+    context: str | None,
+    image: str | None = None,
+):
     """``texts`` translated by the provider of ``call``, placeholders kept (outside any
-    transaction); ProviderError, MaskingError."""
+    transaction), with ``image`` (a data URL) when the provider sees images; ProviderError,
+    MaskingError."""
     from loko.machine.providers import provider_for
     from loko.machine.providers.base import Settings
 
     outbound = _outbound()
     settings = Settings(
-        base_url=call.base_url, api_key=call.api_key, model=call.model, instruction=call.instruction
+        base_url=call.base_url,
+        api_key=call.api_key,
+        model=call.model,
+        instruction=call.instruction,
+        image_url=image if call.sees_images else None,
     )
     with outbound.http_client(outbound.allow_private(current_app.config)) as http:
         return provider_for(call.kind, settings, http).translate(texts, source, target, context)
 
 
-def _attempt(call: ProviderCall, texts, source, target, context) -> tuple[list[str] | None, str | None]:
+def _attempt(
+    call: ProviderCall, texts, source, target, context, image: str | None = None
+) -> tuple[list[str] | None, str | None]:
     """``(translations, None)`` or ``(None, what went wrong)``; the failure is logged."""
     from loko.machine.masking import MaskingError
     from loko.machine.providers.base import ProviderError
 
     try:
-        return translate(call, texts, source, target, context), None
+        return translate(call, texts, source, target, context, image), None
     except ProviderError as error:
         log.warning("machine translation by %s (%s) failed: %s", call.name, call.kind, error.message)
         return None, error.message
@@ -318,9 +345,16 @@ def suggest(actor, project_id: str, file_name: str, key: str, language: str) -> 
             calls.append(_call_of(provider, language))
         except UnreadableSecret as error:
             errors.append({"provider": provider.name, "providerId": provider.id, "error": error.message})
+    picture = None
+    if any(call.sees_images for call in calls):
+        picture = screenshots.model_picture(project_id, row.id)
     db.session.rollback()  # no transaction stays open while the providers are called
     for call in calls:
-        texts, error = _attempt(call, [source], source_language, language, context)
+        shown = picture if call.sees_images else None
+        with_picture = context + "\n" + shown.note if shown is not None else context
+        texts, error = _attempt(
+            call, [source], source_language, language, with_picture, shown.data_url if shown else None
+        )
         if error is None:
             suggestions.append(
                 {

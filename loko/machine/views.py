@@ -42,6 +42,7 @@ def _form_data(creating: bool) -> dict:
     if creating:
         data["kind"] = request.form.get("kind", "")
         data["enabled"] = request.form.get("enabled") == "true"
+        data["seesImages"] = request.form.get("sees_images") == "true"
     key = request.form.get("api_key", "")
     if key.strip() or request.form.get("remove_key") == "true":
         data["apiKey"] = key.strip() or None  # a blank key field keeps the stored key

@@ -154,3 +154,31 @@ def prepare(data: bytes, max_pixels: int) -> PreparedImage:
         preview=_webp(image, PREVIEW_SIDE),
         sha256=hashlib.sha256(stored).hexdigest(),
     )
+
+
+def crop_for_model(path: str, region: tuple[int, int, int, int], side: int) -> bytes:
+    """The stored image at ``path`` cropped around ``region`` (x, y, width, height) with room
+    around it, the region outlined in red, scaled to at most ``side`` pixels a side: a JPEG,
+    for a language model to see where a text is shown."""
+    from PIL import Image, ImageDraw
+
+    x, y, width, height = region
+    with Image.open(path) as stored:
+        image = stored.convert("RGB")
+    margin_x, margin_y = max(width, 200), max(height, 150)
+    box = (
+        max(x - margin_x, 0),
+        max(y - margin_y, 0),
+        min(x + width + margin_x, image.width),
+        min(y + height + margin_y, image.height),
+    )
+    crop = image.crop(box)
+    ImageDraw.Draw(crop).rectangle(
+        (x - box[0] - 2, y - box[1] - 2, x - box[0] + width + 1, y - box[1] + height + 1),
+        outline=(220, 0, 0),
+        width=3,
+    )
+    crop.thumbnail((side, side))
+    out = io.BytesIO()
+    crop.save(out, "JPEG", quality=85)
+    return out.getvalue()

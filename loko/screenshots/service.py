@@ -8,6 +8,7 @@ to a project answers the screenshot it already has. The files are written before
 transaction commits and removed if it does not; a deleted screenshot's files go once no
 screenshot names them."""
 
+import base64
 from dataclasses import dataclass
 
 from flask import current_app
@@ -19,7 +20,7 @@ from loko.errors import BadRequest, Conflict, NotFound, PayloadTooLarge
 from loko.extensions import db
 from loko.jobs.service import enqueue
 from loko.screenshots import ocr
-from loko.screenshots.images import MEDIA_TYPES, ImageRefused, prepare
+from loko.screenshots.images import MEDIA_TYPES, ImageRefused, crop_for_model, prepare
 from loko.screenshots.models import CONFIRMED, MAX_NAME, Screenshot, ScreenshotRegion
 from loko.screenshots.storage import ORIGINAL, ImageStore
 from loko.translations.models import Translation
@@ -409,3 +410,40 @@ def key_screenshots(actor, project_id: str, translation_id: str, limit: int = 12
             }
         )
     return list(shown.values())
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A key's screenshot as a language model is sent it: a data URL, and a sentence for
+    the prompt saying where the key is on it."""
+
+    data_url: str
+    note: str
+
+
+def model_picture(project_id: str, translation_id: str) -> Picture | None:
+    """The newest screenshot that shows the key (a confirmed region first), cropped around
+    its region for a language model (``images.crop_for_model``); None without one. The
+    caller has checked that the key may be seen."""
+    row = db.session.execute(
+        select(Screenshot, ScreenshotRegion)
+        .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
+        .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .order_by((ScreenshotRegion.state == CONFIRMED).desc(), Screenshot.created_at.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    screenshot, region = row
+    path = image_store().path(screenshot.sha256, screenshot.format)
+    if not path.is_file():
+        return None
+    side = current_app.config["LOKO_SCREENSHOT_MODEL_SIDE"]
+    data = crop_for_model(str(path), (region.x, region.y, region.width, region.height), side)
+    note = (
+        f"Screenshot: the image shows the screen where this text appears, cut from {screenshot.name} "
+        f"({screenshot.width}x{screenshot.height} pixels); the text is inside the red rectangle "
+        f"(x {region.x}, y {region.y}, {region.width}x{region.height} pixels). "
+        "Fit the translation to that room."
+    )
+    return Picture("data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"), note)

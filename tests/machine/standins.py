@@ -289,7 +289,22 @@ class OpenAIStandIn(StandIn):
         return openai_description()
 
     def texts_of(self, body):
-        return json.loads(body["messages"][-1]["content"])["texts"]
+        return json.loads(self.request_text(body["messages"][-1]))["texts"]
+
+    @staticmethod
+    def request_text(message: dict) -> str:
+        """A user message's text: its content, or its one text part (the others: images)."""
+        content = message["content"]
+        if isinstance(content, str):
+            return content
+        (text,) = [part["text"] for part in content if part["type"] == "text"]
+        return text
+
+    @staticmethod
+    def images_of(body: dict) -> list[dict]:
+        """The image parts of a request's user message."""
+        content = body["messages"][-1]["content"]
+        return [part for part in content if part["type"] == "image_url"] if isinstance(content, list) else []
 
     def authorized(self, headers, body) -> bool:
         return headers.get("Authorization") == f"Bearer {self.api_key}"
@@ -298,7 +313,7 @@ class OpenAIStandIn(StandIn):
         system, user = body["messages"][0], body["messages"][-1]
         if system["role"] != "system" or user["role"] != "user":
             self.errors.append("OpenAI: expected a system and a user message")
-        request = json.loads(user["content"])
+        request = json.loads(self.request_text(user))
         if self.reply is not None:
             content = self.reply(body)
         else:

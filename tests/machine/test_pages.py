@@ -133,3 +133,12 @@ def test_a_language_instruction_without_a_code_is_refused(page_as, world):  # no
         response = add(page_as("org_owner"), world, deepl, language_instructions="Use du.")
     assert response.status_code == 400
     assert "language_instructions: line 1" in alert_of(response)
+
+
+def test_a_language_model_is_marked_as_seeing_images_from_the_page(page_as, as_caller, world):  # noqa: F811
+    browser = page_as("org_owner")
+    with stand_in("openai") as model:
+        assert add(browser, world, model, name="Vision", sees_images="true").status_code == 303
+    [provider] = listed(as_caller, world)
+    assert (provider["name"], provider["seesImages"]) == ("Vision", True)
+    assert 'name="sees_images"' in browser.get(settings_path(world)).get_data(as_text=True)

@@ -40,12 +40,15 @@ class ProviderError(Exception):
 @dataclass(frozen=True)
 class Settings:
     """What a provider needs: its base URL (None for the public service's), the key, the
-    model (LLMs) and the instruction (LLMs: the organization's, then the language's)."""
+    model (LLMs), the instruction (LLMs: the organization's, then the language's) and the
+    picture that goes with the texts (LLMs that see images)."""
 
     base_url: str | None = None
     api_key: str | None = None
     model: str | None = None
     instruction: str | None = None
+    # With a model that sees images: the screenshot of the texts' key, as a data URL.
+    image_url: str | None = None
 
 
 def sleep(seconds: float) -> None:

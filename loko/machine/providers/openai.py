@@ -48,14 +48,19 @@ class OpenAICompatible(Provider):
     def translate_batch(self, texts, source_lang, target_lang, context):
         if not self.settings.model:
             raise ProviderError("the language model provider names no model", None, "refused")
+        request = json.dumps({"context": context or "", "texts": texts}, ensure_ascii=False)
+        content: str | list = request
+        if self.settings.image_url:
+            # The key's screenshot as an image part: the context says where the key is on it.
+            content = [
+                {"type": "text", "text": request},
+                {"type": "image_url", "image_url": {"url": self.settings.image_url, "detail": "low"}},
+            ]
         body = {
             "model": self.settings.model,
             "messages": [
                 {"role": "system", "content": self.system_message(source_lang, target_lang)},
-                {
-                    "role": "user",
-                    "content": json.dumps({"context": context or "", "texts": texts}, ensure_ascii=False),
-                },
+                {"role": "user", "content": content},
             ],
             "temperature": 0,
         }
