@@ -447,3 +447,21 @@ def model_picture(project_id: str, translation_id: str) -> Picture | None:
         "Fit the translation to that room."
     )
     return Picture("data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"), note)
+
+
+def coverage(actor, project_id: str) -> dict:
+    """How many screenshots the project has and, when it has any, how many of its active
+    keys are on none (the overview)."""
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    screenshots = db.session.scalar(
+        select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
+    )
+    if not screenshots:
+        return {"screenshots": 0, "keysWithout": None}
+    on_one = select(ScreenshotRegion.id).where(ScreenshotRegion.translation_id == Translation.id).exists()
+    without = db.session.scalar(
+        select(func.count())
+        .select_from(Translation)
+        .where(Translation.project_id == project_id, Translation.deleted_at.is_(None), ~on_one)
+    )
+    return {"screenshots": screenshots, "keysWithout": without}

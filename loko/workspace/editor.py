@@ -29,6 +29,7 @@ from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.quality.models import ValueIssue
 from loko.quality.review import set_review_state
+from loko.screenshots.models import ScreenshotRegion
 from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     contains_text,
@@ -63,6 +64,8 @@ class EditorFilters:
     issues: str | None = None
     # Keys with a value in a shown language waiting for a review.
     needs_review: bool = False
+    # Keys on a screenshot ("with") or on none ("without").
+    screenshots: str | None = None
 
 
 ANY_CHECK = "any"
@@ -170,7 +173,9 @@ def editor_page(
     source = source or _default_source(project, codes)
     shown = _shown(codes, source, languages or _own_languages(permissions, codes, source), filters.missing)
     condition = _condition(project_id, filters, link, shown)
-    lent = None if filters.issues or filters.needs_review else _lent_keys(project_id, filters, link)
+    # A key the linked project lends is on none of this project's screenshots.
+    no_lent = filters.issues or filters.needs_review or filters.screenshots == "with"
+    lent = None if no_lent else _lent_keys(project_id, filters, link)
     rows, next_cursor, previous_cursor = _keys(condition, lent, after, before, min(limit, MAX_PAGE_SIZE))
     files = file_names(project_id)
     if link is not None:
@@ -251,6 +256,9 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
         conditions.append(Translation.updated_at >= datetime.combine(filters.changed_since, time.min, UTC))
     if filters.inherited:
         conditions.append(and_(~has_value(link.target), has_inherited_value(link)))
+    if filters.screenshots is not None:
+        on_one = exists().where(ScreenshotRegion.translation_id == Translation.id).correlate(Translation)
+        conditions.append(on_one if filters.screenshots == "with" else ~on_one)
     return and_(*conditions)
 
 

@@ -73,6 +73,7 @@ class EditorQuery(ApiSchema):
     id = fields.String(validate=TRANSLATION_ID)
     issues = fields.String(validate=[validate.Length(min=1, max=32), no_control_characters])
     review = fields.String(validate=validate.OneOf(["needed"]))
+    shots = fields.String(validate=validate.OneOf(["with", "without"]))
 
     @pre_load
     def leave_out_blank_fields(self, data, **kwargs):
@@ -100,6 +101,7 @@ def _arguments_of(query: dict) -> dict:
         translation_id=query.get("id"),
         issues=query.get("issues"),
         needs_review="review" in query,
+        screenshots=query.get("shots"),
     )
     return {
         "filters": filters,
@@ -122,6 +124,7 @@ def _links(filters: EditorFilters, page) -> dict:
         "inherited": "true" if filters.inherited else None,
         "issues": filters.issues,
         "review": "needed" if filters.needs_review else None,
+        "shots": filters.screenshots,
         "source": page.source,
         "lang": page.shown[1:],
     }

@@ -186,3 +186,49 @@ def test_the_editor_s_details_say_when_no_screenshot_shows_a_key(page_as, world,
     details = page_as("viewer").get(f"/projects/{world.project_id}/editor/keys/{title_key}")
     assert details.status_code == 200
     assert "No screenshot shows this key." in details.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("shots", "keys"), [("with", ["title"]), ("without", ["subtitle"]), ("", ["subtitle", "title"])]
+)
+def test_the_editor_filters_keys_on_a_screenshot_or_on_none(
+    page_as, world, as_caller, title_key, shots, keys
+):
+    writer = as_caller("org_owner")
+    body = {"key": "subtitle", "fileName": "common", "values": {}}
+    assert writer.post(f"/api/projects/{world.project_id}/translations", json=body).status_code == 201
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
+    as_caller("write_key").post(
+        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
+    )
+    source = page.get(f"/projects/{world.project_id}/editor", query_string={"shots": shots}).get_data(
+        as_text=True
+    )
+    assert sorted(re.findall(r'<tr[^>]* data-key="([^"]+)"', source)) == keys
+    if shots:
+        assert f'<option value="{shots}" selected>' in source
+
+
+def test_an_unknown_screenshot_filter_is_told(page_as, world):
+    response = page_as("editor").get(f"/projects/{world.project_id}/editor", query_string={"shots": "maybe"})
+    assert response.status_code == 400
+    assert "shots" in response.get_data(as_text=True)
+
+
+def test_the_overview_counts_the_keys_on_no_screenshot(page_as, world, as_caller, title_key):
+    overview = f"/projects/{world.project_id}"
+    page = page_as("viewer")
+    assert "No screenshots yet" in page.get(overview).get_data(as_text=True)
+    writer = as_caller("org_owner")
+    body = {"key": "subtitle", "fileName": "common", "values": {}}
+    assert writer.post(f"/api/projects/{world.project_id}/translations", json=body).status_code == 201
+    shot = uploaded(page_as("editor"), world, as_caller)
+    place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
+    as_caller("write_key").post(
+        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
+    )
+    source = page.get(overview).get_data(as_text=True)
+    assert "1 screenshot." in source
+    assert f'href="/projects/{world.project_id}/editor?shots=without">1 key is on none</a>' in source
