@@ -9,6 +9,7 @@ placeholder (``{count}``, ``%s``, ``{{name}}`` ...), or when the two are alike w
 ``THRESHOLD`` (rapidfuzz's ratio). Several lines that together hold the text (a text wrapped
 on the screen) are tried too, up to ``MOST_LINES`` one below the other."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -51,6 +52,9 @@ def read_lines(path: str) -> list[Line]:
         text=True,
         timeout=SECONDS,
         check=False,
+        # One thread: tesseract's OpenMP threads contend with each other (and with the
+        # server) and took eight times as long on two cores.
+        env={**os.environ, "OMP_THREAD_LIMIT": "1"},
     )
     if done.returncode != 0:
         raise OSError(f"tesseract failed: {done.stderr.strip()[:200]}")
@@ -77,12 +81,14 @@ def read_lines(path: str) -> list[Line]:
     return sorted(found, key=lambda line: (line.y, line.x))
 
 
-def _pattern(text: str) -> re.Pattern | None:
-    """A source text as a pattern with its placeholders as wildcards; None without any."""
+def _pattern(text: str) -> tuple[re.Pattern, str] | None:
+    """A source text as a pattern with its placeholders as wildcards, and its longest
+    literal part (a line without it cannot match); None without any placeholder."""
     parts = PLACEHOLDER.split(_normal(text))
     if len(parts) == 1:
         return None
-    return re.compile(r"\s*.+?\s*".join(re.escape(part.strip()) for part in parts), re.IGNORECASE)
+    pattern = re.compile(r"\s*.+?\s*".join(re.escape(part.strip()) for part in parts), re.IGNORECASE)
+    return pattern, max((part.strip() for part in parts), key=len)
 
 
 def _joined(lines: list[Line]) -> list[Line]:
@@ -121,14 +127,15 @@ def match(lines: list[Line], sources: list[tuple[str, str]]) -> list[tuple[str, 
     for translation_id, text in sources:
         if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
             continue
-        pattern = _pattern(text)
-        if pattern is None:
+        compiled = _pattern(text)
+        if compiled is None:
             plain[translation_id] = _normal(text)
             continue
+        pattern, literal = compiled
         for line, normal in zip(candidates, normal_lines, strict=True):
-            if pattern.fullmatch(normal) and (
-                translation_id not in found or found[translation_id][1].width > line.width
-            ):
+            if literal not in normal or not pattern.fullmatch(normal):
+                continue
+            if translation_id not in found or found[translation_id][1].width > line.width:
                 found[translation_id] = (100.0, line)
     if plain and normal_lines:
         texts = list(plain.values())
