@@ -10,6 +10,7 @@ by ``loko serve``, and the editor's first page and its "on no screenshot" filter
 
 import argparse
 import io
+import os
 import random
 import shutil
 import statistics
@@ -202,6 +203,8 @@ def measure_served(workdir: Path, values: int) -> dict:
     from bench.run import Database, Server, seed
 
     database = Database(None, workdir, "screenshots")
+    # Room for the one uploaded beside the 10,000 linked (the default limit is 10,000).
+    os.environ["LOKO_SCREENSHOTS_PER_PROJECT"] = str(LINKED + 10)
     try:
         seeded = seed(database.url, values)
         base = f"/api/projects/{seeded['project_id']}"

@@ -48,7 +48,7 @@ DEFAULTS = {
     "LOKO_SCREENSHOT_MAX_MB": 10,
     "LOKO_MAX_SCREENSHOT_UPLOAD_MB": 64,
     "LOKO_SCREENSHOT_MAX_PIXELS": 40_000_000,
-    "LOKO_SCREENSHOTS_PER_PROJECT": 2000,
+    "LOKO_SCREENSHOTS_PER_PROJECT": 10_000,
     # The longest side, in pixels, of the screenshot sent to a language model that sees images.
     "LOKO_SCREENSHOT_MODEL_SIDE": 512,
     # Outbound calls (repository hosts, webhooks, machine translation) may reach private,

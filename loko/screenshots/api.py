@@ -33,7 +33,7 @@ UPLOAD_DESCRIPTION = (
     "before it is decoded, refused when anything follows the image's end or it holds markup or "
     "script, and stored re-encoded without its metadata (EXIF, GPS). An image may be up to "
     "LOKO_SCREENSHOT_MAX_MB (10 MiB, else 413), an upload up to LOKO_MAX_SCREENSHOT_UPLOAD_MB "
-    "(64 MiB) and 20 images, a project up to LOKO_SCREENSHOTS_PER_PROJECT (2,000) screenshots. "
+    "(64 MiB) and 20 images, a project up to LOKO_SCREENSHOTS_PER_PROJECT (10,000) screenshots. "
     "All or none: a refusal names `files[N]` and stores nothing. The same picture uploaded "
     "again answers the project's screenshot of it (`created: false`). With a session cookie "
     "the cross-site write guard takes JSON bodies only: upload with an API key (or from the "
