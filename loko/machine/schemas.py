@@ -69,7 +69,8 @@ def _language_instructions(**kwargs):
 def _sees_images(**kwargs):
     return fields.Boolean(
         metadata={
-            "description": "`openai` only: the model takes images, so a key's suggestion sends it "
+            "description": "`openai` only (false for other kinds whatever is sent): the model "
+            "takes images, so a key's suggestion sends it "
             "the screenshot that shows the key (cropped around its region, at most "
             "LOKO_SCREENSHOT_MODEL_SIDE pixels a side, as JPEG)."
         },

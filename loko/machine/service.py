@@ -18,7 +18,7 @@ from sqlalchemy import select
 from loko.audit import service as audit
 from loko.auth import policy
 from loko.database import unit_of_work, utcnow
-from loko.errors import BadRequest, Conflict, NotFound
+from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.machine.models import MachineProvider
 from loko.memory.service import suggestions_for as memory_suggestions
@@ -140,9 +140,8 @@ def create_provider(actor, organization_id: str, data: dict) -> dict:
 
 
 def _sees_images(kind: str, sees: bool) -> bool:
-    if sees and kind != "openai":
-        raise BadRequest("seesImages: only a language model (kind openai) is sent images.")
-    return sees
+    """Only a language model (``openai``) is sent images: the flag is kept for it alone."""
+    return sees and kind == "openai"
 
 
 def _target(row: MachineProvider) -> audit.Target:

@@ -97,11 +97,9 @@ def test_a_key_on_no_screenshot_sends_no_image(app, world, as_caller, model, pay
     assert "red rectangle" not in model.request_text(call["body"]["messages"][-1])
 
 
-def test_only_a_language_model_can_be_marked_as_seeing_images(app, world, as_caller):
+def test_only_a_language_model_is_kept_as_seeing_images(app, world, as_caller):
     with stand_in("deepl") as deepl:
-        response = as_caller("org_owner").post(
-            providers_url(world),
-            json={"kind": "deepl", "baseUrl": deepl.url, "apiKey": "k", "seesImages": True},
-        )
-    assert response.status_code == 400
-    assert response.json["error"].startswith("seesImages")
+        body = {"kind": "deepl", "baseUrl": deepl.url, "apiKey": "k", "seesImages": True}
+        response = as_caller("org_owner").post(providers_url(world), json=body)
+    assert response.status_code == 201
+    assert response.json["provider"]["seesImages"] is False
