@@ -112,7 +112,7 @@ def test_a_decompression_bomb_is_refused_before_it_is_decoded(app, api):
 
 
 @pytest.mark.parametrize("config_overrides", [{"LOKO_SCREENSHOT_MAX_PIXELS": 1000}], indirect=True)
-def test_the_pixel_limit_is_a_setting(api, tmp_path):
+def test_the_pixel_limit_is_a_setting(api):
     response = upload(api.client, api, ("big.png", picture(100, 100)))
     assert response.status_code == 400
     assert "10,000 pixels" in response.json["error"] and "at most 1,000" in response.json["error"]
