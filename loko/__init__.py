@@ -75,11 +75,13 @@ def subscribe_workbench() -> None:
     error pages are: the core imports none of them."""
     from loko.audit.service import start_listening as audit_events
     from loko.quality.service import start_listening as checks_on_writes
+    from loko.screenshots.listeners import start_listening as screenshot_files
     from loko.webhooks.service import start_listening as webhook_deliveries
 
     checks_on_writes()
     audit_events()
     webhook_deliveries()
+    screenshot_files()
 
 
 def create_app(config: dict | None = None) -> "Flask":

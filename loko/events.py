@@ -207,3 +207,34 @@ def audited_for_user(
     """``audited`` in each organization ``user_id`` belongs to (a sign-in, a sign-out)."""
     for auditor in AUDITORS:
         auditor.for_user(actor, user_id, action, target, details)
+
+
+# -- A project's deletion: read in its transaction, acted on after the commit -----------------
+#
+# Deleting projects takes their rows by ON DELETE CASCADE; what a listener keeps outside the
+# database (the screenshots' files) it reads while the rows are still there, and removes once
+# the deletion has committed, never before (a deletion that rolls back keeps everything).
+
+AfterCommit = Callable[[], None]
+ProjectsDeletedListener = Callable[[list[str]], AfterCommit | None]
+DELETE_LISTENERS: list[ProjectsDeletedListener] = []
+
+
+def listen_to_project_deletes(listener: ProjectsDeletedListener) -> None:
+    if listener not in DELETE_LISTENERS:
+        DELETE_LISTENERS.append(listener)
+
+
+def projects_deleting(project_ids: list[str]) -> list[AfterCommit]:
+    """These projects are about to be deleted, in the deleting transaction (their rows still
+    there): each listener reads what it needs and answers what to do once the deletion has
+    committed. The caller hands the answers to ``projects_deleted`` after its commit."""
+    answers = (listener(list(project_ids)) for listener in DELETE_LISTENERS)
+    return [answer for answer in answers if answer is not None]
+
+
+def projects_deleted(after_commit: list[AfterCommit]) -> None:
+    """The deletion ``projects_deleting`` announced has committed: what the listeners asked
+    for is done now."""
+    for action in after_commit:
+        action()

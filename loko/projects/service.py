@@ -306,7 +306,9 @@ def delete_project(actor, project_id: str, confirm_name: str | None = None) -> s
             )
         )
         events.audited(actor, project, "project.deleted")
+        after_commit = events.projects_deleting([project_id])
         db.session.execute(db.delete(Project).where(Project.id == project_id))
+    events.projects_deleted(after_commit)
     return organization_id
 
 
