@@ -382,13 +382,17 @@ def create_api_key_command(project_id, name, scope):
 @with_current_schema
 @click.option("--days", type=int, default=None, help="Retention in days (LOKO_TRASH_RETENTION_DAYS).")
 def purge_trash_command(days):
-    """Permanently delete translations that have been in the trash longer than the retention."""
+    """Permanently delete translations and screenshots that have been in the trash longer than
+    the retention."""
     from loko.auth.actors import SystemActor
+    from loko.screenshots.service import purge_expired_screenshots
     from loko.translations.service import purge_expired_trash
 
     retention = current_app.config["LOKO_TRASH_RETENTION_DAYS"] if days is None else days
     purged = purge_expired_trash(SystemActor(name="loko purge-trash"), retention)
     click.echo(f"purged {purged} translation(s) trashed more than {retention} day(s) ago")
+    shots = purge_expired_screenshots(retention)
+    click.echo(f"purged {shots} screenshot(s) trashed more than {retention} day(s) ago")
 
 
 @click.command("worker")

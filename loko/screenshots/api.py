@@ -12,6 +12,7 @@ from loko.screenshots.schemas import (
     RegionCreate,
     RegionEnvelope,
     RegionPatch,
+    ScreenshotDeleteQuery,
     ScreenshotEnvelope,
     ScreenshotList,
     ScreenshotsQuery,
@@ -33,9 +34,11 @@ UPLOAD_DESCRIPTION = (
     "before it is decoded, refused when anything follows the image's end or it holds markup or "
     "script, and stored re-encoded without its metadata (EXIF, GPS). An image may be up to "
     "LOKO_SCREENSHOT_MAX_MB (10 MiB, else 413), an upload up to LOKO_MAX_SCREENSHOT_UPLOAD_MB "
-    "(64 MiB) and 20 images, a project up to LOKO_SCREENSHOTS_PER_PROJECT (10,000) screenshots. "
-    "All or none: a refusal names `files[N]` and stores nothing. The same picture uploaded "
-    "again answers the project's screenshot of it (`created: false`). With a session cookie "
+    "(64 MiB) and 20 images, a project up to LOKO_SCREENSHOTS_PER_PROJECT (10,000) screenshots, "
+    "those in the trash included. All or none: a refusal names `files[N]` and stores nothing. "
+    "The same picture uploaded again answers the project's screenshot of it (`created: false`); "
+    "when that screenshot is in the trash it is restored with its regions (`restored: true`). "
+    "With a session cookie "
     "the cross-site write guard takes JSON bodies only: upload with an API key (or from the "
     "project's Screenshots page). Needs canEditTranslations."
 )
@@ -79,12 +82,18 @@ def upload_screenshots(project_id):
     tags=TAGS,
     query=ScreenshotsQuery,
     responses={200: ScreenshotList},
-    description="With `translationId`, the screenshots that show that key. Needs canViewTranslations.",
+    description="With `translationId`, the screenshots that show that key; with `trashed=true`, "
+    "those in the trash (latest deleted first, each with its `deletedAt`). Needs canViewTranslations.",
 )
 def list_screenshots(project_id):
     query = load_query(ScreenshotsQuery)
     listed = service.list_screenshots(
-        current_actor(), str(project_id), query.get("translationId"), query["limit"], query["offset"]
+        current_actor(),
+        str(project_id),
+        query.get("translationId"),
+        query["limit"],
+        query["offset"],
+        trashed=query["trashed"],
     )
     return ScreenshotList().dump(listed)
 
@@ -128,14 +137,32 @@ def screenshot_image(project_id, screenshot_id):
 
 @screenshots_api.delete(SCREENSHOT)
 @documented(
-    "Delete a screenshot and its regions",
+    "Move a screenshot to the trash with its regions, or delete it permanently",
     tags=TAGS,
+    query=ScreenshotDeleteQuery,
     responses={200: SuccessOut},
-    description="Needs canEditTranslations.",
+    errors=(400, 401, 403, 404, 409),
+    description="The trash keeps it LOKO_TRASH_RETENTION_DAYS (30 days), as keys; `POST .../restore` "
+    "brings it back. 409 when it is already in the trash (`permanent=true` deletes it from there). "
+    "Needs canEditTranslations.",
 )
 def delete_screenshot(project_id, screenshot_id):
-    service.delete_screenshot(current_actor(), str(project_id), str(screenshot_id))
+    permanent = load_query(ScreenshotDeleteQuery)["permanent"]
+    service.delete_screenshot(current_actor(), str(project_id), str(screenshot_id), permanent)
     return SuccessOut().dump({"success": True})
+
+
+@screenshots_api.post(SCREENSHOT + "/restore")
+@documented(
+    "Restore a screenshot from the trash, with its regions",
+    tags=TAGS,
+    responses={200: ScreenshotEnvelope},
+    errors=(401, 403, 404, 409),
+    description="409 when it is not in the trash. Needs canEditTranslations.",
+)
+def restore_screenshot(project_id, screenshot_id):
+    screenshot = service.restore_screenshot(current_actor(), str(project_id), str(screenshot_id))
+    return ScreenshotEnvelope().dump({"screenshot": screenshot})
 
 
 @screenshots_api.post(REGIONS)

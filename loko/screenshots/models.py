@@ -10,8 +10,10 @@ MAX_NAME = 256
 
 class Screenshot(db.Model):
     """A picture of the app, in a project: its image is stored once by the SHA-256 of its
-    re-encoded bytes (``ImageStore``), with a thumbnail and a preview. Deleting the project
-    deletes its screenshots (their files go once no screenshot names them)."""
+    re-encoded bytes (``ImageStore``), with a thumbnail and a preview. A deleted screenshot
+    goes to the trash (``deleted_at``) with its regions until it is restored or purged;
+    deleting the project deletes its screenshots (their files go once no screenshot names
+    them)."""
 
     __tablename__ = "screenshots"
     __table_args__ = (
@@ -19,6 +21,7 @@ class Screenshot(db.Model):
         UniqueConstraint("project_id", "sha256", name="uq_screenshots_project_image"),
         Index("ix_screenshots_project_created", "project_id", "created_at"),
         Index("ix_screenshots_sha256", "sha256"),
+        Index("ix_screenshots_deleted", "deleted_at"),
     )
 
     id = id_column()
@@ -33,6 +36,8 @@ class Screenshot(db.Model):
     created_by_type = db.Column(String(16), nullable=False)
     created_by_id = db.Column(String(36), nullable=True)
     created_by_name = db.Column(String(128), nullable=False)
+    # When it went to the trash; None while it is active.
+    deleted_at = db.Column(UTCDateTime, nullable=True)
 
 
 class ScreenshotRegion(db.Model):

@@ -21,8 +21,19 @@ class ScreenshotUploadForm(ApiSchema):
 
 class ScreenshotsQuery(ApiSchema):
     translationId = UuidString(metadata={"description": "Only the screenshots that show this key."})
+    trashed = fields.Boolean(
+        load_default=False,
+        metadata={"description": "true: the screenshots in the trash instead, the latest deleted first."},
+    )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+
+
+class ScreenshotDeleteQuery(ApiSchema):
+    permanent = fields.Boolean(
+        load_default=False,
+        metadata={"description": "true: delete it and its regions for good (from the trash or not)."},
+    )
 
 
 class ImageQuery(ApiSchema):
@@ -60,12 +71,19 @@ class ScreenshotOut(ApiSchema):
     createdBy = fields.Nested(Actor, required=True)
     regions = fields.Integer(required=True, metadata={"description": "How many key regions it has."})
     urls = fields.Nested(ScreenshotUrls, required=True)
+    deletedAt = fields.DateTime(
+        required=True, allow_none=True, metadata={"description": "When it went to the trash; null if not."}
+    )
 
 
 class UploadedScreenshot(ScreenshotOut):
     created = fields.Boolean(
         required=True,
         metadata={"description": "false when the project already had this picture (that screenshot)."},
+    )
+    restored = fields.Boolean(
+        required=True,
+        metadata={"description": "true when that screenshot was in the trash: it is back, with its regions."},
     )
 
 

@@ -1,18 +1,26 @@
 """Screenshots' use cases: upload (several at once, all or none), list (a key's too), show
-one with its regions, serve its image, delete it; draw, move, confirm and delete the region
-of a key on it.
+one with its regions, serve its image, delete it to the trash and restore it; draw, move,
+confirm and delete the region of a key on it.
 
 Images are read by ``images.prepare`` before anything is written, and stored by content
 (``ImageStore``) in the data folder: the same picture is stored once, and uploading it again
 to a project answers the screenshot it already has. The files are written before the
-transaction commits and removed if it does not; a deleted screenshot's files go once no
-screenshot names them."""
+transaction commits and removed if it does not.
+
+A deleted screenshot goes to the trash with its regions (``deleted_at``): it is left out of
+every list, page, count and picture, and its image is not served, until it is restored or
+purged (``LOKO_TRASH_RETENTION_DAYS`` after, as keys; or at once with ``permanent``). A
+trashed screenshot still counts towards ``LOKO_SCREENSHOTS_PER_PROJECT`` (its files are kept),
+so a restore never goes past the limit. Uploading the picture of a trashed screenshot again
+restores that screenshot, with its regions. The image files go after the commit that purged
+the last screenshot, in the trash or not, naming them."""
 
 import base64
 from dataclasses import dataclass
+from datetime import timedelta
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from loko.auth import policy
 from loko.database import unit_of_work, utcnow
@@ -29,6 +37,8 @@ SCREENSHOT_NOT_FOUND = "screenshotId: no screenshot with this id in this project
 REGION_NOT_FOUND = "regionId: no region with this id on this screenshot."
 KEY_NOT_FOUND = "translationId: no translation with this id in this project."
 TRASHED = "translationId: the key is in the trash; restore it to place it on a screenshot."
+ALREADY_TRASHED = "screenshotId: the screenshot is already in the trash."
+NOT_IN_TRASH = "screenshotId: the screenshot is not in the trash."
 MOST_FILES = 20  # images in one upload
 OCR = "screenshot-ocr"  # the job that proposes regions from the text on a screenshot
 
@@ -76,6 +86,7 @@ def describe(screenshot: Screenshot, regions: int) -> dict:
         "createdBy": _who(screenshot),
         "regions": regions,
         "urls": {"image": base, "thumbnail": base + "?size=thumbnail", "preview": base + "?size=preview"},
+        "deletedAt": screenshot.deleted_at,
     }
 
 
@@ -122,7 +133,8 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
     """Store ``uploads`` (``(file name, bytes)``) as screenshots of the project, all or none:
     each image is read and checked first (a refusal names ``files[N]`` and stores nothing).
     Each answer says whether it ``created`` a screenshot or found the project's own copy of
-    that picture."""
+    that picture (brought back from the trash, with its regions, when it was there: ``restored``).
+    Trashed screenshots count towards the project's limit."""
     policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
     if not uploads:
         raise BadRequest("files: send at least one image (PNG, JPEG or WebP).")
@@ -163,10 +175,13 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
                     f"files: the project would have {count + new:,} screenshots; at most "
                     f"{limits.per_project:,} (LOKO_SCREENSHOTS_PER_PROJECT)."
                 )
-            answers, created = [], {}
+            answers, created, restored = [], {}, set()
             now = utcnow()
             for name, image in prepared:
                 screenshot = existing.get(image.sha256) or created.get(image.sha256)
+                if screenshot is not None and screenshot.deleted_at is not None:
+                    screenshot.deleted_at = None
+                    restored.add(screenshot.id)
                 if screenshot is None:
                     written += store.save(image)
                     screenshot = Screenshot(
@@ -193,7 +208,11 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
                     enqueue(OCR, {"screenshotId": screenshot.id}, project_id=project_id)
             counts = _region_counts([screenshot.id for screenshot, _ in answers])
             return [
-                {**describe(screenshot, counts.get(screenshot.id, 0)), "created": was_created}
+                {
+                    **describe(screenshot, counts.get(screenshot.id, 0)),
+                    "created": was_created,
+                    "restored": screenshot.id in restored,
+                }
                 for screenshot, was_created in answers
             ]
     except BaseException:
@@ -202,12 +221,21 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
 
 
 def list_screenshots(
-    actor, project_id: str, translation_id: str | None = None, limit: int = 100, offset: int = 0
+    actor,
+    project_id: str,
+    translation_id: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+    trashed: bool = False,
 ) -> dict:
     """The project's screenshots, newest first (those showing ``translation_id`` only,
-    when given), a page at a time, with how many there are."""
+    when given), a page at a time, with how many there are; with ``trashed``, those in the
+    trash instead, the latest deleted first."""
     policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
-    query = select(Screenshot).where(Screenshot.project_id == project_id)
+    query = select(Screenshot).where(
+        Screenshot.project_id == project_id,
+        Screenshot.deleted_at.is_not(None) if trashed else Screenshot.deleted_at.is_(None),
+    )
     if translation_id is not None:
         _key(project_id, translation_id)
         query = query.where(
@@ -218,11 +246,8 @@ def list_screenshots(
             )
         )
     total = db.session.scalar(select(func.count()).select_from(query.subquery()))
-    screenshots = list(
-        db.session.scalars(
-            query.order_by(Screenshot.created_at.desc(), Screenshot.id).limit(limit).offset(offset)
-        )
-    )
+    newest = Screenshot.deleted_at.desc() if trashed else Screenshot.created_at.desc()
+    screenshots = list(db.session.scalars(query.order_by(newest, Screenshot.id).limit(limit).offset(offset)))
     counts = _region_counts([screenshot.id for screenshot in screenshots])
     return {
         "screenshots": [describe(screenshot, counts.get(screenshot.id, 0)) for screenshot in screenshots],
@@ -230,9 +255,13 @@ def list_screenshots(
     }
 
 
-def _screenshot(project_id: str, screenshot_id: str) -> Screenshot:
+def _screenshot(project_id: str, screenshot_id: str, trashed: bool | None = False) -> Screenshot:
+    """The project's screenshot, active (``trashed`` False), in the trash (True) or either
+    (None); NotFound otherwise."""
     screenshot = db.session.get(Screenshot, screenshot_id)
     if screenshot is None or screenshot.project_id != project_id:
+        raise NotFound(SCREENSHOT_NOT_FOUND)
+    if trashed is not None and (screenshot.deleted_at is not None) != trashed:
         raise NotFound(SCREENSHOT_NOT_FOUND)
     return screenshot
 
@@ -273,19 +302,75 @@ def screenshot_image(actor, project_id: str, screenshot_id: str, size: str = ORI
     return path, media_type, screenshot.sha256
 
 
-def delete_screenshot(actor, project_id: str, screenshot_id: str) -> None:
-    """Delete a screenshot and its regions; its files go once no screenshot names them."""
+def delete_screenshot(actor, project_id: str, screenshot_id: str, permanent: bool = False) -> None:
+    """Move a screenshot to the trash with its regions, or with ``permanent`` delete it (from
+    the trash or not) and its regions for good, its files once no screenshot names them;
+    NotFound for an unknown id, Conflict when trashing one already in the trash."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
-        screenshot = _screenshot(project_id, screenshot_id)
-        sha256, image_format = screenshot.sha256, screenshot.format
-        db.session.delete(screenshot)
+        screenshot = _screenshot(project_id, screenshot_id, trashed=None)
+        if not permanent:
+            if screenshot.deleted_at is not None:
+                raise Conflict(ALREADY_TRASHED)
+            screenshot.deleted_at = utcnow()
+            return
+        images = {(screenshot.sha256, screenshot.format)}
+        db.session.execute(delete(Screenshot).where(Screenshot.id == screenshot.id))
+    _remove_unnamed(images)
+
+
+def restore_screenshot(actor, project_id: str, screenshot_id: str) -> dict:
+    """Bring a screenshot back from the trash with its regions (as ``get_screenshot``
+    shows it); NotFound for an unknown id, Conflict when it is not in the trash."""
+    with unit_of_work():
+        policy.require_permission(actor, project_id, policy.MANAGE_SCREENSHOTS)
+        screenshot = _screenshot(project_id, screenshot_id, trashed=None)
+        if screenshot.deleted_at is None:
+            raise Conflict(NOT_IN_TRASH)
+        screenshot.deleted_at = None
         db.session.flush()
-        shared = db.session.scalar(
-            select(func.count()).select_from(Screenshot).where(Screenshot.sha256 == sha256)
+        regions = _regions(screenshot.id)
+        return {**describe(screenshot, len(regions)), "regionList": regions}
+
+
+def purge_expired_screenshots(retention_days: int) -> int:
+    """Delete for good the screenshots (and their regions) in the trash for more than
+    ``retention_days`` in every project (0: never), their files once no screenshot names
+    them; how many went."""
+    if retention_days <= 0:
+        return 0
+    cutoff = utcnow() - timedelta(days=retention_days)
+    with unit_of_work():
+        expired = db.session.execute(
+            select(Screenshot.id, Screenshot.sha256, Screenshot.format).where(
+                Screenshot.deleted_at.is_not(None), Screenshot.deleted_at < cutoff
+            )
+        ).all()
+        ids = [row.id for row in expired]
+        for start in range(0, len(ids), 500):
+            db.session.execute(delete(Screenshot).where(Screenshot.id.in_(ids[start : start + 500])))
+    _remove_unnamed({(row.sha256, row.format) for row in expired})
+    return len(expired)
+
+
+def _remove_unnamed(images: set[tuple[str, str]]) -> None:
+    """Remove the files of the ``(sha256, format)`` images that no screenshot names, read
+    after the purge's commit (a picture uploaded again meanwhile keeps its files)."""
+    if not images:
+        return
+    hashes = sorted({sha256 for sha256, _ in images})
+    named = set()
+    for start in range(0, len(hashes), 500):
+        named |= set(
+            db.session.scalars(
+                select(Screenshot.sha256).where(Screenshot.sha256.in_(hashes[start : start + 500])).distinct()
+            )
         )
-    if not shared:
-        image_store().remove(sha256, image_format)
+    db.session.rollback()  # the read ends before the files go
+    store = image_store()
+    for sha256, image_format in images:
+        if sha256 not in named:
+            store.remove(sha256, image_format)
 
 
 def _check_rectangle(screenshot: Screenshot, rectangle: dict) -> None:
@@ -392,6 +477,7 @@ def key_screenshots(actor, project_id: str, translation_id: str, limit: int = 12
         select(Screenshot, ScreenshotRegion)
         .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
         .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .where(Screenshot.deleted_at.is_(None))
         .order_by(Screenshot.created_at.desc(), Screenshot.id, ScreenshotRegion.y, ScreenshotRegion.x)
     )
     shown: dict[str, dict] = {}
@@ -429,12 +515,14 @@ def model_picture(project_id: str, translation_id: str) -> Picture | None:
         select(Screenshot, ScreenshotRegion)
         .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
         .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .where(Screenshot.deleted_at.is_(None))
         .order_by((ScreenshotRegion.state == CONFIRMED).desc(), Screenshot.created_at.desc())
         .limit(1)
     ).first()
-    if row is None:
-        return None
-    screenshot, region = row
+    return None if row is None else _picture_of(*row)
+
+
+def _picture_of(screenshot: Screenshot, region: ScreenshotRegion) -> Picture | None:
     path = image_store().path(screenshot.sha256, screenshot.format)
     if not path.is_file():
         return None
@@ -449,16 +537,60 @@ def model_picture(project_id: str, translation_id: str) -> Picture | None:
     return Picture("data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"), note)
 
 
+def keys_with_pictures(project_id: str) -> set[str]:
+    """The ids of the project's keys that an active screenshot shows (one query): those
+    ``model_pictures`` has a picture for, but for a missing file."""
+    rows = db.session.scalars(
+        select(ScreenshotRegion.translation_id)
+        .join(Screenshot, Screenshot.id == ScreenshotRegion.screenshot_id)
+        .where(Screenshot.project_id == project_id, Screenshot.deleted_at.is_(None))
+        .distinct()
+    )
+    return set(rows)
+
+
+def model_pictures(project_id: str, translation_ids: list[str]) -> dict[str, Picture]:
+    """``model_picture`` of each key in ``translation_ids`` that has one, read in one query
+    (``{translation id: picture}``); the caller has checked that the keys may be seen."""
+    if not translation_ids:
+        return {}
+    rows = db.session.execute(
+        select(Screenshot, ScreenshotRegion)
+        .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
+        .where(
+            Screenshot.project_id == project_id,
+            Screenshot.deleted_at.is_(None),
+            ScreenshotRegion.translation_id.in_(translation_ids),
+        )
+        .order_by(
+            ScreenshotRegion.translation_id,
+            (ScreenshotRegion.state == CONFIRMED).desc(),
+            Screenshot.created_at.desc(),
+        )
+    )
+    chosen: dict[str, tuple[Screenshot, ScreenshotRegion]] = {}
+    for screenshot, region in rows:
+        chosen.setdefault(region.translation_id, (screenshot, region))
+    pictures = {key: _picture_of(*row) for key, row in chosen.items()}
+    return {key: picture for key, picture in pictures.items() if picture is not None}
+
+
 def coverage(actor, project_id: str) -> dict:
     """How many screenshots the project has and, when it has any, how many of its active
     keys are on none (the overview)."""
     policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    active = Screenshot.deleted_at.is_(None)
     screenshots = db.session.scalar(
-        select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
+        select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id, active)
     )
     if not screenshots:
         return {"screenshots": 0, "keysWithout": None}
-    on_one = select(ScreenshotRegion.id).where(ScreenshotRegion.translation_id == Translation.id).exists()
+    on_one = (
+        select(ScreenshotRegion.id)
+        .join(Screenshot, Screenshot.id == ScreenshotRegion.screenshot_id)
+        .where(ScreenshotRegion.translation_id == Translation.id, active)
+        .exists()
+    )
     without = db.session.scalar(
         select(func.count())
         .select_from(Translation)

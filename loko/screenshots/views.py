@@ -107,11 +107,22 @@ def delete_region(actor, project_id: str, screenshot_id: str):
 
 
 def delete(actor, project_id: str, screenshot_id: str):
+    """To the trash; the list then offers its Undo (a restore) at the top."""
     if attempt(lambda: service.delete_screenshot(actor, project_id, screenshot_id)) is REFUSED:
         return _one_page(actor, project_id, screenshot_id)
     return redirect_with_notice(
-        url_for("screenshots_ui.screenshots", project_id=project_id), "Screenshot deleted, with its regions."
+        url_for("screenshots_ui.screenshots", project_id=project_id, undo=screenshot_id),
+        "Screenshot moved to the trash, with its regions.",
     )
+
+
+@screenshots_ui.post(ONE + "/restore")
+def restore(project_id, screenshot_id):
+    actor, project_id, screenshot_id = page_user(), str(project_id), str(screenshot_id)
+    project_page(project_id)
+    if attempt(lambda: service.restore_screenshot(actor, project_id, screenshot_id)) is REFUSED:
+        return _list_page(project_id)
+    return redirect_with_notice(_here(project_id, screenshot_id), "Screenshot restored, with its regions.")
 
 
 def _count(number: int, noun: str) -> str:
@@ -126,8 +137,15 @@ def _list_page(project_id: str):
     actor = page_user()
     view = project_page(project_id)
     listed = service.list_screenshots(actor, project_id, limit=500)
+    trash = service.list_screenshots(actor, project_id, limit=100, trashed=True)
+    undo = next((shot for shot in trash["screenshots"] if shot["id"] == request.args.get("undo")), None)
     return render_page(
-        "screenshots/screenshots.html", view=view, listed=listed, ocr_available=ocr.available()
+        "screenshots/screenshots.html",
+        view=view,
+        listed=listed,
+        trash=trash,
+        undo=undo,
+        ocr_available=ocr.available(),
     )
 
 

@@ -114,6 +114,12 @@ def screenshot(a) -> str:
     return response.json["screenshots"][0]["id"]
 
 
+def trashed_screenshot(a) -> str:
+    shot = screenshot(a)
+    assert a.api.client.delete(f"/api/projects/{a.world.project_id}/screenshots/{shot}").status_code == 200
+    return shot
+
+
 def machine_provider(a) -> str:
     body = {"kind": "deepl", "apiKey": "a-key"}
     response = a.owner.post(f"/api/organizations/{a.world.organization_id}/machine-providers", json=body)
@@ -476,6 +482,11 @@ WRITES = [
         "screenshots_ui.screenshot",
         "delete",
         lambda a: Form(project(a, f"/screenshots/{screenshot(a)}"), {"form": "delete"}),
+    ),
+    (
+        "screenshots_ui.restore",
+        "restore",
+        lambda a: Form(project(a, f"/screenshots/{trashed_screenshot(a)}/restore"), {}),
     ),
 ]
 

@@ -162,7 +162,7 @@ def test_the_screenshot_is_deleted_from_its_page(page_as, world, as_caller):
     send(page, world, ("home.png", picture()))
     (shot,) = listed(as_caller, world)
     response = page.submit(one_path(world, shot), {"form": "delete"})
-    assert (response.status_code, response.location) == (303, list_path(world))
+    assert (response.status_code, response.location) == (303, f"{list_path(world)}?undo={shot['id']}")
     assert listed(as_caller, world) == []
     assert page_as("viewer").get(one_path(world, shot)).status_code == 404
 

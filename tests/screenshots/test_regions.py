@@ -99,10 +99,11 @@ def test_a_trashed_key_cannot_be_placed_and_a_purged_key_loses_its_regions(api, 
     assert gone["regionList"] == []
 
 
-def test_deleting_a_screenshot_deletes_its_regions_and_files(app, api, keys):
+def test_deleting_a_screenshot_permanently_deletes_its_regions_and_files(app, api, keys):
     shot, title = screenshot(api), keys["title"]
     draw(api, shot, title)
-    assert api.client.delete(api.url(f"/screenshots/{shot['id']}")).status_code == 200
+    deleted = api.client.delete(api.url(f"/screenshots/{shot['id']}"), query_string={"permanent": "true"})
+    assert deleted.status_code == 200
     assert api.client.get(api.url(f"/screenshots/{shot['id']}")).status_code == 404
     assert api.client.get(api.url("/screenshots"), query_string={"translationId": title}).json["total"] == 0
     assert stored_files(app) == []
