@@ -1,5 +1,7 @@
 """Backups of an installation's SQLite database, taken and restored with SQLite's online
-backup API: ``loko backup`` while the server runs, ``loko restore`` with it stopped. On
+backup API: ``loko backup`` while the server runs, ``loko restore`` with it stopped. The
+backup is one file: the screenshots' image files go into a table of the copy
+(``screenshots.carried``), and a restore writes them back into the screenshots' folder. On
 PostgreSQL, ``pg_dump`` and ``pg_restore`` do this job; the commands say how."""
 
 import os
@@ -13,6 +15,7 @@ from urllib.parse import quote
 from sqlalchemy.engine import URL
 
 from loko.errors import BadRequest, Conflict
+from loko.screenshots import carried
 
 # Tables every Loko database has had since its first migration.
 LOKO_TABLES = frozenset({"users", "organizations", "organization_members", "projects", "api_keys"})
@@ -25,6 +28,7 @@ COUNTED = (
     ("in the trash", "translations", "WHERE deleted_at IS NOT NULL"),
     ("history entries", "translation_history", ""),
     ("API keys", "api_keys", ""),
+    ("image files", carried.TABLE, ""),
 )
 # A database holds data once it has any of these rows (everything else hangs off them).
 DATA_TABLES = ("users", "organizations", "projects")
@@ -37,10 +41,15 @@ class DatabaseSummary:
     revision: str | None
     size: int
     counts: dict[str, int]
+    # Image files of the backup's screenshots that were not in the folder when it was taken.
+    missing_images: int = 0
 
     def describe(self) -> str:
         counts = ", ".join(f"{label}: {count:,}" for label, count in self.counts.items())
-        return f"{_size(self.size)}, schema {self.revision or 'empty'}; {counts or 'no Loko tables'}"
+        described = f"{_size(self.size)}, schema {self.revision or 'empty'}; {counts or 'no Loko tables'}"
+        if self.missing_images:
+            described += f" ({self.missing_images:,} image files missing from the folder)"
+        return described
 
 
 def sqlite_file(url: URL) -> str:
@@ -50,11 +59,12 @@ def sqlite_file(url: URL) -> str:
     return url.database
 
 
-def backup_sqlite(source: str, target: Path) -> DatabaseSummary:
+def backup_sqlite(source: str, target: Path, images: Path | None = None) -> DatabaseSummary:
     """Copy the SQLite database ``source`` to ``target`` as one consistent snapshot, while
-    other connections and processes go on reading and writing; BadRequest when ``source``
-    or ``target``'s folder does not exist. The copy is written beside ``target`` and renamed
-    over it when complete, so ``target`` is never a half-written file."""
+    other connections and processes go on reading and writing, with the image files its
+    screenshots name from the folder ``images``; BadRequest when ``source`` or ``target``'s
+    folder does not exist. The copy is written beside ``target`` and renamed over it when
+    complete, so ``target`` is never a half-written file."""
     if not Path(source).is_file():
         raise BadRequest(f"There is no database at {source} to back up.")
     target = Path(target).absolute()
@@ -69,6 +79,8 @@ def backup_sqlite(source: str, target: Path) -> DatabaseSummary:
             # steady stream of writes might never finish.
             origin.backup(copy, pages=-1)
             copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            # Into the copy, once the snapshot is taken: the live database never holds them.
+            missing = carried.pack(copy, Path(images)) if images is not None else 0
             _check(copy, temporary)
             summary = _summary(copy, temporary)
         _fsync(temporary)
@@ -77,7 +89,7 @@ def backup_sqlite(source: str, target: Path) -> DatabaseSummary:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    return DatabaseSummary(summary.revision, target.stat().st_size, summary.counts)
+    return DatabaseSummary(summary.revision, target.stat().st_size, summary.counts, missing)
 
 
 def inspect_backup(path: Path) -> DatabaseSummary:
@@ -94,11 +106,16 @@ def inspect_backup(path: Path) -> DatabaseSummary:
         raise BadRequest(f"{path} is not a SQLite database ({error}).") from None
 
 
-def restore_sqlite(backup: Path, target: str, known_revisions: set[str], force: bool) -> DatabaseSummary:
-    """Replace the SQLite database ``target`` with the backup ``backup``: BadRequest unless it
-    is an intact Loko database of a schema this Loko knows; Conflict when ``target`` holds
-    data and ``force`` is not set. Readers of ``target`` see the old database or the new
-    one, never a mix: the backup API writes all of it in one transaction."""
+def restore_sqlite(
+    backup: Path, target: str, known_revisions: set[str], force: bool, images: Path | None = None
+) -> DatabaseSummary:
+    """Replace the SQLite database ``target`` with the backup ``backup``, and write the image
+    files it carries into the folder ``images`` (a backup without them restores the database
+    alone): BadRequest unless it is an intact Loko database of a schema this Loko knows and
+    every file it carries is a screenshot's image named as the folder names them; Conflict
+    when ``target`` holds data and ``force`` is not set. Nothing is written before these
+    checks pass. Readers of ``target`` see the old database or the new one, never a mix: the
+    backup API writes all of it in one transaction."""
     summary = inspect_backup(backup)
     if summary.revision not in known_revisions:
         raise BadRequest(
@@ -108,7 +125,12 @@ def restore_sqlite(backup: Path, target: str, known_revisions: set[str], force: 
     if held and not force:
         counts = ", ".join(f"{table}: {count:,}" for table, count in held.items())
         raise Conflict(f"{target} already holds data ({counts}); pass --force to replace it.")
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    with closing(_open(backup, "ro")) as origin:
+        if images is not None and carried.carries_images(origin):
+            carried.check(origin, Path(images), backup)
+            # The files first: named by their content, one that is there already is the same,
+            # and a restore that fails after them leaves only unused files.
+            carried.unpack(origin, Path(images))
     replaced_version = _highest_data_version(target)
     staged = Path(target).with_name(f".{Path(target).name}.{os.getpid()}.restore")
     staged.unlink(missing_ok=True)
@@ -121,6 +143,9 @@ def restore_sqlite(backup: Path, target: str, known_revisions: set[str], force: 
                 # no ETag or cached export of the replaced data can be taken for the restored.
                 copy.execute("UPDATE projects SET data_version = data_version + ?", (replaced_version,))
                 copy.commit()
+            if carried.carries_images(copy):
+                copy.execute(f"DROP TABLE {carried.TABLE}")
+                copy.execute("VACUUM")  # the images' pages go, not only their rows
         with closing(sqlite3.connect(staged)) as copy, closing(sqlite3.connect(target)) as database:
             database.execute("PRAGMA busy_timeout=10000")
             copy.backup(database, pages=-1)
@@ -157,22 +182,27 @@ def existing_data(path: str) -> dict[str, int]:
     return {table: count for table, count in counts.items() if count}
 
 
-def pg_dump_advice(url: URL, target: Path) -> str:
-    """What to run instead of ``loko backup`` on PostgreSQL (the password hidden)."""
+def pg_dump_advice(url: URL, target: Path, images: Path) -> str:
+    """What to run instead of ``loko backup`` on PostgreSQL (the password hidden), the
+    screenshots' folder ``images`` copied after the dump."""
     return (
         "Loko's database is PostgreSQL: back it up with pg_dump (the password from PGPASSWORD "
-        "or ~/.pgpass):\n"
+        "or ~/.pgpass), then copy the screenshots' image files:\n"
         f"  pg_dump --format=custom --file={shlex.quote(str(target))} {_libpq_uri(url)}\n"
-        "and keep the secret key (LOKO_SECRET_KEY) with it."
+        f"  tar -czf {shlex.quote(str(target) + '.screenshots.tar.gz')} -C {shlex.quote(str(images))} .\n"
+        "and keep the secret key (LOKO_SECRET_KEY) with them."
     )
 
 
-def pg_restore_advice(url: URL, backup: Path) -> str:
-    """What to run instead of ``loko restore`` on PostgreSQL (the password hidden)."""
+def pg_restore_advice(url: URL, backup: Path, images: Path) -> str:
+    """What to run instead of ``loko restore`` on PostgreSQL (the password hidden), the
+    screenshots' image files put back in the folder ``images``."""
     return (
-        "Loko's database is PostgreSQL: restore a pg_dump archive with pg_restore, then upgrade "
-        "the schema:\n"
+        "Loko's database is PostgreSQL: restore a pg_dump archive with pg_restore, put the "
+        "screenshots' image files back, then upgrade the schema:\n"
         f"  pg_restore --clean --if-exists --no-owner --dbname={_libpq_uri(url)} {shlex.quote(str(backup))}\n"
+        f"  mkdir -p {shlex.quote(str(images))} && "
+        f"tar -xzf {shlex.quote(str(backup) + '.screenshots.tar.gz')} -C {shlex.quote(str(images))}\n"
         "  loko db upgrade"
     )
 

@@ -429,15 +429,17 @@ def worker_command(threads):
 @with_appcontext
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup_command(file):
-    """Copy the SQLite database to FILE, consistent while Loko serves (PostgreSQL: pg_dump)."""
+    """Copy the SQLite database to FILE, consistent while Loko serves, with the screenshots'
+    image files in it (PostgreSQL: pg_dump and the screenshots' folder)."""
     from loko import backup
     from loko.extensions import db
 
     url = db.engine.url
+    images = Path(current_app.config["LOKO_SCREENSHOTS_DIR"])
     if url.get_backend_name() != "sqlite":
-        raise click.ClickException(backup.pg_dump_advice(url, file))
+        raise click.ClickException(backup.pg_dump_advice(url, file, images))
     source = _run_service(lambda: backup.sqlite_file(url))
-    summary = _run_service(lambda: backup.backup_sqlite(source, file))
+    summary = _run_service(lambda: backup.backup_sqlite(source, file, images))
     click.echo(f"Backed up {source} to {file}: {summary.describe()}.")
     click.echo("Keep the secret key (LOKO_SECRET_KEY or secret_key in the data folder) with it.")
 
@@ -447,20 +449,21 @@ def backup_command(file):
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Replace a database that already holds data.")
 def restore_command(file, force):
-    """Replace the SQLite database with the backup FILE and bring its schema up to date.
-    Stop `loko serve` first."""
+    """Replace the SQLite database with the backup FILE, put the screenshots' image files it
+    carries back in their folder, and bring the schema up to date. Stop `loko serve` first."""
     from loko import backup
     from loko.database import known_schema_revisions, schema_revision_state, upgrade_schema
     from loko.extensions import db
 
     app = current_app._get_current_object()
     url = db.engine.url
+    images = Path(app.config["LOKO_SCREENSHOTS_DIR"])
     if url.get_backend_name() != "sqlite":
-        raise click.ClickException(backup.pg_restore_advice(url, file))
+        raise click.ClickException(backup.pg_restore_advice(url, file, images))
     target = _run_service(lambda: backup.sqlite_file(url))
     known = known_schema_revisions(app)
     db.engine.dispose()
-    summary = _run_service(lambda: backup.restore_sqlite(file, target, known, force=force))
+    summary = _run_service(lambda: backup.restore_sqlite(file, target, known, force=force, images=images))
     db.engine.dispose()
     click.echo(f"Restored {file} into {target}: {summary.describe()}.")
     current, head = schema_revision_state(app)
