@@ -1,17 +1,22 @@
 """/api/projects/{id}/screenshots: pictures of the app, and where keys are shown on them."""
 
-from flask import Blueprint, request, send_file
+from flask import Blueprint, Response, request, send_file
 
 from loko.auth.identity import current_actor
 from loko.auth.schemas import SuccessOut
 from loko.http import allow_body_up_to, load_body, load_query
 from loko.openapi import documented
-from loko.screenshots import service
+from loko.screenshots import archive, service
 from loko.screenshots.schemas import (
     ImageQuery,
     RegionCreate,
     RegionEnvelope,
     RegionPatch,
+    ScreenshotArchiveExportQuery,
+    ScreenshotArchiveForm,
+    ScreenshotArchiveManifest,
+    ScreenshotArchiveQuery,
+    ScreenshotArchiveResult,
     ScreenshotDeleteQuery,
     ScreenshotEnvelope,
     ScreenshotList,
@@ -23,6 +28,7 @@ from loko.screenshots.schemas import (
 screenshots_api = Blueprint("screenshots_api", __name__)
 SCREENSHOTS = "/projects/<uuid:project_id>/screenshots"
 SCREENSHOT = SCREENSHOTS + "/<uuid:screenshot_id>"
+ARCHIVE = SCREENSHOTS + "/archive"
 REGIONS = SCREENSHOT + "/regions"
 REGION = REGIONS + "/<uuid:region_id>"
 TAGS = ("screenshots",)
@@ -202,3 +208,76 @@ def update_region(project_id, screenshot_id, region_id):
 def delete_region(project_id, screenshot_id, region_id):
     service.delete_region(current_actor(), str(project_id), str(screenshot_id), str(region_id))
     return SuccessOut().dump({"success": True})
+
+
+ARCHIVE_FORMAT = (
+    'The ZIP holds the images and `screenshots.json`: `{"version": 1, "screenshots": [{"image": '
+    '"home.png", "name": "home.png", "regions": [{"fileName": "common", "key": "title", '
+    '"x": 10, "y": 20, "width": 100, "height": 30, "state": "confirmed"}]}]}` '
+    "(ScreenshotArchiveManifest): each image by its file name in the ZIP, each region's key by "
+    "its file and key."
+)
+
+
+@screenshots_api.get(ARCHIVE)
+@documented(
+    "A project's screenshots as a ZIP: the images and screenshots.json",
+    tags=TAGS,
+    query=ScreenshotArchiveExportQuery,
+    responses={
+        200: {
+            "description": "The ZIP (or, with `manifest=true`, screenshots.json alone).",
+            "content": {
+                "application/zip": {"schema": {"type": "string", "format": "binary"}},
+                "application/json": {"schema": ScreenshotArchiveManifest},
+            },
+        }
+    },
+    description=ARCHIVE_FORMAT + " The screenshots in the trash are left out. The archive imports "
+    "into any project with `POST` here. Needs canViewTranslations.",
+)
+def export_screenshot_archive(project_id):
+    manifest_only = load_query(ScreenshotArchiveExportQuery)["manifest"]
+    exported = archive.export_archive(current_actor(), str(project_id))
+    if manifest_only:
+        return exported.manifest
+    response = Response(exported.chunks(), mimetype="application/zip")
+    response.headers["Content-Disposition"] = 'attachment; filename="screenshots.zip"'
+    return response
+
+
+@screenshots_api.post(ARCHIVE)
+@documented(
+    "Import screenshots and their regions from a ZIP (dry run: the same answer, nothing written)",
+    tags=TAGS,
+    query=ScreenshotArchiveQuery,
+    body={
+        "required": True,
+        "content": {
+            "application/zip": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {"schema": ScreenshotArchiveForm},
+        },
+    },
+    responses={200: ScreenshotArchiveResult},
+    errors=(400, 401, 403, 404, 413),
+    description=ARCHIVE_FORMAT + " Without screenshots.json (or for an image it does not list) "
+    "the images are added with no regions, and OCR proposes some when the server has tesseract. "
+    "All or none: every image is read as an upload is (a refusal names the archive member), a "
+    "region outside its image is a 400 naming `screenshots.json: screenshots.N.regions.M.width` "
+    "(or `height`), and so are a member outside the archive, an encrypted one or one unpacking "
+    "to over 200 times its size. The body may be up to LOKO_MAX_SCREENSHOT_UPLOAD_MB (64 MiB), "
+    f"with at most {archive.MOST_IMAGES} images and {archive.MOST_REGIONS:,} regions, each member "
+    "up to LOKO_SCREENSHOT_MAX_MB (else 413). A picture the project has is its screenshot "
+    "(restored when in the trash); a region it already has (the same key and rectangle) is not "
+    "added twice; a region whose key the project does not have active is skipped and listed in "
+    "`skipped` with its reason (`unknown-key`, `trashed-key`). With a session cookie the "
+    "cross-site write guard takes JSON bodies only: import with an API key. A dry run needs "
+    "read access; an import needs canEditTranslations.",
+)
+def import_screenshot_archive(project_id):
+    allow_body_up_to("LOKO_MAX_SCREENSHOT_UPLOAD_MB")
+    dry_run = load_query(ScreenshotArchiveQuery)["dryRun"]
+    upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
+    data = upload.read() if upload is not None else request.get_data(cache=False)
+    result = archive.import_archive(current_actor(), str(project_id), data, dry_run)
+    return ScreenshotArchiveResult().dump(result)

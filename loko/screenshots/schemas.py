@@ -2,8 +2,8 @@
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from loko.fields import ApiSchema, UuidString, WholeNumber
-from loko.screenshots.models import REGION_STATES
+from loko.fields import ApiSchema, FileName, TranslationKey, UuidString, WholeNumber
+from loko.screenshots.models import CONFIRMED, MAX_NAME, REGION_STATES
 from loko.screenshots.storage import ORIGINAL, SIZES
 
 MAX_SIDE = 1_000_000  # pixels: far beyond any image the pixel limit lets in
@@ -161,3 +161,108 @@ class RegionPatch(ApiSchema):
     def some_change(self, data, **_kwargs):
         if not data:
             raise ValidationError("Give at least one of translationId, x, y, width, height, state.", "x")
+
+
+# --- the archive: a project's screenshots as one ZIP, their regions in screenshots.json ---
+
+ARCHIVE_VERSION = 1
+MAX_MEMBER_NAME = 1024
+
+
+class ScreenshotArchiveRegion(ApiSchema):
+    """A region in ``screenshots.json``: its key named by file and key, not by id, so that
+    the archive fits any project that has those keys."""
+
+    fileName = FileName(required=True)
+    key = TranslationKey(required=True)
+    x = _coordinate("Left edge, in the image's pixels.", 0, required=True)
+    y = _coordinate("Top edge, in the image's pixels.", 0, required=True)
+    width = _coordinate("Width in pixels (the region stays within the image).", 1, required=True)
+    height = _coordinate("Height in pixels (the region stays within the image).", 1, required=True)
+    state = fields.String(load_default=CONFIRMED, validate=validate.OneOf(REGION_STATES))
+
+
+class ScreenshotArchiveEntry(ApiSchema):
+    image = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_MEMBER_NAME),
+        metadata={"description": "The image's file name in the ZIP (a path, with folders)."},
+    )
+    name = fields.String(
+        validate=validate.Length(min=1, max=MAX_NAME),
+        metadata={"description": "The screenshot's name in Loko (default: the image's file name)."},
+    )
+    regions = fields.List(fields.Nested(ScreenshotArchiveRegion), load_default=list)
+
+
+class ScreenshotArchiveManifest(ApiSchema):
+    """``screenshots.json``: each image of the ZIP, by its file name there, with its regions."""
+
+    version = fields.Integer(load_default=ARCHIVE_VERSION, validate=validate.Equal(ARCHIVE_VERSION))
+    screenshots = fields.List(fields.Nested(ScreenshotArchiveEntry), required=True)
+
+
+class ScreenshotArchiveExportQuery(ApiSchema):
+    manifest = fields.Boolean(
+        load_default=False, metadata={"description": "true: answer screenshots.json alone, as JSON."}
+    )
+
+
+class ScreenshotArchiveForm(ApiSchema):
+    """The multipart form of an archive import: the ZIP in the field ``file``."""
+
+    file = fields.Raw(required=True, metadata={"type": "string", "format": "binary"})
+
+
+class ScreenshotArchiveQuery(ApiSchema):
+    dryRun = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Read and check everything, answer what would be done, write nothing."},
+    )
+
+
+class ScreenshotArchiveImported(ApiSchema):
+    image = fields.String(required=True, metadata={"description": "Its file name in the ZIP."})
+    id = fields.String(
+        required=True, allow_none=True, metadata={"description": "null for a dry run's new screenshot."}
+    )
+    name = fields.String(required=True)
+    sha256 = fields.String(required=True)
+    created = fields.Boolean(
+        required=True, metadata={"description": "false when the project already had this picture."}
+    )
+    restored = fields.Boolean(
+        required=True, metadata={"description": "true when that screenshot was in the trash (it is back)."}
+    )
+    regionsAdded = fields.Integer(required=True)
+    regionsExisting = fields.Integer(
+        required=True, metadata={"description": "Regions the screenshot already had (not added twice)."}
+    )
+
+
+class ScreenshotArchiveSkipped(ApiSchema):
+    image = fields.String(required=True)
+    fileName = fields.String(required=True)
+    key = fields.String(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(("unknown-key", "trashed-key")))
+    message = fields.String(required=True)
+
+
+class ScreenshotArchiveCounts(ApiSchema):
+    screenshotsCreated = fields.Integer(required=True)
+    screenshotsFound = fields.Integer(required=True)
+    screenshotsRestored = fields.Integer(required=True)
+    regionsAdded = fields.Integer(required=True)
+    regionsExisting = fields.Integer(required=True)
+    regionsSkipped = fields.Integer(required=True)
+
+
+class ScreenshotArchiveResult(ApiSchema):
+    dryRun = fields.Boolean(required=True)
+    summary = fields.Nested(ScreenshotArchiveCounts, required=True)
+    screenshots = fields.List(fields.Nested(ScreenshotArchiveImported), required=True)
+    skipped = fields.List(
+        fields.Nested(ScreenshotArchiveSkipped),
+        required=True,
+        metadata={"description": "Regions not added: their key is not in this project, or in its trash."},
+    )

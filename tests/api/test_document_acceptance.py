@@ -33,7 +33,9 @@ What the run leaves out, and why (README.md, "Rules a schema cannot state", list
   or TBX file's text that must parse; tests/glossary covers it. So is a screenshots upload
   (``POST /api/projects/{project_id}/screenshots``): its files must decode as the images
   their first bytes say (PNG, JPEG or WebP), and a session sends none (the cross-site write
-  guard takes JSON bodies only); tests/screenshots covers it.
+  guard takes JSON bodies only); tests/screenshots covers it. So is a screenshots archive
+  (``POST /api/projects/{project_id}/screenshots/archive``): a ZIP of such images and their
+  regions; tests/screenshots/test_archive.py covers it.
 - ``POST /api/projects/{project_id}/repohost`` is not sent: it checks the connection to
   the repository host before saving (github.com when no ``api_url`` is given), and tests
   send nothing beyond the loopback; tests/repohost covers it against real git and
@@ -75,6 +77,7 @@ SERVER_ERRORS_ONLY = {
     "POST /api/projects/{project_id}/import",
     "POST /api/organizations/{organization_id}/glossary/import",
     "POST /api/projects/{project_id}/screenshots",
+    "POST /api/projects/{project_id}/screenshots/archive",
 }
 # Their longest strings under a pattern (a comment of 5,000 characters, 200 texts of 8,192)
 # take schemathesis' coverage phase a minute or more each to build; the generated requests

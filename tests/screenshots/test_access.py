@@ -2,6 +2,9 @@
 says (viewers and read keys see, editors and write keys change, strangers get 404, another
 project's key 403, nobody 401); and how an image is served."""
 
+import io
+import zipfile
+
 import pytest
 
 from loko.extensions import db
@@ -112,3 +115,40 @@ def test_a_screenshot_of_another_project_is_404(app, api, shot):
     assert other.get(f"/api/projects/{second_id}/screenshots/{shot['id']}").status_code == 403
     missing = api.client.get(api.url("/screenshots/01a228d9-1d58-7cb1-b197-abdcdd707137"))
     assert missing.status_code == 404 and "screenshotId" in missing.json["error"]
+
+
+@pytest.mark.parametrize("caller", [*SEE, *DENIED])
+def test_who_exports_the_screenshot_archive(callers, api, shot, caller):
+    response = callers[caller].get(api.url("/screenshots/archive"))
+    assert response.status_code == (SEE.get(caller) or DENIED[caller])
+
+
+def archive_of_one_image() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zipped:
+        zipped.writestr("a.png", picture())
+    return buffer.getvalue()
+
+
+IMPORT = {"write key": 200, "read key": 403, "other project's key": 403, "nobody": 401}
+
+
+@pytest.mark.parametrize("caller", [*IMPORT, *SESSION_UPLOAD])
+def test_who_imports_a_screenshot_archive(callers, api, caller):
+    response = callers[caller].post(
+        api.url("/screenshots/archive"), data=archive_of_one_image(), content_type="application/zip"
+    )
+    assert response.status_code == IMPORT.get(caller, 415)
+
+
+@pytest.mark.parametrize(
+    ("caller", "expected"), [("read key", 200), ("other project's key", 403), ("nobody", 401)]
+)
+def test_a_dry_run_of_an_archive_needs_read_access(callers, api, caller, expected):
+    response = callers[caller].post(
+        api.url("/screenshots/archive"),
+        data=archive_of_one_image(),
+        content_type="application/zip",
+        query_string={"dryRun": "true"},
+    )
+    assert response.status_code == expected
