@@ -15,14 +15,15 @@ class ArchiveError(ValueError):
     """An archive that does not open, or an entry that could land outside the folder."""
 
 
-def pack(files: Iterable[tuple[str, bytes]]) -> bytes:
+def pack(files: Iterable[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
     """A ZIP of ``(name, bytes)`` entries, sorted by name with fixed timestamps, so the same
-    files always give the same archive."""
+    files always give the same archive (``ZIP_STORED``: uncompressed, for files that are
+    compressed already)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
         for name, data in sorted(files):
             info = zipfile.ZipInfo(name, date_time=ZIP_TIMESTAMP)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = compression
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     return buffer.getvalue()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from loko.client import report
 from loko.client.config import (
@@ -30,6 +31,7 @@ from loko.client.config import (
 )
 from loko.client.formats import BILINGUAL, FORMAT_NAMES, format_of_file, format_of_path, is_multilingual
 from loko.client.remote import Remote, ServerError
+from loko.client.screenshots import ScreenshotFolderError, screenshot_upload
 from loko.client.state import STATE_FOLDER, PullState
 from loko.client.sync import (
     PullError,
@@ -316,14 +318,29 @@ def _plan(config: Config, file_sets: list[FileSet], body: bytes):
     help="Import as a background job on the server and wait for it: auto for an upload over "
     "1 MiB, always, or never. A dry run is never a job.",
 )
-def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_diff, run_async):
+@click.option(
+    "--screenshots",
+    "screenshots_folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Send the PNG, JPEG and WebP images of this folder (and its screenshots.json: regions "
+    "by fileName and key) to the project's screenshots instead of the translation files.",
+)
+def push_command(
+    config, out, dry_run, mode, removed_keys, languages, fail_on_diff, run_async, screenshots_folder
+):
     """Send the local files to the project.
 
     Each [[files]] entry's files go in one ZIP, imported in one transaction; prints what
     changed (with --dry-run, what would). A large ZIP is imported as a job on the server,
-    whose progress is shown until it ends; a failed or cancelled job exits with 1."""
+    whose progress is shown until it ends; a failed or cancelled job exits with 1.
+
+    With --screenshots DIR, only the folder's screenshots are sent, in one ZIP imported in
+    one transaction; push the translation files first, so that the regions find their keys."""
     if fail_on_diff and not dry_run:
         raise click.UsageError("--fail-on-diff goes with --dry-run (or use `loko status`)")
+    if screenshots_folder is not None:
+        push_screenshots(config, out, screenshots_folder, dry_run, fail_on_diff)
+        return
     _refuse_language_filter(config, languages)
     uploads = _uploads(config, languages, out)
     if not uploads:
@@ -346,6 +363,44 @@ def push_command(config, out, dry_run, mode, removed_keys, languages, fail_on_di
         out.say("Dry run: nothing was changed on the server.")
     if fail_on_diff and changed:
         click.get_current_context().exit(DIFFERENCES_FOUND)
+
+
+# The options of a push of translation files, which a push of screenshots refuses when given.
+TRANSLATION_FILE_OPTIONS = {
+    "mode": "--mode",
+    "removed_keys": "--removed-keys",
+    "languages": "--language",
+    "run_async": "--async",
+}
+
+
+def push_screenshots(config, out, folder: Path, dry_run: bool, fail_on_diff: bool) -> None:
+    """``push --screenshots``: the folder's images and screenshots.json in one archive import;
+    prints what was created, found and skipped (with --dry-run, what would be)."""
+    context = click.get_current_context()
+    for name, option in TRANSLATION_FILE_OPTIONS.items():
+        if context.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+            raise click.UsageError(f"{option} is for translation files, not --screenshots")
+    try:
+        upload = screenshot_upload(folder)
+    except ScreenshotFolderError as error:
+        raise LocalFileError(str(error)) from None
+    except OSError as error:
+        raise LocalFileError(f"cannot read {error.filename}: {error.strerror}") from None
+    for name in upload.ignored:
+        out.warn(f"{folder / name} is not a PNG, JPEG or WebP image: not sent")
+    with _remote(config, out) as remote:
+        result = remote.import_screenshots(upload.archive, dry_run=dry_run)
+    out.data(result)
+    out.lines(report.screenshot_lines(str(folder), len(upload.images), upload.sidecar, result))
+    summary = result["summary"]
+    if not upload.sidecar and summary.get("screenshotsCreated"):
+        out.say("Without screenshots.json, the server's OCR proposes regions if it has tesseract.")
+    if dry_run:
+        out.say("Dry run: nothing was changed on the server.")
+    changed = any(summary.get(name) for name in ("screenshotsCreated", "screenshotsRestored", "regionsAdded"))
+    if fail_on_diff and changed:
+        context.exit(DIFFERENCES_FOUND)
 
 
 @click.group("repohost")

@@ -1,6 +1,7 @@
-"""The Loko server as the pipeline sees it: two calls of its REST API, the import and the
-export, over one HTTP client with a Bearer API key, timeouts and TLS verification. A large
-import runs as a background job on the server (``async=true``), which is polled until it ends."""
+"""The Loko server as the pipeline sees it: calls of its REST API (chiefly the import, the
+export and the screenshots' archive import) over one HTTP client with a Bearer API key,
+timeouts and TLS verification. A large import runs as a background job on the server
+(``async=true``), which is polled until it ends."""
 
 import contextlib
 import sys
@@ -51,6 +52,17 @@ def _error_text(response: httpx.Response) -> str:
         message = None
     text = str(message) if message else response.reason_phrase or "no reason given"
     return f"{text} (HTTP {response.status_code})"
+
+
+def _checked_answer(response: httpx.Response, fits: Callable[[object], bool], what: str):
+    """The response's JSON when ``fits`` it; ServerError saying it is not ``what`` otherwise."""
+    try:
+        answer = response.json()
+    except ValueError:
+        answer = None
+    if not fits(answer):
+        raise ServerError(f"the server's answer {what}: {response.text[:200]!r}")
+    return answer
 
 
 def _import_result(answer, response: httpx.Response) -> dict:
@@ -180,6 +192,30 @@ class Remote:
             answer = self.wait_for_job(job, on_job)
         return _import_result(answer, response)
 
+    def import_screenshots(self, archive: bytes, *, dry_run: bool) -> dict:
+        """``POST /screenshots/archive`` of one ZIP of images and screenshots.json; the
+        server's answer (what it created, found and skipped, or would)."""
+        headers = {"Content-Type": "application/zip", "Content-Length": str(len(archive))}
+        with self._transport_errors():
+            response = self.client.post(
+                f"{self.base}/screenshots/archive",
+                params={"dryRun": "true" if dry_run else "false"},
+                content=self._upload(archive),
+                headers=headers,
+            )
+        if response.status_code == 413:
+            raise ServerError(f"{_error_text(response)}: push fewer images at a time (a subfolder)")
+        self._check(response)
+        return _checked_answer(
+            response,
+            lambda answer: (
+                isinstance(answer, dict)
+                and isinstance(answer.get("summary"), dict)
+                and isinstance(answer.get("screenshots"), list)
+            ),
+            "to the screenshots is not an import result",
+        )
+
     def wait_for_job(self, job: dict, on_job: Callable[[dict], None] | None = None) -> dict | None:
         """Look at ``job`` (``GET /jobs/{id}``) until it has finished; its result. A failed or
         cancelled job is a ServerError with its error, and so is one still unfinished after
@@ -231,13 +267,11 @@ class Remote:
         with self._transport_errors():
             response = self.client.get(f"{self.base}/checks", params={"limit": 1})
         self._check(response)
-        try:
-            answer = response.json()
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict) or not isinstance(answer.get("counts"), list):
-            raise ServerError(f"the server's answer about checks is not a report: {response.text[:200]!r}")
-        return answer
+        return _checked_answer(
+            response,
+            lambda answer: isinstance(answer, dict) and isinstance(answer.get("counts"), list),
+            "about checks is not a report",
+        )
 
     def review_queue(self, language: str | None, limit: int) -> dict:
         """``GET /translations/review?state=needs-review``: ``{total, values}``, the values
@@ -255,18 +289,15 @@ class Remote:
             with self._transport_errors():
                 response = self.client.get(f"{self.base}/translations/review", params=params)
             self._check(response)
-            try:
-                answer = response.json()
-            except ValueError:
-                answer = None
-            if (
-                not isinstance(answer, dict)
-                or not isinstance(answer.get("values"), list)
-                or not isinstance(answer.get("total"), int)
-            ):
-                raise ServerError(
-                    f"the server's answer about reviews is not a queue: {response.text[:200]!r}"
-                )
+            answer = _checked_answer(
+                response,
+                lambda answer: (
+                    isinstance(answer, dict)
+                    and isinstance(answer.get("values"), list)
+                    and isinstance(answer.get("total"), int)
+                ),
+                "about reviews is not a queue",
+            )
             values += answer["values"]
             if not answer["values"] or len(values) >= min(answer["total"], limit):
                 return {"total": answer["total"], "values": values}

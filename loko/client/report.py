@@ -102,3 +102,31 @@ def review_lines(values: list[dict]) -> list[str]:
         f"{_reason(item.get('reason'))}"
         for item in values
     ]
+
+
+def screenshot_lines(folder: str, images: int, sidecar: bool, result: dict) -> list[str]:
+    """The counts of a screenshots push, then each image's screenshot and each skipped region."""
+    summary = result.get("summary") or {}
+    with_sidecar = "with screenshots.json" if sidecar else "no screenshots.json"
+    lines = [
+        f"{_plain(folder)}: {images} image(s) sent, {with_sidecar}",
+        f"  screenshots: {summary.get('screenshotsCreated', 0)} created, "
+        f"{summary.get('screenshotsFound', 0)} found ({summary.get('screenshotsRestored', 0)} restored "
+        f"from the trash); regions: {summary.get('regionsAdded', 0)} added, "
+        f"{summary.get('regionsExisting', 0)} already there, {summary.get('regionsSkipped', 0)} skipped",
+    ]
+    for item in result.get("screenshots") or ():
+        if item.get("created"):
+            mark, what = click.style("+", fg="green"), "new screenshot"
+        elif item.get("restored"):
+            mark, what = click.style("^", fg="cyan"), "restored from the trash"
+        else:
+            mark, what = "=", "already in the project"
+        regions = f", {item.get('regionsAdded', 0)} region(s) added" if item.get("regionsAdded") else ""
+        lines.append(f"  {mark} {_plain(item.get('image', '?'))} ({what}{regions})")
+    for item in result.get("skipped") or ():
+        lines.append(
+            f"  {click.style('!', fg='magenta')} {_plain(item.get('image', '?'))}: region of "
+            f"{_where(item)} skipped: {_plain(item.get('message') or item.get('reason'))}"
+        )
+    return lines

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.client.conftest import write, write_config
+from tests.screenshots.conftest import picture as png
 
 pytestmark = pytest.mark.slow
 
@@ -409,3 +410,62 @@ def test_each_project_file_is_pulled_under_the_entry_that_holds_it(
         "web/de/web.json",
         "web/en/web.json",
     ]
+
+
+# --- screenshots -----------------------------------------------------------------------------
+
+
+def server_screenshots(project) -> list[dict]:
+    """The project's screenshots, each with its ``regionList``, by name."""
+    with project.api() as api:
+        listed = api.get("/screenshots").json()["screenshots"]
+        details = [api.get(f"/screenshots/{shot['id']}").json()["screenshot"] for shot in listed]
+    return sorted(details, key=lambda shot: shot["name"])
+
+
+def test_push_screenshots_with_a_sidecar_places_the_keys_it_names(loko, workdir, project):
+    project.upsert("common", "en", {"title": "Shop"})
+    regions = [
+        {"fileName": "common", "key": "title", "x": 10, "y": 20, "width": 100, "height": 30},
+        {"fileName": "common", "key": "gone", "x": 0, "y": 0, "width": 5, "height": 5},
+    ]
+    sidecar = json.dumps({"screenshots": [{"image": "home.png", "regions": regions}]})
+    write(workdir, {"shots/home.png": png(400, 300), "shots/screenshots.json": sidecar})
+    result = loko("push", "--screenshots", "shots")
+    assert result.exit_code == 0, result.output
+    assert "1 created" in result.stdout and "1 skipped" in result.stdout
+    assert "no key 'gone' in the file 'common'" in result.stdout
+    (shot,) = server_screenshots(project)
+    assert [(r["key"], r["x"], r["y"], r["width"], r["height"]) for r in shot["regionList"]] == [
+        ("title", 10, 20, 100, 30)
+    ]
+    again = loko("push", "--screenshots", "shots", "--json")
+    assert json.loads(again.stdout)["summary"]["regionsExisting"] == 1
+    assert len(server_screenshots(project)[0]["regionList"]) == 1
+
+
+def test_push_screenshots_without_a_sidecar_uploads_the_images(loko, workdir, project):
+    write(workdir, {"shots/home.png": png(color=(1, 2, 3)), "shots/cart.jpg": png(kind="JPEG")})
+    result = loko("push", "--screenshots", "shots")
+    assert result.exit_code == 0, result.output
+    assert "2 created" in result.stdout
+    assert [(shot["name"], shot["mediaType"]) for shot in server_screenshots(project)] == [
+        ("cart.jpg", "image/jpeg"),
+        ("home.png", "image/png"),
+    ]
+
+
+def test_push_screenshots_dry_run_writes_nothing(loko, workdir, project):
+    write(workdir, {"shots/home.png": png()})
+    result = loko("push", "--screenshots", "shots", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "1 created" in result.stdout and "Dry run: nothing was changed" in result.stdout
+    assert server_screenshots(project) == []
+
+
+def test_push_screenshots_of_a_file_that_is_no_image_exits_1_naming_it(loko, workdir, project):
+    write(workdir, {"shots/home.png": png(), "shots/fake.png": b"<svg><script/></svg>"})
+    result = loko("push", "--screenshots", "shots")
+    assert result.exit_code == 1
+    assert "'fake.png'" in result.stderr and "(HTTP 400)" in result.stderr
+    assert server_screenshots(project) == []
