@@ -17,6 +17,15 @@ each value it did not write and why (the first ``NOT_WRITTEN_LISTED``). ICU plur
 and select messages go to the provider branch by branch, as whole sentences, and come back
 in the target language's plural categories (``loko.machine.choices``); one that cannot be
 made whole sentences is not sent, and counted so.
+
+A provider that sees images (``seesImages``, a language model) is sent each key's screenshot
+with its request, as a suggestion is (``screenshots.model_picture``: cut around the key's
+region, at most ``LOKO_SCREENSHOT_MODEL_SIDE`` pixels a side, one image part at detail
+``low``, about 85 tokens): a key on an active screenshot goes alone in its request, with
+the picture and a context naming the key and its region, so each image is sent once and
+with the one text it shows; keys on no screenshot go in batches as before. The pictures are
+read ``PICTURES_READ`` keys at a time, one query each, as their requests are sent. A provider
+not marked, or a key on no screenshot (or only on trashed ones), is sent no image.
 """
 
 import math
@@ -25,6 +34,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
+from itertools import chain
 
 from flask import current_app
 from sqlalchemy import and_, exists, or_, select
@@ -43,6 +53,7 @@ from loko.machine import choices
 from loko.machine import service as machine
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
+from loko.screenshots import service as screenshots
 from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
 from loko.translations.queries import contains_text, has_inherited_value
 from loko.translations.service import fill_missing
@@ -58,6 +69,7 @@ DEFAULT_CONCURRENCY = 2
 MEMORY_WRITES = 2000  # memory matches written per transaction
 ERRORS_LISTED = 20
 NOT_WRITTEN_LISTED = 1000  # values named in the report; the counts go on past it
+PICTURES_READ = 8  # keys whose screenshots are read (and cut) at a time, as they are sent
 SKIPPED_REASON = "written meanwhile (or its key went to the trash): kept as it was"
 
 
@@ -383,6 +395,9 @@ class Plan:
     # Per language, the memory the caller may read (``policy.memory_reach``), decided when
     # the job runs, with the caller's rights then.
     reaches: dict[str, policy.MemoryReach]
+    project_id: str = ""
+    # The keys an active screenshot shows, read when the provider sees images (else empty).
+    pictured: frozenset[str] = frozenset()
 
 
 def _plan(actor, project_id: str, request: Request) -> Plan:
@@ -400,9 +415,12 @@ def _plan(actor, project_id: str, request: Request) -> Plan:
             language: policy.memory_reach(actor, project.organization_id, language)
             for language in request.languages
         },
+        project_id=project.id,
     )
     if provider is not None:
         plan.calls = {language: machine.call_of(provider, language) for language in request.languages}
+        if provider.sees_images:
+            plan.pictured = frozenset(screenshots.keys_with_pictures(project.id))
     db.session.rollback()  # no transaction stays open while the memory or a provider works
     return plan
 
@@ -430,6 +448,16 @@ def estimate(actor, project_id: str, request: Request) -> dict:
         asked = [text for text in rest if sendable(text)] if call is not None else []
         held = set(rest) - set(asked) if call is not None else set()
         sent = set(asked)
+        # A key with a picture is asked alone; the other keys' texts in batches.
+        shown = [item for item in items if item.source in sent and item.translation_id in plan.pictured]
+        batched = list(
+            dict.fromkeys(
+                item.source
+                for item in items
+                if item.source in sent and item.translation_id not in plan.pictured
+            )
+        )
+        requests = math.ceil(len(batched) / _batch_size(call.kind)) + len(shown) if call else 0
         languages.append(
             {
                 "language": language,
@@ -437,9 +465,11 @@ def estimate(actor, project_id: str, request: Request) -> dict:
                 "fromMemory": memory_filled,
                 "toProvider": sum(1 for item in items if item.source in sent),
                 "notSent": sum(1 for item in items if item.source in held),
-                "providerTexts": len(asked),
-                "providerCharacters": sum(len(text) for text in asked),
-                "providerRequests": math.ceil(len(asked) / _batch_size(call.kind)) if call else 0,
+                "providerTexts": len(batched) + len(shown),
+                "providerCharacters": sum(len(text) for text in batched)
+                + sum(len(item.source) for item in shown),
+                "providerRequests": requests,
+                "providerImages": len(shown),
             }
         )
     totals = {
@@ -452,6 +482,7 @@ def estimate(actor, project_id: str, request: Request) -> dict:
             "providerTexts",
             "providerCharacters",
             "providerRequests",
+            "providerImages",
         )
     }
     return {**totals, "languages": languages}
@@ -497,7 +528,9 @@ def pretranslate(
                 report.not_sent += 1
                 report.name(item, language, "notSent", f"not sent to machine translation: {reason}")
         rest = sent
-        for pairs, refusals, failures in _translated(call, rest, plan.source, language, cancelled):
+        pictures = (lambda chosen: screenshots.model_pictures(project_id, chosen)) if plan.pictured else None
+        asked = _translated(call, rest, plan.source, language, cancelled, plan.pictured, pictures)
+        for pairs, refusals, failures in asked:
             if cancelled():
                 break
             writer.write(language, pairs, "fromProvider")
@@ -606,20 +639,62 @@ class _Writer:
             )
 
 
-def _translated(
-    call: machine.ProviderCall, items: list[Missing], source: str, target: str, cancelled
-) -> Iterator[tuple[list, list, list]]:
-    """The provider's translations of ``items``, batch by batch as they come back:
-    ``(pairs translated, [(refusal, items)], [(error, items)])``; a refusal is a result the
-    masking refused (a placeholder lost, repeated or invented), an error a failed request.
-    Each distinct text is asked once, in requests of the provider's batch size,
-    ``CONCURRENCY`` of them at a time; a cancelled job asks no more."""
+@dataclass(frozen=True)
+class _Ask:
+    """One request: its texts, the keys each text fills, and with a key asked alone its
+    screenshot (a data URL) and the context that names the key and where it is on it."""
+
+    texts: list[str]
+    items: list[list[Missing]]
+    context: str | None = None
+    image: str | None = None
+
+
+def _batched(items: list[Missing], size: int) -> Iterator[_Ask]:
+    """Each distinct text of ``items`` once, ``size`` texts a request."""
     by_text: dict[str, list[Missing]] = defaultdict(list)
     for item in items:
         by_text[item.source].append(item)
     texts = list(by_text)
-    size = _batch_size(call.kind)
-    batches = iter([texts[start : start + size] for start in range(0, len(texts), size)])
+    for start in range(0, len(texts), size):
+        batch = texts[start : start + size]
+        yield _Ask(batch, [by_text[text] for text in batch])
+
+
+def _pictured(items: list[Missing], pictures: Callable[[list[str]], dict]) -> Iterator[_Ask]:
+    """Each of ``items`` alone with its key's picture, read ``PICTURES_READ`` keys at a time
+    (one query each, its read ended before the requests go)."""
+    for start in range(0, len(items), PICTURES_READ):
+        chunk = items[start : start + PICTURES_READ]
+        read = pictures([item.translation_id for item in chunk])
+        db.session.rollback()
+        for item in chunk:
+            picture = read.get(item.translation_id)
+            if picture is None:  # its file is missing: the text goes without it
+                yield _Ask([item.source], [[item]])
+                continue
+            context = f"Key: {item.key}\nFile: {item.file_name}\n{picture.note}"
+            yield _Ask([item.source], [[item]], context, picture.data_url)
+
+
+def _translated(
+    call: machine.ProviderCall,
+    items: list[Missing],
+    source: str,
+    target: str,
+    cancelled,
+    pictured: frozenset[str] = frozenset(),
+    pictures: Callable[[list[str]], dict] | None = None,
+) -> Iterator[tuple[list, list, list]]:
+    """The provider's translations of ``items``, batch by batch as they come back:
+    ``(pairs translated, [(refusal, items)], [(error, items)])``; a refusal is a result the
+    masking refused (a placeholder lost, repeated or invented), an error a failed request.
+    Each distinct text is asked once, in requests of the provider's batch size, but a key in
+    ``pictured`` when ``pictures`` reads them, asked alone with its picture;
+    ``CONCURRENCY`` requests at a time; a cancelled job asks no more."""
+    shown = [item for item in items if item.translation_id in pictured] if pictures else []
+    plain = [item for item in items if item.translation_id not in pictured] if pictures else items
+    batches = chain(_batched(plain, _batch_size(call.kind)), _pictured(shown, pictures) if shown else ())
     allow_private = machine.outbound_allowed(current_app.config)
     workers = CONCURRENCY.get(call.kind, DEFAULT_CONCURRENCY)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="loko-pretranslate") as pool:
@@ -639,24 +714,27 @@ def _translated(
                 batch, answers, error = future.result()
                 pairs, refusals, failures = [], [], []
                 if error is not None:
-                    failures.append((error, [item for text in batch for item in by_text[text]]))
+                    failures.append((error, [item for keys in batch.items for item in keys]))
                 else:
-                    for text, answer in zip(batch, answers, strict=True):
+                    for keys, answer in zip(batch.items, answers, strict=True):
                         if isinstance(answer, str):
-                            pairs += [(item, answer) for item in by_text[text]]
+                            pairs += [(item, answer) for item in keys]
                         else:
-                            refusals.append((f"{call.name} refused: {answer.message}", by_text[text]))
+                            refusals.append((f"{call.name} refused: {answer.message}", keys))
                 yield pairs, refusals, failures
                 if not cancelled():
                     ask_next()
 
 
-def _ask(call: machine.ProviderCall, texts: list[str], source: str, target: str, allow_private: bool):
+def _ask(call: machine.ProviderCall, batch: _Ask, source: str, target: str, allow_private: bool):
     """One request to the provider, on a worker thread (no application context, no
-    database): ``(texts, [translation or MaskingError], None)`` or ``(texts, None, error)``."""
+    database): ``(batch, [translation or MaskingError], None)`` or ``(batch, None, error)``."""
     from loko.machine.providers.base import ProviderError
 
     try:
-        return texts, machine.translate_each(call, texts, source, target, allow_private), None
+        answers = machine.translate_each(
+            call, batch.texts, source, target, allow_private, context=batch.context, image=batch.image
+        )
+        return batch, answers, None
     except ProviderError as error:
-        return texts, None, f"{call.name}: {error.message}"
+        return batch, None, f"{call.name}: {error.message}"

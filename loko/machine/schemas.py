@@ -290,10 +290,21 @@ class PretranslateLanguageEstimate(ApiSchema):
         metadata={"description": "Of those, ICU plural or select messages: never sent to the provider."},
     )
     providerTexts = fields.Integer(
-        required=True, metadata={"description": "Distinct texts sent to the provider."}
+        required=True,
+        metadata={
+            "description": "Texts sent to the provider: each distinct text once, but a key sent "
+            "with its screenshot, which goes alone."
+        },
     )
     providerCharacters = fields.Integer(required=True, metadata={"description": "Their characters."})
     providerRequests = fields.Integer(required=True, metadata={"description": "Requests it takes."})
+    providerImages = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Screenshots sent, to a provider that sees images: one per key on an active "
+            "screenshot, each in a request of its own, about 85 tokens each (detail low)."
+        },
+    )
 
 
 class PretranslateEstimate(PretranslateLanguageEstimate):

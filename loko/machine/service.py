@@ -217,17 +217,30 @@ def outbound_allowed(config) -> bool:
     return _outbound().allow_private(config)
 
 
-def translate_each(call: ProviderCall, texts: list[str], source: str, target: str, allow_private: bool):
+def translate_each(
+    call: ProviderCall,
+    texts: list[str],
+    source: str,
+    target: str,
+    allow_private: bool,
+    context: str | None = None,
+    image: str | None = None,
+):
     """``texts`` translated in one request (no application context needed: for worker
-    threads), with a MaskingError in place of each refused result; ProviderError."""
+    threads), with ``context`` and, when the provider sees images, ``image`` (a data URL);
+    a MaskingError in place of each refused result; ProviderError."""
     from loko.machine.providers import provider_for
     from loko.machine.providers.base import Settings
 
     settings = Settings(
-        base_url=call.base_url, api_key=call.api_key, model=call.model, instruction=call.instruction
+        base_url=call.base_url,
+        api_key=call.api_key,
+        model=call.model,
+        instruction=call.instruction,
+        image_url=image if call.sees_images else None,
     )
     with _outbound().http_client(allow_private) as http:
-        return provider_for(call.kind, settings, http).translate_each(texts, source, target, None)
+        return provider_for(call.kind, settings, http).translate_each(texts, source, target, context)
 
 
 def translate(
