@@ -24,7 +24,7 @@ from pathlib import Path
 
 import orjson
 from marshmallow import ValidationError
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 
 from loko.auth import policy
 from loko.database import new_id, read_snapshot, unit_of_work, utcnow
@@ -39,7 +39,15 @@ from loko.screenshots import ocr
 from loko.screenshots.images import EXTENSIONS, ImageRefused, PreparedImage, prepare
 from loko.screenshots.models import Screenshot, ScreenshotRegion
 from loko.screenshots.schemas import ARCHIVE_VERSION, ScreenshotArchiveManifest
-from loko.screenshots.service import OCR, Limits, _check_rectangle, _name, clean_name, image_store
+from loko.screenshots.service import (
+    OCR,
+    Limits,
+    _check_rectangle,
+    _name,
+    clean_name,
+    image_store,
+    require_room,
+)
 from loko.translations.models import Translation
 
 MANIFEST = "screenshots.json"
@@ -317,15 +325,7 @@ def _existing(project_id: str, hashes: set[str], limits: Limits) -> dict[str, tu
             )
         )
     }
-    count = db.session.scalar(
-        select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
-    )
-    new = len(hashes - set(existing))
-    if count + new > limits.per_project:
-        raise BadRequest(
-            f"file: the project would have {count + new:,} screenshots; at most "
-            f"{limits.per_project:,} (LOKO_SCREENSHOTS_PER_PROJECT)."
-        )
+    require_room(project_id, len(hashes - set(existing)), limits, "file")
     return existing
 
 

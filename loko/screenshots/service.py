@@ -63,6 +63,19 @@ def image_store() -> ImageStore:
     return ImageStore(current_app.config["LOKO_SCREENSHOTS_DIR"])
 
 
+def require_room(project_id: str, new: int, limits: Limits, field: str) -> None:
+    """BadRequest naming ``field`` when ``new`` more screenshots would take the project past
+    its limit (LOKO_SCREENSHOTS_PER_PROJECT; those in the trash count)."""
+    count = db.session.scalar(
+        select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
+    )
+    if count + new > limits.per_project:
+        raise BadRequest(
+            f"{field}: the project would have {count + new:,} screenshots; at most "
+            f"{limits.per_project:,} (LOKO_SCREENSHOTS_PER_PROJECT)."
+        )
+
+
 def _who(screenshot: Screenshot) -> dict:
     return {
         "type": screenshot.created_by_type,
@@ -166,15 +179,7 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
                     )
                 )
             }
-            count = db.session.scalar(
-                select(func.count()).select_from(Screenshot).where(Screenshot.project_id == project_id)
-            )
-            new = len(hashes - set(existing))
-            if count + new > limits.per_project:
-                raise BadRequest(
-                    f"files: the project would have {count + new:,} screenshots; at most "
-                    f"{limits.per_project:,} (LOKO_SCREENSHOTS_PER_PROJECT)."
-                )
+            require_room(project_id, len(hashes - set(existing)), limits, "files")
             answers, created, restored = [], {}, set()
             now = utcnow()
             for name, image in prepared:
