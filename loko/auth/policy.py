@@ -45,6 +45,12 @@ VIEW_REVIEW_QUEUE = VIEW_TRANSLATIONS
 # key too), uploaded, placed and deleted by whoever may edit them (a write key too).
 VIEW_SCREENSHOTS = VIEW_TRANSLATIONS
 MANAGE_SCREENSHOTS = EDIT_TRANSLATIONS
+# A linked project's screenshots of a key a project shares with it (the same file and key,
+# when none of the project's shows it): seen, and their images fetched through the project's
+# own path, by whoever sees the project's screenshots, with no right on the linked project,
+# as the values the project inherits are (its export and editor show them to whoever sees the
+# project; the link is set by someone who may view the linked project).
+VIEW_INHERITED_SCREENSHOTS = VIEW_SCREENSHOTS
 # Pre-translating (filling a project's missing values from memory or a provider, as a job):
 # whoever may edit its translations; the values written wait for a review.
 PRETRANSLATE = EDIT_TRANSLATIONS

@@ -27,7 +27,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, NotFound, PayloadTooLarge
 from loko.extensions import db
 from loko.jobs.service import enqueue
-from loko.screenshots import ocr
+from loko.screenshots import inherited, ocr
 from loko.screenshots.images import MEDIA_TYPES, ImageRefused, crop_for_model, prepare
 from loko.screenshots.models import CONFIRMED, MAX_NAME, Screenshot, ScreenshotRegion
 from loko.screenshots.storage import ORIGINAL, ImageStore
@@ -299,7 +299,8 @@ def get_screenshot(actor, project_id: str, screenshot_id: str) -> dict:
 def screenshot_image(actor, project_id: str, screenshot_id: str, size: str = ORIGINAL):
     """``(path, media type, sha256)`` of a screenshot's image, thumbnail or preview."""
     policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
-    screenshot = _screenshot(project_id, screenshot_id)
+    lent = inherited.lent_screenshot(project_id, screenshot_id)
+    screenshot = lent or _screenshot(project_id, screenshot_id)
     path = image_store().path(screenshot.sha256, screenshot.format, size)
     if not path.is_file():
         raise NotFound("screenshotId: the image's file is missing from the data folder.")
@@ -476,12 +477,14 @@ def file_names(actor, project_id: str) -> list[str]:
 
 def key_screenshots(actor, project_id: str, translation_id: str, limit: int = 12) -> list[dict]:
     """The screenshots that show a key, newest first (at most ``limit``), each with that
-    key's regions on it (the editor's details)."""
-    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    key's regions on it (the editor's details, MCP's get_translation). A key that none of
+    the project's shows has its linked project's, as it inherits that project's values
+    (``inherited``): marked ``inherited``, with URLs through this project's path."""
+    policy.require_permission(actor, project_id, policy.VIEW_INHERITED_SCREENSHOTS)
     rows = db.session.execute(
         select(Screenshot, ScreenshotRegion)
         .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
-        .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .where(inherited.shows_key(project_id, translation_id))
         .where(Screenshot.deleted_at.is_(None))
         .order_by(Screenshot.created_at.desc(), Screenshot.id, ScreenshotRegion.y, ScreenshotRegion.x)
     )
@@ -491,6 +494,11 @@ def key_screenshots(actor, project_id: str, translation_id: str, limit: int = 12
             if len(shown) == limit:
                 break
             shown[screenshot.id] = {**describe(screenshot, 0), "keyRegions": []}
+            if screenshot.project_id != project_id:
+                shown[screenshot.id] |= {
+                    "inherited": True,
+                    "urls": inherited.image_urls(project_id, screenshot.id),
+                }
         shown[screenshot.id]["keyRegions"].append(
             {
                 "x": region.x,
@@ -513,13 +521,14 @@ class Picture:
 
 
 def model_picture(project_id: str, translation_id: str) -> Picture | None:
-    """The newest screenshot that shows the key (a confirmed region first), cropped around
+    """The newest screenshot that shows the key (a confirmed region first; the linked
+    project's when none of the project's shows it, as ``key_screenshots``), cropped around
     its region for a language model (``images.crop_for_model``); None without one. The
     caller has checked that the key may be seen."""
     row = db.session.execute(
         select(Screenshot, ScreenshotRegion)
         .join(ScreenshotRegion, ScreenshotRegion.screenshot_id == Screenshot.id)
-        .where(Screenshot.project_id == project_id, ScreenshotRegion.translation_id == translation_id)
+        .where(inherited.shows_key(project_id, translation_id))
         .where(Screenshot.deleted_at.is_(None))
         .order_by((ScreenshotRegion.state == CONFIRMED).desc(), Screenshot.created_at.desc())
         .limit(1)
