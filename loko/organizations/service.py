@@ -102,8 +102,11 @@ def delete_organization(actor, organization_id: str, confirm_name: str | None = 
                 data_version=Project.data_version + 1,
             )
         )
+        project_ids = list(db.session.scalars(its_projects))
+        after_commit = events.projects_deleting(project_ids)
         db.session.execute(db.delete(Project).where(Project.organization_id == organization_id))
         db.session.execute(db.delete(Organization).where(Organization.id == organization_id))
+    events.projects_deleted(after_commit)
 
 
 def list_members(actor, organization_id: str) -> list[dict]:

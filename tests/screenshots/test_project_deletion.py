@@ -53,3 +53,11 @@ def test_a_project_deletion_that_rolls_back_keeps_the_files(app, api):
         events.DELETE_LISTENERS.remove(refuse)
     assert stored_files(app) == before
     assert api.client.get(api.url("/screenshots")).json["total"] == 1
+
+
+def test_deleting_an_organization_removes_its_projects_screenshots_files(app, api):
+    upload(api.client, api, ("home.png", picture(color=(7, 8, 9))))
+    assert len(stored_files(app)) == 3
+    deleted = api.owner.delete(f"/api/organizations/{api.organization_id}")
+    assert deleted.status_code == 200, deleted.json
+    assert stored_files(app) == []
