@@ -1,6 +1,8 @@
 """Pages: a project's screenshots (upload several at once, the pictures as thumbnails) and
-one screenshot with the regions of its keys (place a key, confirm a proposed region, delete
-a region or the screenshot). Every form redirects after it succeeds."""
+one screenshot with the regions of its keys (place a key, move or resize a region, confirm
+or reject a proposed one, delete a region or the screenshot). Every form redirects after it
+succeeds; screenshots.js moves and resizes regions through the REST API's PATCH, which
+calls the same ``update_region``."""
 
 from flask import Blueprint, request, url_for
 
@@ -8,7 +10,7 @@ from loko.errors import BadRequest
 from loko.http import schema_instance
 from loko.screenshots import ocr, service
 from loko.screenshots.models import CONFIRMED
-from loko.screenshots.schemas import RegionCreate
+from loko.screenshots.schemas import RegionCreate, RegionPatch
 from loko.web.pages import (
     REFUSED,
     accepts_upload,
@@ -58,7 +60,13 @@ def screenshot(project_id, screenshot_id):
     actor, project_id, screenshot_id = page_user(), str(project_id), str(screenshot_id)
     if request.method == "GET":
         return _one_page(actor, project_id, screenshot_id)
-    forms = {"add-region": add_region, "confirm-region": confirm_region, "delete-region": delete_region}
+    forms = {
+        "add-region": add_region,
+        "move-region": move_region,
+        "confirm-region": confirm_region,
+        "delete-region": delete_region,
+        "reject-region": delete_region,
+    }
     name = request.form.get("form", "")
     if name == "delete":
         return delete(actor, project_id, screenshot_id)
@@ -72,13 +80,7 @@ def add_region(actor, project_id: str, screenshot_id: str):
         key_id = service.key_named(
             actor, project_id, request.form.get("key", ""), request.form.get("fileName", "")
         )
-        numbers = {}
-        for name in RECTANGLE:
-            raw = request.form.get(name, "").strip()
-            if not raw.lstrip("-").isdigit():
-                raise BadRequest(f"{name}: a whole number of pixels.")
-            numbers[name] = int(raw)
-        data = schema_instance(RegionCreate).load({"translationId": key_id, **numbers})
+        data = schema_instance(RegionCreate).load({"translationId": key_id, **_typed_rectangle()})
         return service.add_region(actor, project_id, screenshot_id, data)
 
     region = attempt(work)
@@ -87,6 +89,37 @@ def add_region(actor, project_id: str, screenshot_id: str):
     return redirect_with_notice(
         _here(project_id, screenshot_id), f"{region['key']} placed on the screenshot."
     )
+
+
+def move_region(actor, project_id: str, screenshot_id: str):
+    """The region's form of numbers: its new place and size, in the image's pixels."""
+    region_id = request.form.get("region", "")
+
+    def work():
+        changes = schema_instance(RegionPatch).load(_typed_rectangle())
+        return service.update_region(actor, project_id, screenshot_id, region_id, changes)
+
+    moved = attempt(work)
+    if moved is REFUSED:
+        typed = {name: request.form.get(name, "") for name in RECTANGLE}
+        return _one_page(actor, project_id, screenshot_id, moving={"region": region_id, **typed})
+    return redirect_with_notice(
+        _here(project_id, screenshot_id),
+        f"{moved['key']}'s region moved to x {moved['x']}, y {moved['y']}, "
+        f"{moved['width']} by {moved['height']} pixels.",
+    )
+
+
+def _typed_rectangle() -> dict:
+    """The form's x, y, width and height as whole numbers; BadRequest naming the first that
+    is not one."""
+    numbers = {}
+    for name in RECTANGLE:
+        raw = request.form.get(name, "").strip()
+        if not raw.lstrip("-").isdigit():
+            raise BadRequest(f"{name}: a whole number of pixels.")
+        numbers[name] = int(raw)
+    return numbers
 
 
 def confirm_region(actor, project_id: str, screenshot_id: str):
@@ -103,7 +136,10 @@ def delete_region(actor, project_id: str, screenshot_id: str):
     region_id = request.form.get("region", "")
     if attempt(lambda: service.delete_region(actor, project_id, screenshot_id, region_id)) is REFUSED:
         return _one_page(actor, project_id, screenshot_id)
-    return redirect_with_notice(_here(project_id, screenshot_id), "Region deleted.")
+    rejected = request.form.get("form") == "reject-region"
+    return redirect_with_notice(
+        _here(project_id, screenshot_id), "Proposed region rejected." if rejected else "Region deleted."
+    )
 
 
 def delete(actor, project_id: str, screenshot_id: str):
@@ -149,7 +185,9 @@ def _list_page(project_id: str):
     )
 
 
-def _one_page(actor, project_id: str, screenshot_id: str, form=None):
+def _one_page(actor, project_id: str, screenshot_id: str, form=None, moving=None):
+    """The screenshot's page; ``form``: the "Place a key" form as typed, ``moving``: a
+    region's form of numbers as typed (shown open), when either was refused."""
     view = project_page(project_id)
     shot = service.get_screenshot(actor, project_id, screenshot_id)
     return render_page(
@@ -158,4 +196,5 @@ def _one_page(actor, project_id: str, screenshot_id: str, form=None):
         shot=shot,
         files=service.file_names(actor, project_id),
         values={name: (form or {}).get(name, "") for name in ("key", "fileName", *RECTANGLE)},
+        moving=moving or {},
     )

@@ -1,7 +1,8 @@
 """A project's Screenshots pages: who may open them, uploading several images at once from
 the page (CSRF token, a redirect after success), a screenshot with its keys' regions
-outlined, placing a key with the keyboard-friendly form, confirming and deleting a region,
-deleting the screenshot, and bad input told on the page."""
+outlined, placing a key with the keyboard-friendly form, moving and resizing a region with
+its form of numbers, confirming, rejecting and deleting a region, deleting the screenshot,
+and bad input told on the page."""
 
 import io
 import re
@@ -116,7 +117,7 @@ def test_a_key_is_placed_confirmed_and_its_region_deleted(page_as, world, as_cal
     assert (response.status_code, response.location) == (303, one_path(world, shot))
     source = page.get(one_path(world, shot)).get_data(as_text=True)
     assert re.search(
-        r'<rect class="region confirmed" x="10" y="20" width="100" height="30">'
+        r'<rect class="region confirmed" x="10" y="20" width="100" height="30"[^>]* tabindex="0"[^>]*>'
         r"<title>title \(common\)</title>",
         source,
     )
@@ -232,3 +233,73 @@ def test_the_overview_counts_the_keys_on_no_screenshot(page_as, world, as_caller
     source = page.get(overview).get_data(as_text=True)
     assert "1 screenshot." in source
     assert f'href="/projects/{world.project_id}/editor?shots=without">1 key is on none</a>' in source
+
+
+def region_of(as_caller, world, shot) -> dict:
+    detail = as_caller("org_owner").get(f"/api/projects/{world.project_id}/screenshots/{shot['id']}").json
+    (region,) = detail["screenshot"]["regionList"]
+    return region
+
+
+def move_form(region_id: str, x: int, y: int, width: int, height: int) -> dict:
+    """A region's "Move or resize" form, as typed."""
+    numbers = {"x": x, "y": y, "width": width, "height": height}
+    return {"form": "move-region", "region": region_id, **{k: str(v) for k, v in numbers.items()}}
+
+
+def test_a_region_is_moved_and_resized_with_its_form_of_numbers(page_as, world, as_caller, title_key):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    page.submit(one_path(world, shot), place_form(10, 20, 100, 30))
+    region = region_of(as_caller, world, shot)
+    source = page.get(one_path(world, shot)).get_data(as_text=True)
+    assert f'id="r-{region["id"]}-x" name="x" type="number" required min="0" max="399" value="10"' in source
+    assert 'aria-label="title (common): left 10, top 20, 100 \u00d7 30"' in source
+    moved = move_form(region["id"], 50, 60, 120, 40)
+    response = page.submit(one_path(world, shot), moved)
+    assert (response.status_code, response.location) == (303, one_path(world, shot))
+    assert notice_of(page) == "title's region moved to x 50, y 60, 120 by 40 pixels."
+    now = region_of(as_caller, world, shot)
+    assert (now["x"], now["y"], now["width"], now["height"]) == (50, 60, 120, 40)
+
+
+def test_a_region_moved_out_of_the_image_is_told_with_its_form_open(page_as, world, as_caller, title_key):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    page.submit(one_path(world, shot), place_form(10, 20, 100, 30))
+    region = region_of(as_caller, world, shot)
+    moved = move_form(region["id"], 390, 0, 100, 10)
+    response = page.submit(one_path(world, shot), moved)
+    assert response.status_code == 400 and alert_of(response).startswith("width")
+    source = response.get_data(as_text=True)
+    assert '<details class="move-region" open>' in source
+    assert f'id="r-{region["id"]}-x" name="x" type="number" required min="0" max="399" value="390"' in source
+    assert region_of(as_caller, world, shot)["x"] == 10
+    typo = page.submit(one_path(world, shot), {**moved, "x": "ten"})
+    assert typo.status_code == 400 and alert_of(typo).startswith("x")
+
+
+def test_a_proposed_region_is_rejected_from_the_page(page_as, world, as_caller, title_key):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    body = {"translationId": title_key, "x": 0, "y": 0, "width": 5, "height": 5, "state": "proposed"}
+    api = as_caller("write_key")
+    api.post(f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=body)
+    region = region_of(as_caller, world, shot)
+    source = page.get(one_path(world, shot)).get_data(as_text=True)
+    assert "Reject the proposed region of title" in source
+    response = page.submit(one_path(world, shot), {"form": "reject-region", "region": region["id"]})
+    assert response.status_code == 303 and notice_of(page) == "Proposed region rejected."
+    assert "No key is placed" in page.get(one_path(world, shot)).get_data(as_text=True)
+
+
+def test_a_viewer_sees_the_regions_without_their_controls(page_as, world, as_caller, title_key):
+    shot = uploaded(page_as("editor"), world, as_caller)
+    page_as("editor").submit(one_path(world, shot), place_form(10, 20, 100, 30))
+    source = page_as("viewer").get(one_path(world, shot)).get_data(as_text=True)
+    assert 'role="img" aria-labelledby="shot-caption"' in source
+    assert "tabindex" not in source.split("<figure", 1)[1].split("</figure>", 1)[0]
+    assert "move-region" not in source
+    region = region_of(as_caller, world, shot)
+    moved = move_form(region["id"], 0, 0, 5, 5)
+    assert page_as("viewer").submit(one_path(world, shot), moved).status_code == 403
