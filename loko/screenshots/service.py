@@ -611,3 +611,45 @@ def coverage(actor, project_id: str) -> dict:
         .where(Translation.project_id == project_id, Translation.deleted_at.is_(None), ~on_one)
     )
     return {"screenshots": screenshots, "keysWithout": without}
+
+
+def row_thumbnails(actor, project_id: str, translation_ids: list[str]) -> dict[str, dict]:
+    """``{translation id: {id, name, thumbnail, count}}`` for the keys on a screenshot: the
+    one to show beside the key's row (the newest, the first of ``key_screenshots``) and how
+    many screenshots show the key. One statement for a page of keys; keys on none are left
+    out."""
+    if not translation_ids:
+        return {}
+    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
+    rows = db.session.execute(
+        select(
+            ScreenshotRegion.translation_id,
+            Screenshot.id,
+            Screenshot.name,
+            Screenshot.created_at,
+            Screenshot.project_id,
+            Screenshot.deleted_at,
+        )
+        .join(Screenshot, Screenshot.id == ScreenshotRegion.screenshot_id)
+        # By the keys' index alone: a condition on the screenshots lets a planner walk all of
+        # the project's instead. A key's regions are on its project's screenshots; those in
+        # the trash show nothing.
+        .where(ScreenshotRegion.translation_id.in_(translation_ids))
+    ).all()
+    rows = [row for row in rows if row.project_id == project_id and row.deleted_at is None]
+    # The order of the key's details (newest first), so the row shows the first of them.
+    rows.sort(key=lambda row: row.id)
+    rows.sort(key=lambda row: row.created_at, reverse=True)
+    shown: dict[str, dict] = {}
+    seen: set[tuple[str, str]] = set()
+    for translation_id, screenshot_id, name, *_ in rows:
+        if (translation_id, screenshot_id) in seen:
+            continue
+        seen.add((translation_id, screenshot_id))
+        if translation_id in shown:
+            shown[translation_id]["count"] += 1
+            continue
+        image = f"/api/projects/{project_id}/screenshots/{screenshot_id}/image"
+        thumbnail = image + "?size=thumbnail"
+        shown[translation_id] = {"id": screenshot_id, "name": name, "thumbnail": thumbnail, "count": 1}
+    return shown

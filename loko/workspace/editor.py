@@ -29,7 +29,8 @@ from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.quality.models import ValueIssue
 from loko.quality.review import set_review_state
-from loko.screenshots.models import ScreenshotRegion
+from loko.screenshots.models import Screenshot, ScreenshotRegion
+from loko.screenshots.service import row_thumbnails
 from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     contains_text,
@@ -92,6 +93,8 @@ class EditorRow:
     # Per language shown: the value's review state, and what the checks found.
     states: dict[str, str] = field(default_factory=dict)
     issues: dict[str, list[ShownIssue]] = field(default_factory=dict)
+    # The screenshot shown beside the key ({id, name, thumbnail, count}), if it is on one.
+    screenshot: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ def editor_page(
         source,
         files,
         link,
-        _with_values(rows, shown, link),
+        _with_values(actor, project_id, rows, shown, link),
         next_cursor,
         previous_cursor,
         dropped,
@@ -257,7 +260,14 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
     if filters.inherited:
         conditions.append(and_(~has_value(link.target), has_inherited_value(link)))
     if filters.screenshots is not None:
-        on_one = exists().where(ScreenshotRegion.translation_id == Translation.id).correlate(Translation)
+        # A screenshot in the trash shows no key, as the overview counts them.
+        on_one = (
+            select(ScreenshotRegion.id)
+            .join(Screenshot, Screenshot.id == ScreenshotRegion.screenshot_id)
+            .where(ScreenshotRegion.translation_id == Translation.id, Screenshot.deleted_at.is_(None))
+            .exists()
+            .correlate(Translation)
+        )
         conditions.append(on_one if filters.screenshots == "with" else ~on_one)
     return and_(*conditions)
 
@@ -387,11 +397,11 @@ def _cursor_of(row) -> str:
     return encode_cursor(row.file_name, row.key)
 
 
-def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
+def _with_values(actor, project_id: str, rows, shown: list[str], link: Link | None) -> list[EditorRow]:
     """The rows with their values in the shown languages (one statement for the page), the
     linked project's values where the inheriting language has none of its own, and their
-    open comments (one statement), their review states (read with the values) and what the
-    checks found in them (one statement)."""
+    open comments (one statement), their review states (read with the values), what the
+    checks found in them (one statement) and the screenshot each key is on (one statement)."""
     ids = [row.id for row in rows if row.id]
     values: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
     states: dict[str, dict[str, str]] = {row_id: {} for row_id in ids}
@@ -413,6 +423,7 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
         if lacking:
             inherited = inherited_values(link, lacking)
     comments = open_counts(ids)
+    screenshots = row_thumbnails(actor, project_id, ids)
     return [
         EditorRow(
             row.id,
@@ -423,6 +434,7 @@ def _with_values(rows, shown: list[str], link: Link | None) -> list[EditorRow]:
             comments.get(row.id, 0),
             states.get(row.id, {}),
             issues.get(row.id, {}),
+            screenshots.get(row.id),
         )
         for row in rows
     ]

@@ -2,13 +2,18 @@
 the page (CSRF token, a redirect after success), a screenshot with its keys' regions
 outlined, placing a key with the keyboard-friendly form, moving and resizing a region with
 its form of numbers, confirming, rejecting and deleting a region, deleting the screenshot,
-and bad input told on the page."""
+and bad input told on the page; the editor's grid with a thumbnail beside each key on a
+screenshot, read for the whole page in one statement."""
 
 import io
 import re
 
 import pytest
+from sqlalchemy import select
 
+from loko.extensions import db
+from loko.translations.models import Translation
+from tests.integration.test_query_counts import counted_statements
 from tests.pages.conftest import SIGNED_OUT, alert_of, notice_of
 from tests.screenshots.conftest import picture
 
@@ -303,3 +308,75 @@ def test_a_viewer_sees_the_regions_without_their_controls(page_as, world, as_cal
     region = region_of(as_caller, world, shot)
     moved = move_form(region["id"], 0, 0, 5, 5)
     assert page_as("viewer").submit(one_path(world, shot), moved).status_code == 403
+
+
+def test_the_editor_shows_a_thumbnail_beside_each_key_on_a_screenshot_not_in_the_trash(
+    page_as, world, as_caller, title_key
+):
+    writer = as_caller("org_owner")
+    body = {"key": "subtitle", "fileName": "common", "values": {}}
+    assert writer.post(f"/api/projects/{world.project_id}/translations", json=body).status_code == 201
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    send(page, world, ("cart.png", picture(200, 100, color=(9, 9, 9))))
+    other = next(item for item in listed(as_caller, world) if item["name"] == "cart.png")
+    regions = f"/api/projects/{world.project_id}/screenshots/{{}}/regions"
+    for target in (shot, other):
+        place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
+        assert as_caller("write_key").post(regions.format(target["id"]), json=place).status_code == 201
+    source = page.get(f"/projects/{world.project_id}/editor").get_data(as_text=True)
+    rows = dict(re.findall(r'<tr[^>]* data-key="([^"]+)"[^>]*>(.*?)</tr>', source, re.S))
+    assert 'class="row-shot"' not in rows["subtitle"]
+    newest = other  # uploaded last: the newest of the two, both confirmed
+    assert f'href="{one_path(world, newest)}"' in rows["title"]
+    assert f'src="{newest["urls"]["thumbnail"]}" alt="Screenshot cart.png, and 1 more"' in rows["title"]
+    assert page.submit(one_path(world, other), {"form": "delete"}).status_code == 303  # to the trash
+    source = page.get(f"/projects/{world.project_id}/editor").get_data(as_text=True)
+    rows = dict(re.findall(r'<tr[^>]* data-key="([^"]+)"[^>]*>(.*?)</tr>', source, re.S))
+    assert f'src="{shot["urls"]["thumbnail"]}" alt="Screenshot home.png"' in rows["title"]
+
+
+def test_the_editor_s_thumbnails_cost_the_same_statements_however_many_keys_are_on_screenshots(
+    app, page_as, world, as_caller, title_key
+):
+    items = [{"key": f"key.{index:02d}", "value": f"Value {index}"} for index in range(20)]
+    body = {"operation": "bulk-upsert", "fileName": "common", "languageCode": "en", "translations": items}
+    writer = as_caller("write_key")
+    assert writer.put(f"/api/projects/{world.project_id}/translations", json=body).status_code == 200
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    regions = f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions"
+    editor = f"/projects/{world.project_id}/editor"
+
+    def statements() -> int:
+        page.get(editor)
+        with counted_statements(app) as seen:
+            assert page.get(editor).status_code == 200
+        return len(seen)
+
+    place = {"x": 1, "y": 1, "width": 5, "height": 5}
+    assert writer.post(regions, json={"translationId": title_key, **place}).status_code == 201
+    one = statements()
+    with app.app_context():
+        ids = db.session.scalars(select(Translation.id).where(Translation.project_id == world.project_id))
+        ids = list(ids)
+    for translation_id in ids:
+        writer.post(regions, json={"translationId": translation_id, **place})
+    assert statements() == one
+    assert page.get(editor).get_data(as_text=True).count('class="row-shot"') == 21
+
+
+def test_a_key_only_on_a_screenshot_in_the_trash_is_on_none_for_the_editor(
+    page_as, world, as_caller, title_key
+):
+    page = page_as("editor")
+    shot = uploaded(page, world, as_caller)
+    place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
+    as_caller("write_key").post(
+        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
+    )
+    assert page.submit(one_path(world, shot), {"form": "delete"}).status_code == 303
+    editor = f"/projects/{world.project_id}/editor"
+    without = page.get(editor, query_string={"shots": "without"}).get_data(as_text=True)
+    assert re.findall(r'<tr[^>]* data-key="([^"]+)"', without) == ["title"]
+    assert 'class="row-shot"' not in without

@@ -122,7 +122,7 @@
   // The grid is one tab stop (a roving tabindex): the item focused last, at first the first
   // value. Arrows move between the items of a row (its checkbox, its values, its Details
   // button) and between rows; the header's "select every key" is the checkbox column's top.
-  const ITEMS = "[data-select-all], [data-select], td.v, [data-details-of]";
+  const ITEMS = "[data-select-all], [data-select], [data-shot-of], td.v, [data-details-of]";
   let tabStop = null;
 
   function rowItems(row) {
@@ -235,18 +235,31 @@
     return header ? header.textContent.replace(/\s+/g, " ").replace(" source", "").trim() : code;
   }
 
-  // The item ``rows`` rows down (negative: up) in the same column, or ``columns`` items
-  // along the same row; null at an edge.
+  // Which column an item is in: only some keys have a screenshot beside them, so a column
+  // is named, not counted.
+  function columnOf(item) {
+    if (item.matches("td.v")) return `v:${item.dataset.l}`;
+    if (item.matches("[data-select], [data-select-all]")) return "select";
+    return item.matches("[data-shot-of]") ? "shot" : "details";
+  }
+
+  // The item ``rows`` rows down (negative: up) in the same column (from a screenshot to a
+  // row with none: its first value), or ``columns`` items along the same row; null at an
+  // edge.
   function neighbour(item, rows, columns) {
     const row = item.closest("tr");
-    const column = rowItems(row).indexOf(item);
     if (rows) {
+      const column = columnOf(item);
       const all = Array.from(grid.querySelectorAll("tr"));
       let at = all.indexOf(row) + rows;
       while (all[at] && !rowItems(all[at]).length) at += rows;
-      return all[at] ? rowItems(all[at])[column] || null : null;
+      if (!all[at]) return null;
+      const there = rowItems(all[at]);
+      const same = there.find((other) => columnOf(other) === column);
+      return same || (column === "shot" ? there.find((other) => other.matches("td.v")) : null) || null;
     }
-    return rowItems(row)[column + columns] || null;
+    const items = rowItems(row);
+    return items[items.indexOf(item) + columns] || null;
   }
 
   // The next (step 1) or previous (step -1) value in reading order, across rows.
@@ -1065,7 +1078,8 @@
 
   let detailsRow = null;
 
-  async function openDetails(row) {
+  // ``screenshots``: the dialog opens on the key's screenshots (its row's thumbnail).
+  async function openDetails(row, screenshots = false) {
     detailsRow = row;
     const query = { translationId: row.dataset.id, limit: "20" };
     historyQuery = query;
@@ -1095,7 +1109,60 @@
     if (historyQuery !== query) return;
     detailsBody.replaceChildren(...values);
     Loko.localDates(detailsBody);
+    const shots = detailsBody.querySelector("[data-key-screenshots]");
+    if (shots) browseScreenshots(shots);
+    if (screenshots && shots) {
+      shots.scrollIntoView({ block: "start" });
+      shots.querySelector("h3").focus();
+    }
     loadHistory();
+  }
+
+  // A key's screenshots in its details: one at a time, Previous and Next between them, and
+  // a zoom on the box around the key's regions (the picture keeps its proportions).
+  function browseScreenshots(section) {
+    const items = Array.from(section.querySelectorAll("[data-shot]"));
+    const controls = section.querySelector("[data-shot-controls]");
+    if (!items.length || !controls) return;
+    const position = section.querySelector("[data-shot-position]");
+    const zoom = section.querySelector("[data-shot-zoom]");
+    let current = 0;
+    let zoomed = false;
+
+    function zoomBox(item) {
+      const [width, height] = item.dataset.image.split(" ").map(Number);
+      const [x, y, w, h] = item.dataset.keyBox.split(" ").map(Number);
+      const margin = Math.max(24, 0.2 * Math.max(w, h));
+      const shown = Math.min(width, Math.max(w + 2 * margin, ((h + 2 * margin) * width) / height, width / 8));
+      const high = (shown * height) / width;
+      const left = Math.min(Math.max(x + w / 2 - shown / 2, 0), width - shown);
+      const top = Math.min(Math.max(y + h / 2 - high / 2, 0), height - high);
+      return `${Math.round(left)} ${Math.round(top)} ${Math.round(shown)} ${Math.round(high)}`;
+    }
+
+    function draw() {
+      items.forEach((item, index) => {
+        item.hidden = index !== current;
+        const [width, height] = item.dataset.image.split(" ");
+        item.querySelector("svg").setAttribute("viewBox", zoomed ? zoomBox(item) : `0 0 ${width} ${height}`);
+      });
+      if (position) position.textContent = `${current + 1} of ${items.length}`;
+      zoom.setAttribute("aria-pressed", String(zoomed));
+    }
+
+    section.querySelectorAll("[data-shot-step]").forEach((step) =>
+      step.addEventListener("click", () => {
+        current = (current + Number(step.dataset.shotStep) + items.length) % items.length;
+        draw();
+      })
+    );
+    zoom.addEventListener("click", () => {
+      zoomed = !zoomed;
+      draw();
+    });
+    controls.hidden = false;
+    section.dataset.browsing = "";
+    draw();
   }
 
   async function loadHistory() {
@@ -1220,6 +1287,11 @@
   tbody.addEventListener("click", (event) => {
     const opener = event.target.closest("[data-details-of]");
     if (opener) openDetails(opener.closest("tr"));
+    const shot = event.target.closest("[data-shot-of]");
+    if (shot && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      event.preventDefault();
+      openDetails(shot.closest("tr"), true);
+    }
   });
 
   // -- Start -------------------------------------------------------------------------------
