@@ -115,6 +115,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
+    from loko.replace.api import replace_api
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
     from loko.sso.setup import init_sso
@@ -157,6 +158,7 @@ def create_app(config: dict | None = None) -> "Flask":
         projects_api,
         apikeys_api,
         translations_api,
+        replace_api,
         quality_api,
         imports_api,
         repohost_api,

@@ -176,6 +176,7 @@ OPERATION_KINDS = (
     "language-delete",
     "undo",
     "pretranslate",
+    "replace",
 )
 
 
