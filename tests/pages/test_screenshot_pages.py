@@ -97,6 +97,14 @@ def test_a_refused_image_is_told_on_the_page_and_nothing_is_stored(page_as, worl
     assert listed(as_caller, world) == []
 
 
+def place_region(as_caller, world, shot, body: dict) -> dict:
+    """A key's region on the screenshot, placed over REST."""
+    url = f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions"
+    response = as_caller("write_key").post(url, json=body)
+    assert response.status_code == 201, response.json
+    return response.json["region"]
+
+
 def one_path(world, shot) -> str:
     return f"{list_path(world)}/{shot['id']}"
 
@@ -179,9 +187,7 @@ def test_the_editor_s_details_show_the_screenshots_of_a_key_with_its_region(
     page = page_as("editor")
     shot = uploaded(page, world, as_caller)
     body = {"translationId": title_key, "x": 10, "y": 20, "width": 30, "height": 40}
-    as_caller("write_key").post(
-        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=body
-    )
+    place_region(as_caller, world, shot, body)
     details = page.get(f"/projects/{world.project_id}/editor/keys/{title_key}").get_data(as_text=True)
     assert 'aria-label="home.png, where title is shown"' in details
     assert '<rect class="region confirmed" x="10" y="20" width="30" height="40">' in details
@@ -206,9 +212,7 @@ def test_the_editor_filters_keys_on_a_screenshot_or_on_none(
     page = page_as("editor")
     shot = uploaded(page, world, as_caller)
     place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
-    as_caller("write_key").post(
-        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
-    )
+    place_region(as_caller, world, shot, place)
     source = page.get(f"/projects/{world.project_id}/editor", query_string={"shots": shots}).get_data(
         as_text=True
     )
@@ -232,9 +236,7 @@ def test_the_overview_counts_the_keys_on_no_screenshot(page_as, world, as_caller
     assert writer.post(f"/api/projects/{world.project_id}/translations", json=body).status_code == 201
     shot = uploaded(page_as("editor"), world, as_caller)
     place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
-    as_caller("write_key").post(
-        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
-    )
+    place_region(as_caller, world, shot, place)
     source = page.get(overview).get_data(as_text=True)
     assert "1 screenshot." in source
     assert f'href="/projects/{world.project_id}/editor?shots=without">1 key is on none</a>' in source
@@ -372,9 +374,7 @@ def test_a_key_only_on_a_screenshot_in_the_trash_is_on_none_for_the_editor(
     page = page_as("editor")
     shot = uploaded(page, world, as_caller)
     place = {"translationId": title_key, "x": 1, "y": 1, "width": 5, "height": 5}
-    as_caller("write_key").post(
-        f"/api/projects/{world.project_id}/screenshots/{shot['id']}/regions", json=place
-    )
+    place_region(as_caller, world, shot, place)
     assert page.submit(one_path(world, shot), {"form": "delete"}).status_code == 303
     editor = f"/projects/{world.project_id}/editor"
     without = page.get(editor, query_string={"shots": "without"}).get_data(as_text=True)
