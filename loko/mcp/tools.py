@@ -29,6 +29,8 @@ from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
 from loko.quality import queue, review
 from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
+from loko.replace import service as replacing
+from loko.replace.schemas import ReplaceRequest, ReplaceResult
 from loko.screenshots import service as screenshots
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
@@ -352,6 +354,32 @@ def _render_undo(result: dict) -> str:
         by = f" by {item['by']}" if item["by"] else ""
         text += f"\n- {item['fileName']} {item['key']} {item['language'] or ''}: {item['reason']}{by}"
     return text
+
+
+def _find_and_replace(actor, args):
+    return replacing.replace_text(actor, actor.project_id, args)
+
+
+def _render_replace(result: dict) -> str:
+    if result["dryRun"]:
+        lines = [f"{len(result['changes'])} value(s) would change:"]
+        lines += [
+            f"- {c['fileName']} {c['key']} ({c['language']}) [{c['translationId']}]: "
+            f"{_quote(c['before'], 60)} -> {_quote(c['after'], 60)}"
+            for c in result["changes"][:50]
+        ]
+    else:
+        lines = [f"Applied to {result['applied']} value(s); operation {result['operationId'] or 'none'}."]
+        lines += [
+            f"- skipped {s['fileName']} {s['key']} ({s['language']}): {s['reason']}"
+            for s in result["skipped"][:20]
+        ]
+    lines += [
+        f"- refused {r['fileName']} {r['key']} ({r['language']}): {r['reason']}"
+        for r in result["refused"][:20]
+    ]
+    lines += [f"- timed out {t['fileName']} {t['key']} ({t['language']})" for t in result["timedOut"][:20]]
+    return "\n".join(lines) + _more(result.get("nextCursor"))
 
 
 def _suggest_translations(actor, args):
@@ -782,6 +810,24 @@ TOOLS = {
             _render_reviewed,
             writes=True,
             idempotent=True,
+        ),
+        ToolSpec(
+            "find_and_replace",
+            "Find and replace",
+            "Replace `find` by `replace` in the project's values: `mode` text (as written) or "
+            "regex (`\\1`, `\\g<name>` insert groups), `matchCase`, `wholeWord`, filtered by "
+            "`languages`, `fileName`, `search` and `state`; the source language only with "
+            "`includeSource`. First call it as it is (`dryRun` true): it lists each change "
+            "`{translationId, language, before, after}`, the results refused (they would break a "
+            "placeholder, tag or ICU syntax) and values that timed out. Then call it again with "
+            "`dryRun` false and `items`, each `{translationId, language, expected}` with `expected` "
+            "the preview's `before`: a value changed since is skipped. The apply is one operation "
+            "(undo_changes takes it back); the values written wait for a review.",
+            ReplaceRequest,
+            ReplaceResult,
+            _find_and_replace,
+            _render_replace,
+            writes=True,
         ),
         ToolSpec(
             "search_memory",

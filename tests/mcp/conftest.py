@@ -42,6 +42,7 @@ TOOL_NAMES = {
     "search_glossary",
     "pretranslate",
     "search_memory",
+    "find_and_replace",
 }
 SEED = [
     (
