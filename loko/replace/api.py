@@ -30,7 +30,8 @@ DESCRIPTION = (
     "each a 400 naming its field: `find` must compile and its counted repetitions stay under "
     "10,000 steps, and must not time out on more than 20 values; `replace` may name only the "
     "pattern's groups; each of `languages` must be the project's, and the source language (in "
-    "`languages` or an item's `language`) needs includeSource; `cursor` must be a nextCursor."
+    "`languages` or an item's `language`) needs includeSource; `cursor` must be a nextCursor; "
+    "`items` name each value (translationId and language) once."
 )
 
 

@@ -121,6 +121,17 @@ STATED_IN_WORDS = {
         r"|sources\.provider: the provider .* is disabled\.$"
     ),
     "POST /api/projects/{project_id}/history/revert": re.compile(r"until: Must be later than since\.$"),
+    "POST /api/projects/{project_id}/replace": re.compile(
+        rf"{NOT_OF_THE_PROJECT}"
+        r"|(languages|items)\.\d+(\.language)?: \S+ is the project's source language; send "
+        r"includeSource: true to replace in it\.$"
+        r"|find: not a valid regular expression: "
+        r"|find: the pattern's counted repetitions \(\{n\}\) expand to more than "
+        r"|find: the regular expression ran out of time "
+        r"|replace: not a valid replacement for this pattern: "
+        r"|cursor: not a nextCursor of this preview; "
+        r"|items: items\.\d+: this value is listed twice\.$"
+    ),
     "POST /api/organizations/{organization_id}/glossary/terms": re.compile(GLOSSARY_TRANSLATIONS),
     "PATCH /api/organizations/{organization_id}/glossary/terms/{term_id}": re.compile(GLOSSARY_TRANSLATIONS),
 }
