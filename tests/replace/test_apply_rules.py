@@ -200,3 +200,43 @@ def test_a_result_holding_nul_is_refused(replace):
     preview = replace("org_owner", find="(Welt)", replace=r"\0", mode="regex", languages=["de"]).json
     assert preview["changes"] == []
     assert {item["check"] for item in preview["refused"]} == {None}
+
+
+def test_the_apply_writes_many_values_in_as_many_statements_as_a_few(app, replace, project, as_caller):
+    from tests.integration.test_query_counts import counted_statements
+
+    for index in range(60):
+        _add(as_caller, project, f"extra.{index:02d}", {"de": f"Welt {index}", "fr": f"Monde {index}"})
+
+    def applied(count):
+        preview = replace("org_owner", find="Welt", replace="World", languages=["de"], limit=count).json
+        items = ticked(preview)
+        assert len(items) == count
+        with counted_statements(app) as statements:
+            response = replace("org_owner", find="Welt", replace="World", dryRun=False, items=items)
+        assert response.json["applied"] == count
+        return statements
+
+    applied(5)  # the first write of the file in this process notes its version's baseline
+    assert len(applied(30)) == len(applied(5))
+
+
+def test_the_apply_tells_the_webhooks_of_the_values_changed(app, replace, project, monkeypatch):
+    from loko import events
+
+    heard = []
+
+    class Listener:
+        def wanted(self, project_id, kind):
+            return True
+
+        def emit(self, project_id, kind, items, count):
+            heard.append((kind, count, [(item["key"], item["newValue"]) for item in items]))
+
+        def emit_one(self, project_id, kind, data):
+            pass
+
+    monkeypatch.setattr(events, "LISTENERS", [*events.LISTENERS, Listener()])
+    preview = replace("org_owner", find="Welt", replace="World").json
+    replace("org_owner", find="Welt", replace="World", dryRun=False, items=ticked(preview, "greeting"))
+    assert heard == [(events.VALUES_CHANGED, 1, [("greeting", "Hallo World")])]
