@@ -144,3 +144,26 @@ def test_the_preview_pages_with_a_cursor(replace):
     assert rest["nextCursor"] is None
     keys = [change["key"] for change in first["changes"] + rest["changes"]]
     assert sorted(keys) == ["cart", "greeting", "link", "world"]
+
+
+def test_an_apply_of_a_value_a_refusing_check_finds_wrong_writes_the_others(
+    replace, project, as_caller, values
+):
+    settings = as_caller("org_owner").put(
+        f"/api/projects/{project.project_id}", json={"checks": {"double-space": "refuse"}}
+    )
+    assert settings.status_code == 200, settings.json
+    preview = replace("org_owner", find="Welt", replace=" Welt", languages=["de"]).json
+    items = ticked(preview) + [
+        {"translationId": item["translationId"], "language": item["language"], "expected": item["before"]}
+        for item in preview["refused"]
+    ]
+    response = replace("org_owner", find="Welt", replace=" Welt", dryRun=False, items=items)
+    assert response.status_code == 200, response.json
+    refused = {item["key"]: item["check"] for item in response.json["refused"]}
+    assert refused == {item["key"]: "double-space" for item in preview["refused"]}
+    assert "greeting" in refused
+    assert response.json["applied"] == len(items) - len(refused) == 1
+    now = values()
+    assert now["greeting"]["de"] == "Hallo Welt"
+    assert now["link"]["de"] == "<b> Welt</b> entdecken"
