@@ -11,6 +11,7 @@ others go on. A replaced value waits for a review (``requested``) unless a revie
 it; an agent's (MCP) waits for one as the agent's writes do.
 """
 
+import time
 from collections import defaultdict
 
 from sqlalchemy import and_, exists, select, tuple_
@@ -51,6 +52,10 @@ OPERATION_KIND = "replace"
 BATCH = 2000  # values read per statement of a preview
 # Values whose matching may run out of time in one request before the pattern is refused.
 MAX_TIMEOUTS = 20
+# Seconds of matching a preview page may take (it ends early, with a nextCursor) and an apply
+# may take (the items left are listed as timed out, not written).
+PAGE_SECONDS = 10.0
+APPLY_SECONDS = 60.0
 CHANGED, GONE, UNCHANGED = "changed", "gone", "unchanged"
 # What a replacement does to one value.
 CHANGE, REFUSED, TIMED_OUT = "change", "refused", "timed-out"
@@ -86,6 +91,7 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
     changes, refused, timed_out = [], [], []
     condition = _condition(project_id, languages, data, rule)
     listed, next_cursor = 0, None
+    deadline = time.monotonic() + PAGE_SECONDS
     for rows in _batches(condition, position):
         found = []
         for translation_id, file_name, key, language, value in rows:
@@ -98,10 +104,10 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
                 refused.append(entry)
             if outcome != UNCHANGED:
                 listed += 1
-            if listed >= limit:
+            if listed >= limit or time.monotonic() > deadline:
                 break
         _refuse_by_checks(project_id, found, changes, refused)
-        if listed >= limit:
+        if listed >= limit or time.monotonic() > deadline:
             if _beyond(condition, position):
                 next_cursor = _encode_cursor(position)
             break
@@ -138,6 +144,7 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
         bump_data_version(project_id, files=())
         stored = _stored(project_id, items)
         changes, skipped, refused, timed_out = [], [], [], []
+        deadline = time.monotonic() + APPLY_SECONDS
         for item in items:
             translation_id, language = item["translationId"], item["language"]
             found = stored.get((translation_id, language))
@@ -149,6 +156,9 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
             named.update(key=key, fileName=file_name)
             if value != item["expected"]:
                 skipped.append({**named, "reason": CHANGED, "current": value})
+                continue
+            if time.monotonic() > deadline:
+                timed_out.append(named)  # the apply's time is spent: left as it is
                 continue
             outcome, entry = _replaced(rule, named, value, timed_out)
             if outcome == CHANGE:

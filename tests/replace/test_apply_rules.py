@@ -240,3 +240,26 @@ def test_the_apply_tells_the_webhooks_of_the_values_changed(app, replace, projec
     preview = replace("org_owner", find="Welt", replace="World").json
     replace("org_owner", find="Welt", replace="World", dryRun=False, items=ticked(preview, "greeting"))
     assert heard == [(events.VALUES_CHANGED, 1, [("greeting", "Hallo World")])]
+
+
+def test_a_preview_page_out_of_time_ends_early_with_a_cursor_to_go_on(replace, monkeypatch):
+    from loko.replace import service
+
+    monkeypatch.setattr(service, "PAGE_SECONDS", -1.0)
+    first = replace("org_owner", find="Welt", replace="World").json
+    assert len(first["changes"]) == 1
+    assert first["nextCursor"] is not None
+    monkeypatch.setattr(service, "PAGE_SECONDS", 10.0)
+    rest = replace("org_owner", find="Welt", replace="World", cursor=first["nextCursor"]).json
+    assert len(first["changes"]) + len(rest["changes"]) == 4
+
+
+def test_an_apply_out_of_time_lists_the_values_left_as_timed_out(replace, values, monkeypatch):
+    from loko.replace import service
+
+    preview = replace("org_owner", find="Welt", replace="World").json
+    monkeypatch.setattr(service, "APPLY_SECONDS", -1.0)
+    response = replace("org_owner", find="Welt", replace="World", dryRun=False, items=ticked(preview))
+    assert response.status_code == 200, response.json
+    assert (response.json["applied"], len(response.json["timedOut"])) == (0, 4)
+    assert values()["greeting"]["de"] == "Hallo Welt"
