@@ -125,27 +125,22 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
     ``expected`` value, in one transaction and as one operation (``replace``):
     ``{applied, skipped, refused, timedOut, operationId}``. canEditTranslations in each item's
     language (Forbidden naming the others); BadRequest as ``preview_replacement``'s, and naming
-    ``items.N.language`` for the source language without ``includeSource``."""
+    ``items.N.language`` for the source language without ``includeSource``.
+
+    What the replacement makes of each expected value is worked out before the transaction
+    (it depends on that value alone), so the matching never holds the project's writers."""
     rule = _rule(data)
     items = data["items"]
+    _require_apply(actor, project_id, data)
+    timeouts = []
+    deadline = time.monotonic() + APPLY_SECONDS
+    planned = [_planned(rule, item, deadline, timeouts) for item in items]
     with unit_of_work():
-        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        policy.require_languages(permissions, {item["language"] for item in items})
-        if not data["includeSource"]:
-            source = db.session.execute(
-                select(Project.source_language).where(Project.id == project_id)
-            ).scalar()
-            for index, item in enumerate(items):
-                if item["language"] == source:
-                    raise BadRequest(
-                        f"items.{index}.language: {source} is the project's source language; send "
-                        "includeSource: true to replace in it."
-                    )
+        permissions = _require_apply(actor, project_id, data)
         bump_data_version(project_id, files=())
         stored = _stored(project_id, items)
         changes, skipped, refused, timed_out = [], [], [], []
-        deadline = time.monotonic() + APPLY_SECONDS
-        for item in items:
+        for item, (outcome, entry) in zip(items, planned, strict=True):
             translation_id, language = item["translationId"], item["language"]
             found = stored.get((translation_id, language))
             named = {"translationId": translation_id, "language": language}
@@ -156,17 +151,14 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
             named.update(key=key, fileName=file_name)
             if value != item["expected"]:
                 skipped.append({**named, "reason": CHANGED, "current": value})
-                continue
-            if time.monotonic() > deadline:
-                timed_out.append(named)  # the apply's time is spent: left as it is
-                continue
-            outcome, entry = _replaced(rule, named, value, timed_out)
-            if outcome == CHANGE:
-                changes.append(entry)
+            elif outcome == CHANGE:
+                changes.append({**named, **entry})
             elif outcome == REFUSED:
-                refused.append(entry)
+                refused.append({**named, **entry})
             elif outcome == UNCHANGED:
                 skipped.append({**named, "reason": UNCHANGED, "current": value})
+            else:
+                timed_out.append(named)
         operation_id, written = _write_checked(actor, project_id, permissions, data, changes, refused)
         if written:
             stamp_files(
@@ -183,6 +175,30 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
         "timedOut": timed_out,
         "operationId": operation_id,
     }
+
+
+def _require_apply(actor, project_id: str, data: dict) -> policy.Permissions:
+    """canEditTranslations in the items' languages, the source language only with
+    ``includeSource``."""
+    items = data["items"]
+    permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    policy.require_languages(permissions, {item["language"] for item in items})
+    if not data["includeSource"]:
+        source = db.session.execute(select(Project.source_language).where(Project.id == project_id)).scalar()
+        for index, item in enumerate(items):
+            if item["language"] == source:
+                raise BadRequest(
+                    f"items.{index}.language: {source} is the project's source language; send "
+                    "includeSource: true to replace in it."
+                )
+    return permissions
+
+
+def _planned(rule, item: dict, deadline: float, timeouts: list) -> tuple[str, dict | None]:
+    """``_replaced`` of an item's expected value, or TIMED_OUT once the apply's time is spent."""
+    if time.monotonic() > deadline:
+        return TIMED_OUT, None
+    return _replaced(rule, {"language": item["language"]}, item["expected"], timeouts)
 
 
 def _replaced(rule, named: dict, value: str, timed_out: list) -> tuple[str, dict | None]:
