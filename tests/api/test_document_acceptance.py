@@ -56,6 +56,7 @@ What the run leaves out, and why (README.md, "Rules a schema cannot state", list
 """
 
 import re
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -89,6 +90,8 @@ COVERAGE_TOO_SLOW = {
 # Configuring a repository connects to its host (github.com by default): tests send nothing
 # beyond the loopback, so it is not generated here; tests/repohost covers it.
 NOT_SENT = {"POST /api/projects/{project_id}/repohost"}
+# The operations are shared among this many tests of each caller and database.
+SHARDS = 4
 EXPORT = "GET /api/projects/{project_id}/translations"
 NOT_OF_THE_PROJECT = r"languages\.\d+: '[^']*' is not a language of this project\.$"
 GLOSSARY_TRANSLATIONS = (
@@ -182,8 +185,22 @@ def sent(label: str, body, query) -> bool:
     return not repeats_a_key(body) and (label != EXPORT or not exports_several_files_unzipped(query))
 
 
+def operations_sent(contract_schema, contract, shard: int):
+    """The operations a generated run sends as ``contract``'s caller, those of one shard: each
+    operation is in one of ``SHARDS`` by its label, so the run is several tests of about the
+    same length that the test workers share."""
+    for result in contract_schema.get_all_operations():
+        operation = result.ok()
+        if not operation.definition.raw["security"] and contract.caller != "org_owner":
+            continue  # takes no credentials: the owner's pass covers it
+        if operation.label in NOT_SENT or zlib.crc32(operation.label.encode()) % SHARDS != shard:
+            continue
+        yield operation
+
+
 @pytest.mark.slow
-def test_api_accepts_every_request_its_document_allows(app, contract, contract_schema):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_api_accepts_every_request_its_document_allows(app, contract, contract_schema, shard):
     @contract_schema.hook("filter_body")
     def kept_body(context, body):
         return sent(context.operation.label, body, None)
@@ -193,12 +210,7 @@ def test_api_accepts_every_request_its_document_allows(app, contract, contract_s
         return sent(context.operation.label, None, query)
 
     failures = {}
-    for result in contract_schema.get_all_operations():
-        operation = result.ok()
-        if not operation.definition.raw["security"] and contract.caller != "org_owner":
-            continue  # takes no credentials: the owner's pass covers it
-        if operation.label in NOT_SENT:
-            continue
+    for operation in operations_sent(contract_schema, contract, shard):
         try:
             _exercise(app, contract, operation)
         except FailureGroup as error:
