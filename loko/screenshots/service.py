@@ -183,12 +183,14 @@ def upload_screenshots(actor, project_id: str, uploads: list[tuple[str | None, b
             answers, created, restored = [], {}, set()
             now = utcnow()
             for name, image in prepared:
+                # The files are written unless there (a picture uploaded again brings back
+                # files a deletion elsewhere removed meanwhile).
+                written += store.save(image)
                 screenshot = existing.get(image.sha256) or created.get(image.sha256)
                 if screenshot is not None and screenshot.deleted_at is not None:
                     screenshot.deleted_at = None
                     restored.add(screenshot.id)
                 if screenshot is None:
-                    written += store.save(image)
                     screenshot = Screenshot(
                         project_id=project_id,
                         name=name,

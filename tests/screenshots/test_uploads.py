@@ -4,6 +4,7 @@ re-encoded without metadata, stored once per picture, all or none."""
 import io
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -50,6 +51,20 @@ def test_the_same_picture_uploaded_again_is_the_same_screenshot(app, api):
     assert again.json["screenshots"][0]["id"] == first["id"]
     assert again.json["screenshots"][0]["created"] is False
     assert api.client.get(api.url("/screenshots")).json["total"] == 1
+    assert len(stored_files(app)) == 3
+
+
+def test_the_same_picture_uploaded_again_brings_back_its_missing_files(app, api):
+    first = upload(api.client, api, ("home.png", picture()))
+    shown = first.json["screenshots"][0]
+    for path in Path(app.config["LOKO_SCREENSHOTS_DIR"]).rglob("*"):
+        if path.is_file():
+            path.unlink()
+    assert api.client.get(shown["urls"]["image"]).status_code == 404
+    again = upload(api.client, api, ("home.png", picture()))
+    assert again.status_code == 201, again.json
+    assert again.json["screenshots"][0]["id"] == shown["id"]
+    assert api.client.get(shown["urls"]["thumbnail"]).status_code == 200
     assert len(stored_files(app)) == 3
 
 
