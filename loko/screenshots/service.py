@@ -615,14 +615,14 @@ def coverage(actor, project_id: str) -> dict:
     return {"screenshots": screenshots, "keysWithout": without}
 
 
-def row_thumbnails(actor, project_id: str, translation_ids: list[str]) -> dict[str, dict]:
+def row_thumbnails(project_id: str, translation_ids: list[str]) -> dict[str, dict]:
     """``{translation id: {id, name, thumbnail, count}}`` for the keys on a screenshot: the
     one to show beside the key's row (the newest, the first of ``key_screenshots``) and how
     many screenshots show the key. One statement for a page of keys; keys on none are left
-    out."""
+    out. The caller (the editor's page) has checked that the keys may be seen, which is
+    what seeing their screenshots takes (``policy.VIEW_SCREENSHOTS``)."""
     if not translation_ids:
         return {}
-    policy.require_permission(actor, project_id, policy.VIEW_SCREENSHOTS)
     rows = db.session.execute(
         select(
             ScreenshotRegion.translation_id,

@@ -191,7 +191,7 @@ def editor_page(
         source,
         files,
         link,
-        _with_values(actor, project_id, rows, shown, link),
+        _with_values(project_id, rows, shown, link),
         next_cursor,
         previous_cursor,
         dropped,
@@ -397,7 +397,7 @@ def _cursor_of(row) -> str:
     return encode_cursor(row.file_name, row.key)
 
 
-def _with_values(actor, project_id: str, rows, shown: list[str], link: Link | None) -> list[EditorRow]:
+def _with_values(project_id: str, rows, shown: list[str], link: Link | None) -> list[EditorRow]:
     """The rows with their values in the shown languages (one statement for the page), the
     linked project's values where the inheriting language has none of its own, and their
     open comments (one statement), their review states (read with the values), what the
@@ -423,7 +423,7 @@ def _with_values(actor, project_id: str, rows, shown: list[str], link: Link | No
         if lacking:
             inherited = inherited_values(link, lacking)
     comments = open_counts(ids)
-    screenshots = row_thumbnails(actor, project_id, ids)
+    screenshots = row_thumbnails(project_id, ids)
     return [
         EditorRow(
             row.id,
