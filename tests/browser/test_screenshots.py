@@ -5,6 +5,7 @@ and left out by the "on no screenshot" filter; a region moved and resized from t
 and with the mouse; and the keys OCR finds on a rendered screen proposed, one confirmed and
 one rejected."""
 
+import base64
 import re
 import shutil
 import time
@@ -224,3 +225,24 @@ def test_the_keys_ocr_finds_are_proposed_and_a_person_confirms_one(page):
     expect(page.get_by_text("Proposed region rejected.")).to_be_visible()
     expect(keys.get_by_role("row").filter(has_text="form.save")).to_have_count(0)
     expect(keys.get_by_role("row").filter(has_text="cart.count")).to_contain_text("Proposed")
+
+
+def test_images_dropped_on_the_upload_card_are_uploaded(page):
+    project_id = new_project(page, languages=("en",))
+    page.goto(f"/projects/{project_id}/screenshots")
+    card = page.get_by_role("region", name="Upload screenshots")
+    dropped = page.evaluate_handle(
+        """([png]) => {
+            const files = new DataTransfer();
+            files.items.add(new File([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], "menu.png",
+                                     {type: "image/png"}));
+            files.items.add(new File(["not an image"], "notes.txt", {type: "text/plain"}));
+            return files;
+        }""",
+        [base64.b64encode(picture(320, 200, color=(10, 120, 200))).decode()],
+    )
+    card.dispatch_event("dragenter", {"dataTransfer": dropped})
+    card.dispatch_event("drop", {"dataTransfer": dropped})
+    expect(page.get_by_text("1 screenshot uploaded.")).to_be_visible()
+    expect(page.get_by_role("link", name="menu.png")).to_be_visible()
+    check_accessibility(page)
