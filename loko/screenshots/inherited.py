@@ -95,3 +95,47 @@ def lent_screenshot(project_id: str, screenshot_id: str) -> Screenshot | None:
         )
     )
     return screenshot if shared else None
+
+
+def lent_keys(project_id: str, translation_ids: list[str], linked_project_id: str | None = None) -> dict:
+    """``{linked project's key id: project's key id}`` for those of the project's active keys
+    ``translation_ids`` that the linked project has too (the same file and key name, active
+    there), in one query; empty without a link. ``linked_project_id``, when the caller knows
+    it, spares the read of the link."""
+    if not translation_ids:
+        return {}
+    mine, theirs = aliased(Translation), aliased(Translation)
+    linked = linked_project_id if linked_project_id is not None else linked_project(project_id)
+    rows = db.session.execute(
+        select(theirs.id, mine.id)
+        .join(mine, and_(mine.file_name == theirs.file_name, mine.key == theirs.key))
+        .where(
+            mine.id.in_(translation_ids),
+            mine.project_id == project_id,
+            mine.deleted_at.is_(None),
+            theirs.project_id == linked,
+            theirs.deleted_at.is_(None),
+        )
+    )
+    return dict(rows.all())
+
+
+def keys_lent_pictures(project_id: str):
+    """A query of the ids of the project's active keys whose linked key an active screenshot
+    of the linked project shows."""
+    mine, theirs = aliased(Translation), aliased(Translation)
+    return (
+        select(mine.id)
+        .join(theirs, and_(mine.file_name == theirs.file_name, mine.key == theirs.key))
+        .join(ScreenshotRegion, ScreenshotRegion.translation_id == theirs.id)
+        .join(Screenshot, Screenshot.id == ScreenshotRegion.screenshot_id)
+        .where(
+            mine.project_id == project_id,
+            mine.deleted_at.is_(None),
+            theirs.project_id == linked_project(project_id),
+            theirs.deleted_at.is_(None),
+            Screenshot.project_id == linked_project(project_id),
+            Screenshot.deleted_at.is_(None),
+        )
+        .distinct()
+    )

@@ -554,7 +554,8 @@ def _picture_of(screenshot: Screenshot, region: ScreenshotRegion) -> Picture | N
 
 
 def keys_with_pictures(project_id: str) -> set[str]:
-    """The ids of the project's keys that an active screenshot shows (one query): those
+    """The ids of the project's keys that an active screenshot shows, the project's own or,
+    through its link, the linked project's of the same key (two queries): those
     ``model_pictures`` has a picture for, but for a missing file."""
     rows = db.session.scalars(
         select(ScreenshotRegion.translation_id)
@@ -562,12 +563,24 @@ def keys_with_pictures(project_id: str) -> set[str]:
         .where(Screenshot.project_id == project_id, Screenshot.deleted_at.is_(None))
         .distinct()
     )
-    return set(rows)
+    return set(rows) | set(db.session.scalars(inherited.keys_lent_pictures(project_id)))
 
 
 def model_pictures(project_id: str, translation_ids: list[str]) -> dict[str, Picture]:
     """``model_picture`` of each key in ``translation_ids`` that has one, read in one query
     (``{translation id: picture}``); the caller has checked that the keys may be seen."""
+    chosen = _chosen_regions(project_id, translation_ids)
+    # A key no screenshot of the project shows: the linked project's of the same key.
+    lent = inherited.lent_keys(project_id, [key for key in translation_ids if key not in chosen])
+    for linked_key, row in _chosen_regions(inherited.linked_project(project_id), list(lent)).items():
+        chosen[lent[linked_key]] = row
+    pictures = {key: _picture_of(*row) for key, row in chosen.items()}
+    return {key: picture for key, picture in pictures.items() if picture is not None}
+
+
+def _chosen_regions(project_id, translation_ids: list[str]) -> dict[str, tuple[Screenshot, ScreenshotRegion]]:
+    """Each key's region to send a model (a confirmed one first, on the newest screenshot),
+    on the active screenshots of ``project_id`` (an id or a scalar subquery), in one query."""
     if not translation_ids:
         return {}
     rows = db.session.execute(
@@ -587,8 +600,7 @@ def model_pictures(project_id: str, translation_ids: list[str]) -> dict[str, Pic
     chosen: dict[str, tuple[Screenshot, ScreenshotRegion]] = {}
     for screenshot, region in rows:
         chosen.setdefault(region.translation_id, (screenshot, region))
-    pictures = {key: _picture_of(*row) for key, row in chosen.items()}
-    return {key: picture for key, picture in pictures.items() if picture is not None}
+    return chosen
 
 
 def coverage(actor, project_id: str) -> dict:
@@ -615,12 +627,27 @@ def coverage(actor, project_id: str) -> dict:
     return {"screenshots": screenshots, "keysWithout": without}
 
 
-def row_thumbnails(project_id: str, translation_ids: list[str]) -> dict[str, dict]:
-    """``{translation id: {id, name, thumbnail, count}}`` for the keys on a screenshot: the
-    one to show beside the key's row (the newest, the first of ``key_screenshots``) and how
-    many screenshots show the key. One statement for a page of keys; keys on none are left
-    out. The caller (the editor's page) has checked that the keys may be seen, which is
-    what seeing their screenshots takes (``policy.VIEW_SCREENSHOTS``)."""
+def row_thumbnails(project_id: str, translation_ids: list[str], linked_project_id: str | None = None) -> dict:
+    """``{translation id: {id, name, thumbnail, count, inherited}}`` for the keys on a
+    screenshot: the one to show beside the key's row (the newest, the first of
+    ``key_screenshots``) and how many screenshots show the key. One statement for a page of
+    keys, and for a project linked to ``linked_project_id`` two more for its keys on none of
+    the project's, shown on the linked project's (``inherited``); keys on none are left out.
+    The caller (the editor's page) has checked that the keys may be seen, which is what
+    seeing their screenshots takes (``policy.VIEW_SCREENSHOTS``)."""
+    shown = _thumbnails(project_id, project_id, translation_ids)
+    if linked_project_id is not None:
+        lent = inherited.lent_keys(
+            project_id, [key for key in translation_ids if key not in shown], linked_project_id
+        )
+        for linked_key, thumbnail in _thumbnails(project_id, linked_project_id, list(lent)).items():
+            shown[lent[linked_key]] = {**thumbnail, "inherited": True}
+    return shown
+
+
+def _thumbnails(project_id: str, owner_id: str, translation_ids: list[str]) -> dict[str, dict]:
+    """``row_thumbnails`` of the keys ``translation_ids`` of the project ``owner_id`` (the
+    project's own, or its linked project's), with URLs through ``project_id``'s path."""
     if not translation_ids:
         return {}
     rows = db.session.execute(
@@ -638,7 +665,7 @@ def row_thumbnails(project_id: str, translation_ids: list[str]) -> dict[str, dic
         # the trash show nothing.
         .where(ScreenshotRegion.translation_id.in_(translation_ids))
     ).all()
-    rows = [row for row in rows if row.project_id == project_id and row.deleted_at is None]
+    rows = [row for row in rows if row.project_id == owner_id and row.deleted_at is None]
     # The order of the key's details (newest first), so the row shows the first of them.
     rows.sort(key=lambda row: row.id)
     rows.sort(key=lambda row: row.created_at, reverse=True)
@@ -651,7 +678,13 @@ def row_thumbnails(project_id: str, translation_ids: list[str]) -> dict[str, dic
         if translation_id in shown:
             shown[translation_id]["count"] += 1
             continue
-        image = f"/api/projects/{project_id}/screenshots/{screenshot_id}/image"
-        thumbnail = image + "?size=thumbnail"
-        shown[translation_id] = {"id": screenshot_id, "name": name, "thumbnail": thumbnail, "count": 1}
+        urls = inherited.image_urls(project_id, screenshot_id)
+        shown[translation_id] = {
+            "id": screenshot_id,
+            "name": name,
+            "image": urls["image"],
+            "thumbnail": urls["thumbnail"],
+            "count": 1,
+            "inherited": False,
+        }
     return shown

@@ -423,7 +423,7 @@ def _with_values(project_id: str, rows, shown: list[str], link: Link | None) -> 
         if lacking:
             inherited = inherited_values(link, lacking)
     comments = open_counts(ids)
-    screenshots = row_thumbnails(project_id, ids)
+    screenshots = row_thumbnails(project_id, ids, link.project_id if link is not None else None)
     return [
         EditorRow(
             row.id,

@@ -12,7 +12,7 @@ from loko.auth.service import user_actor
 from loko.extensions import db
 from loko.organizations.models import Organization
 from loko.projects.models import Project
-from loko.screenshots.service import key_screenshots, model_picture
+from loko.screenshots.service import key_screenshots, keys_with_pictures, model_picture, model_pictures
 from tests.factories import (
     CallerClient,
     add_org_member,
@@ -135,3 +135,26 @@ def test_a_key_s_screenshots_own_or_inherited_are_read_in_one_statement(app, api
             shown = key_screenshots(owner, variant.project_id, key_id)
     assert len(shown) == 1 and shown[0]["inherited"] is True
     assert len(statements) == 2  # the caller's roles, then the screenshots with their regions
+
+
+def test_pre_translation_finds_and_is_sent_the_linked_project_s_screenshots(app, api, variant):
+    placed(api, api.create("title", {"en": "Title"})["id"], name="checkout.png")
+    lent_key = variant.create("title", {"en-GB": "Title (GB)"})["id"]
+    own_key = variant.create("save", {"en-GB": "Save"})["id"]
+    placed(variant, own_key, name="own.png", color=(0, 90, 0))
+    bare_key = variant.create("cancel", {"en-GB": "Cancel"})["id"]
+    with app.app_context():
+        assert keys_with_pictures(variant.project_id) == {lent_key, own_key}
+        pictures = model_pictures(variant.project_id, [lent_key, own_key, bare_key])
+    assert set(pictures) == {lent_key, own_key}
+    assert "cut from checkout.png" in pictures[lent_key].note
+    assert "cut from own.png" in pictures[own_key].note
+
+
+def test_the_editor_row_of_an_inherited_key_shows_the_linked_project_s_thumbnail(api, variant):
+    shot = placed(api, api.create("title", {"en": "Title"})["id"])
+    variant.create("title", {"en-GB": "Title (GB)"})
+    editor = api.owner.get(f"/projects/{variant.project_id}/editor")
+    assert editor.status_code == 200
+    assert variant.url(f"/screenshots/{shot['id']}/image?size=thumbnail") in editor.text
+    assert shot["urls"]["thumbnail"] not in editor.text
