@@ -6,6 +6,7 @@ import io
 import re
 import zipfile
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from loko.errors import BadRequest
@@ -162,7 +163,28 @@ def template_language(template: str, match: re.Match) -> str | None:
     return None if text is None else code_in_path(code_placeholder(template), text)
 
 
-def _members(archive: zipfile.ZipFile):
+@contextmanager
+def read_zip(data: bytes):
+    """The uploaded ZIP ``data``, open; BadRequest naming ``file`` when it is no ZIP, when a
+    member is damaged, or when a member uses a compression method zipfile lacks (PPMd ...:
+    zipfile answers NotImplementedError for those)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
+    try:
+        with archive:
+            yield archive
+    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
+        raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
+    except NotImplementedError as error:
+        raise BadRequest(
+            f"file: the ZIP archive uses a compression method that cannot be read ({error}); "
+            "store its files uncompressed or with Deflate, bzip2 or LZMA."
+        ) from None
+
+
+def zip_members(archive: zipfile.ZipFile):
     infos = archive.infolist()
     if len(infos) > MAX_ARCHIVE_MEMBERS:
         raise BadRequest(f"file: the archive has {len(infos)} members; at most {MAX_ARCHIVE_MEMBERS:,}.")
@@ -196,42 +218,28 @@ def _members(archive: zipfile.ZipFile):
 def _parse_archive(
     data: bytes, format: str | None, language: str | None, template: str | None
 ) -> list[ParsedFile]:
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError) as error:
-        raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
     patterns = {}
     files, entries = [], 0
-    try:
-        with archive:
-            for name, member in _members(archive):
-                member_format = format or detect_format(name, member)
-                chosen = template or _default_template(member_format)
-                if chosen not in patterns:
-                    patterns[chosen] = template_pattern(chosen)
-                match = patterns[chosen].match(name)
-                if match is None:
-                    raise BadRequest(
-                        f"file: the archive member {name!r} does not match pathTemplate {chosen!r}."
-                    )
-                try:
-                    in_path = template_language(chosen, match)
-                except ValueError as error:
-                    raise BadRequest(f"language: {error} (in the path {name!r})") from None
-                file_name = match["fileName"]
-                if template is None or template.endswith("{fileName}"):
-                    file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
-                parsed = _parse_one(member, member_format, in_path or language, file_name, path=name)
-                files += parsed
-                entries += sum(len(each.entries) for each in parsed)
-                _refuse_too_many(entries)  # before reading the next member
-    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
-        raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
-    except NotImplementedError as error:  # zipfile's answer to a method it lacks (PPMd ...)
-        raise BadRequest(
-            f"file: the ZIP archive uses a compression method that cannot be read ({error}); "
-            "store its files uncompressed or with Deflate, bzip2 or LZMA."
-        ) from None
+    with read_zip(data) as archive:
+        for name, member in zip_members(archive):
+            member_format = format or detect_format(name, member)
+            chosen = template or _default_template(member_format)
+            if chosen not in patterns:
+                patterns[chosen] = template_pattern(chosen)
+            match = patterns[chosen].match(name)
+            if match is None:
+                raise BadRequest(f"file: the archive member {name!r} does not match pathTemplate {chosen!r}.")
+            try:
+                in_path = template_language(chosen, match)
+            except ValueError as error:
+                raise BadRequest(f"language: {error} (in the path {name!r})") from None
+            file_name = match["fileName"]
+            if template is None or template.endswith("{fileName}"):
+                file_name = _without_extension(file_name, format_module(member_format).EXTENSION)
+            parsed = _parse_one(member, member_format, in_path or language, file_name, path=name)
+            files += parsed
+            entries += sum(len(each.entries) for each in parsed)
+            _refuse_too_many(entries)  # before reading the next member
     if not files:
         raise BadRequest("file: the archive holds no translation file.")
     return files

@@ -13,11 +13,8 @@ stored by ``ImageStore`` before the commit and removed if it fails, as uploads a
 
 import contextlib
 import hashlib
-import io
 import itertools
 import json
-import zipfile
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,8 +29,7 @@ from loko.errors import BadRequest, NotFound, PayloadTooLarge, describe_validati
 from loko.exports.writers import zip_stream
 from loko.extensions import db
 from loko.http import schema_instance
-from loko.imports.files import _members as checked_members
-from loko.imports.files import is_zip
+from loko.imports.files import is_zip, read_zip, zip_members
 from loko.jobs.service import enqueue
 from loko.screenshots import ocr
 from loko.screenshots.images import EXTENSIONS, ImageRefused, PreparedImage, prepare
@@ -161,34 +157,23 @@ def _read_members(data: bytes, limits: Limits) -> dict[str, bytes]:
         raise BadRequest("file: send a ZIP archive of images (and screenshots.json).")
     if not is_zip(data):
         raise BadRequest("file: not a ZIP archive; send the images and screenshots.json as one ZIP.")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError) as error:
-        raise BadRequest(f"file: not a valid ZIP archive ({error}).") from None
     members: dict[str, bytes] = {}
-    try:
-        with archive:
-            for info in archive.infolist():
-                if info.file_size > limits.max_bytes:
-                    raise PayloadTooLarge(
-                        f"file: the archive member {info.filename!r} is {info.file_size:,} bytes; a "
-                        f"member may be up to {limits.max_bytes // (1024 * 1024)} MiB "
-                        "(LOKO_SCREENSHOT_MAX_MB)."
-                    )
-            for name, member in checked_members(archive):
-                if name in members:
-                    raise BadRequest(f"file: the archive has two members named {name!r}.")
-                if name != MANIFEST and len(members) - (MANIFEST in members) >= MOST_IMAGES:
-                    raise BadRequest(
-                        f"file: the archive holds more than {MOST_IMAGES} images; at most {MOST_IMAGES}."
-                    )
-                members[name] = member
-    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
-        raise BadRequest(f"file: the ZIP archive is damaged ({error}).") from None
-    except NotImplementedError as error:
-        raise BadRequest(
-            f"file: the ZIP archive uses a compression method that cannot be read ({error})."
-        ) from None
+    with read_zip(data) as archive:
+        for info in archive.infolist():
+            if info.file_size > limits.max_bytes:
+                raise PayloadTooLarge(
+                    f"file: the archive member {info.filename!r} is {info.file_size:,} bytes; a "
+                    f"member may be up to {limits.max_bytes // (1024 * 1024)} MiB "
+                    "(LOKO_SCREENSHOT_MAX_MB)."
+                )
+        for name, member in zip_members(archive):
+            if name in members:
+                raise BadRequest(f"file: the archive has two members named {name!r}.")
+            if name != MANIFEST and len(members) - (MANIFEST in members) >= MOST_IMAGES:
+                raise BadRequest(
+                    f"file: the archive holds more than {MOST_IMAGES} images; at most {MOST_IMAGES}."
+                )
+            members[name] = member
     return members
 
 
