@@ -82,6 +82,11 @@ class Permissions:
         """Whether values in ``code`` may be written (and reviewed, with the review right)."""
         return self.can_edit_translations and (self.languages is None or code in self.languages)
 
+    def may_review_language(self, code: str) -> bool:
+        """Whether values in ``code`` may be marked reviewed: the review right, in a language
+        whose values may be written."""
+        return self.can_review_translations and self.may_edit_language(code)
+
     def allows(self, permission: str) -> bool:
         return {
             VIEW_TRANSLATIONS: self.can_view_translations,

@@ -434,12 +434,8 @@ def _write(actor, project_id: str, permissions, data: dict, changes: list) -> st
                 [
                     (REQUESTED, t, language)
                     for t, language, _value in rows
-                    if not _reviews(permissions, language)
+                    if not permissions.may_review_language(language)
                 ],
             )
         details.update(updated=len(rows), changes=len(rows))
     return details["operation_id"]
-
-
-def _reviews(permissions: policy.Permissions, language: str) -> bool:
-    return permissions.can_review_translations and permissions.may_edit_language(language)
