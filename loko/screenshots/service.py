@@ -16,6 +16,7 @@ restores that screenshot, with its regions. The image files go after the commit 
 the last screenshot, in the trash or not, naming them."""
 
 import base64
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -33,6 +34,7 @@ from loko.screenshots.models import CONFIRMED, MAX_NAME, Screenshot, ScreenshotR
 from loko.screenshots.storage import ORIGINAL, ImageStore
 from loko.translations.models import Translation
 
+log = logging.getLogger(__name__)
 SCREENSHOT_NOT_FOUND = "screenshotId: no screenshot with this id in this project."
 REGION_NOT_FOUND = "regionId: no region with this id on this screenshot."
 KEY_NOT_FOUND = "translationId: no translation with this id in this project."
@@ -324,7 +326,7 @@ def delete_screenshot(actor, project_id: str, screenshot_id: str, permanent: boo
             return
         images = {(screenshot.sha256, screenshot.format)}
         db.session.execute(delete(Screenshot).where(Screenshot.id == screenshot.id))
-    _remove_unnamed(images)
+    remove_unnamed(images)
 
 
 def restore_screenshot(actor, project_id: str, screenshot_id: str) -> dict:
@@ -357,28 +359,34 @@ def purge_expired_screenshots(retention_days: int) -> int:
         ids = [row.id for row in expired]
         for start in range(0, len(ids), 500):
             db.session.execute(delete(Screenshot).where(Screenshot.id.in_(ids[start : start + 500])))
-    _remove_unnamed({(row.sha256, row.format) for row in expired})
+    remove_unnamed({(row.sha256, row.format) for row in expired})
     return len(expired)
 
 
-def _remove_unnamed(images: set[tuple[str, str]]) -> None:
-    """Remove the files of the ``(sha256, format)`` images that no screenshot names, read
-    after the purge's commit (a picture uploaded again meanwhile keeps its files)."""
+def remove_unnamed(images: set[tuple[str, str]]) -> None:
+    """Remove the files of the ``(sha256, format)`` images that no screenshot names, asked
+    after the deletion's commit in a write transaction of its own: on SQLite an upload writes
+    its files inside its own, so one that names a picture again either committed before this
+    reads (its files stay) or waits until they are gone and writes them anew."""
     if not images:
         return
-    hashes = sorted({sha256 for sha256, _ in images})
-    named = set()
-    for start in range(0, len(hashes), 500):
-        named |= set(
-            db.session.scalars(
-                select(Screenshot.sha256).where(Screenshot.sha256.in_(hashes[start : start + 500])).distinct()
-            )
-        )
-    db.session.rollback()  # the read ends before the files go
     store = image_store()
-    for sha256, image_format in images:
-        if sha256 not in named:
-            store.remove(sha256, image_format)
+    with unit_of_work():
+        hashes = sorted({sha256 for sha256, _ in images})
+        named = set()
+        for start in range(0, len(hashes), 500):  # SQLite's limit on bound parameters
+            named |= set(
+                db.session.scalars(
+                    select(Screenshot.sha256).where(Screenshot.sha256.in_(hashes[start : start + 500]))
+                )
+            )
+        for sha256, image_format in images:
+            if sha256 in named:
+                continue
+            try:
+                store.remove(sha256, image_format)
+            except OSError as error:  # the deletion stands; a file left behind is only room
+                log.warning("screenshot files of %s not removed: %s", sha256, error)
 
 
 def _check_rectangle(screenshot: Screenshot, rectangle: dict) -> None:
