@@ -5,7 +5,8 @@ itself from ``create_app``, so the core imports no workbench package to tell it 
 What a change is, for the webhooks:
 
 - ``wanted(project_id, kind)``: whether any listener cares, asked before gathering details
-  that cost a query.
+  that cost a query (``expect(project_id, statements)`` first lets a listener send its own
+  question in the write's pipelined round trip).
 - ``emit(project_id, kind, items, count)``: ``count`` things of ``kind`` happened (``items``
   describes some or all of them); a listener batches them per transaction.
 - ``emit_one(project_id, kind, data)``: one event with its own data (an import finished, a
@@ -26,6 +27,7 @@ KINDS = (VALUES_CHANGED, IMPORT_FINISHED, KEY_CREATED, KEY_TRASHED, KEY_RESTORED
 
 
 class Listener(Protocol):
+    def expect(self, project_id: str, statements) -> None: ...
     def wanted(self, project_id: str, kind: str) -> bool: ...
     def emit(self, project_id: str, kind: str, items: list[dict], count: int) -> None: ...
     def emit_one(self, project_id: str, kind: str, data: dict) -> None: ...
@@ -37,6 +39,13 @@ LISTENERS: list[Listener] = []
 def listen(listener: Listener) -> None:
     if listener not in LISTENERS:
         LISTENERS.append(listener)
+
+
+def expect(project_id: str, statements) -> None:
+    """A write of the project is about to ask what its listeners want (``wanted``): they
+    may send their question now, in the write's pipelined round trip (``statements``)."""
+    for listener in LISTENERS:
+        listener.expect(project_id, statements)
 
 
 def wanted(project_id: str, kind: str) -> bool:

@@ -22,6 +22,8 @@ from loko.database.postgres import (
     STALE_STATISTICS,
     configure_postgresql,
     refresh_statistics,
+    transaction_info,
+    with_commit,
 )
 from loko.database.schema import (
     MIGRATIONS_DIRECTORY,
@@ -108,11 +110,13 @@ __all__ = [
     "start_checkpointer",
     "stream_batches",
     "thread_connection",
+    "transaction_info",
     "unit_of_work",
     "update_rows",
     "upgrade_schema",
     "utcnow",
     "wal_index",
+    "with_commit",
     "write_gate",
     "writing_alone",
 ]

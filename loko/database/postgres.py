@@ -1,8 +1,11 @@
-"""PostgreSQL's planner statistics after bulk writes (``refresh_statistics``), and the
-pool's check of a connection before use (``configure_postgresql``)."""
+"""PostgreSQL's planner statistics after bulk writes (``refresh_statistics``), the pool's
+check of a connection before use (``configure_postgresql``), what a write transaction
+keeps until it ends (``transaction_info``) and the statements it sends with its COMMIT
+(``with_commit``)."""
 
 import time
 
+from psycopg import sql as pg_sql
 from sqlalchemy import bindparam, event, exc, text
 
 from loko.database.commit_notices import commit_notices
@@ -48,6 +51,48 @@ def refresh_statistics(written: dict[str, int]) -> list[str]:
 IDLE_PING_SECONDS = 5.0
 _IDLE_SINCE = "loko_idle_since"
 _WROTE = "loko_wrote"
+# In a connection's ``info``: what its transaction keeps until it ends (``transaction_info``).
+_TRANSACTION = "loko_transaction"
+_WITH_COMMIT = "with_commit"
+
+
+def transaction_info() -> dict:
+    """A dict of the session's current transaction on PostgreSQL, dropped when it commits or
+    rolls back (the locks it took, the statements it sends with its COMMIT)."""
+    return db.session.connection().info.setdefault(_TRANSACTION, {})
+
+
+def with_commit(sql: str, parameters: tuple) -> None:
+    """Run ``sql`` (``?`` placeholders) at the very end of the session's transaction on
+    PostgreSQL: the statements so given, in their order, then COMMIT, go to the server as one
+    query, in one round trip. A row they update is then locked only while the server commits,
+    never while this process runs Python or waits for the interpreter's lock between round
+    trips. A statement that fails rolls the transaction back, as a failed COMMIT does."""
+    transaction_info().setdefault(_WITH_COMMIT, []).append((sql, parameters))
+
+
+def _send_with_commit(connection) -> None:
+    """The ``commit`` event, right before the driver's COMMIT: the statements of
+    ``with_commit`` and the COMMIT itself in one simple query. The driver's own COMMIT then
+    finds no transaction open and sends nothing."""
+    pending = connection.info.get(_TRANSACTION, {}).pop(_WITH_COMMIT, None)
+    if not pending:
+        return
+    dbapi_connection = connection.connection.dbapi_connection
+    parts = [
+        pg_sql.SQL(statement.replace("?", "{}"))
+        .format(*(pg_sql.Literal(value) for value in parameters))
+        .as_string(dbapi_connection)
+        for statement, parameters in pending
+    ]
+    query = "; ".join([*parts, "COMMIT"])
+    cursor = dbapi_connection.cursor()
+    if connection.dispatch.before_cursor_execute:
+        connection.dispatch.before_cursor_execute(connection, cursor, query, (), None, False)
+    try:
+        cursor.execute(query)
+    finally:
+        cursor.close()
 
 
 def configure_postgresql(engine) -> None:
@@ -76,8 +121,20 @@ def configure_postgresql(engine) -> None:
         if statement.lstrip()[:6].upper() != "SELECT":
             connection.info[_WROTE] = True
 
+    @event.listens_for(engine, "commit")
+    def _committing(connection):
+        try:
+            _send_with_commit(connection)
+        finally:
+            connection.info.pop(_TRANSACTION, None)
+
+    @event.listens_for(engine, "rollback")
+    def _rolling_back(connection):
+        connection.info.pop(_TRANSACTION, None)
+
     @event.listens_for(engine, "checkin")
     def _checked_in(_dbapi_connection, record):
+        record.info.pop(_TRANSACTION, None)
         record.info[_IDLE_SINCE] = time.monotonic()
         # Back in the pool after its transaction ended: a write it made is committed (or
         # rolled back), and this process's reads may see it from now on.

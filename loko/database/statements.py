@@ -199,6 +199,20 @@ class SessionStatements:
         finally:
             connection.info.pop(PIPELINED, None)
 
+    def pipelining(self) -> bool:
+        """Whether the statements run now go to the server in a ``pipelined`` block: a query
+        run then and read later (``ahead``) costs no round trip of its own."""
+        return bool(db.session.connection().info.get(PIPELINED))
+
+    def ahead(self, sql: str, parameters: tuple | list):
+        """In a ``pipelined`` block, send the query ``sql`` now, with what the block sends
+        before its first read, and return its cursor to read (``fetchall``) and close later;
+        None elsewhere, where asking when the rows are needed costs no more."""
+        if not self.pipelining():
+            return None
+        connection = db.session.connection()
+        return driver_execute(connection, _driver_sql(sql, connection.dialect.paramstyle), parameters)
+
     def execute(self, sql: str, rows: list[tuple]) -> None:
         """``sql`` (``?`` placeholders) once per row."""
         execute_rows(sql, rows)
@@ -281,6 +295,12 @@ class ConnectionStatements(SessionStatements):
     @contextmanager
     def pipelined(self):
         yield  # a bare connection's statements (SQLite's direct writes) run one by one
+
+    def pipelining(self) -> bool:
+        return False
+
+    def ahead(self, sql: str, parameters: tuple | list):
+        return None
 
     def fetch(self, sql: str, parameters: tuple | list) -> list[tuple]:
         cursor = self.run(_driver_sql(sql, self.dialect.paramstyle), parameters)

@@ -10,7 +10,7 @@ from loko.extensions import db
 from loko.files.models import FileRecord
 from loko.languages.models import ProjectLanguage
 from loko.languages.service import ensure_languages
-from loko.projects.service import bump_data_version
+from loko.projects.service import bump_data_version, take_turn_alone
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue
 from loko.translations.operations import operation
@@ -71,21 +71,46 @@ def file_record_ids(project_id: str, file_name: str, codes, statements=SESSION_S
     return ids
 
 
-def ensure_file_records(project_id: str, file_name: str, codes) -> tuple[dict[str, str], list[str]]:
+def file_records_ahead(project_id: str, file_name: str, codes, statements=SESSION_STATEMENTS):
+    """In a pipelined block (``SessionStatements.pipelining``): send the reads of
+    ``ensure_file_records`` now, in the block's round trip, and return the function that
+    reads them and does the rest (``write_patch``'s ``file_records``); None elsewhere."""
+    if not statements.pipelining():
+        return None
+    parameters = {"project_id": project_id, "file_name": file_name}
+    sent = [statements.query(FILE_RECORD_ID, {**parameters, "code": code}) for code in sorted(set(codes))]
+
+    def file_records(project_id: str, file_name: str, codes):
+        existing = {}
+        for cursor in sent:
+            existing.update(cursor.fetchall())
+            cursor.close()
+        return ensure_file_records(project_id, file_name, codes, existing)
+
+    return file_records
+
+
+def ensure_file_records(
+    project_id: str, file_name: str, codes, existing=None
+) -> tuple[dict[str, str], list[str]]:
     """Make sure the file has a record in each language (adding unknown languages first).
+    ``existing``: the file's records in those languages, when read already.
 
     Returns ``({code: record id}, [ids of the records created now])``.
     """
     ordered = sorted(codes) if isinstance(codes, set | frozenset) else list(dict.fromkeys(codes))
     codes = set(ordered)
     parameters = {"project_id": project_id, "file_name": file_name}
-    if len(codes) == 1:
+    if existing is not None:
+        existing = dict(existing)
+    elif len(codes) == 1:
         (code,) = codes
         existing = dict(FILE_RECORD_ID.run({**parameters, "code": code}).fetchall())
     else:
         parameters["codes"] = sorted(codes)
         existing = dict(db.session.connection().execute(FILE_RECORD_IDS, parameters).all())
     if existing.keys() != codes:
+        take_turn_alone(project_id)  # records (and maybe languages) to add: not a key's change
         ensure_languages(project_id, [code for code in ordered if code not in existing])
     missing = [
         {"id": new_id(), "project_id": project_id, "file_name": file_name, "language_code": code}

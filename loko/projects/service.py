@@ -8,7 +8,7 @@ from loko import events
 from loko.auth import policy
 from loko.auth.actors import ApiKeyActor
 from loko.auth.models import User
-from loko.database import SESSION_STATEMENTS, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, transaction_info, unit_of_work, utcnow, with_commit
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.files.models import language_version_name, wide_version_name
@@ -130,8 +130,77 @@ WIDE_BASELINE = (
     "AND file_name = ?), 0) FROM projects WHERE id = ? "
     "ON CONFLICT (project_id, file_name) DO NOTHING RETURNING version"
 )
+WIDE_BASELINE_UNREAD = WIDE_BASELINE.removesuffix(" RETURNING version")
 _WIDE_SEEN: set[tuple[str, str]] = set()
 MOST_WIDE_SEEN = 100_000
+
+
+# PostgreSQL: the writers of a project take turns by a transaction-level advisory lock (the
+# first number, PROJECT_TURNS, names Loko's project locks; the second is the project id's
+# hash). A PATCH of one key takes it shared (``bump_at_commit``), with a lock on its key
+# (KEY_TURNS); every other write takes it alone (``bump_data_version``), before any row, so
+# that it waits for the PATCHes in flight and they for it, and no two writers deadlock.
+PROJECT_TURNS, KEY_TURNS = 1_0100_1, 1_0100_2
+ALONE = "SELECT pg_advisory_xact_lock(?, hashtext(?))"
+SHARED = "SELECT pg_advisory_xact_lock_shared(?, hashtext(?))"
+_TURNS = "project_turns"
+
+
+class TurnNeeded(Exception):
+    """A PATCH taking its turn shared found it must change more than its key (a file record
+    or a language to add): it starts again, alone (``patch_translation``)."""
+
+
+def _turns(statements) -> dict | None:
+    """The turns this transaction holds, ``{project_id: ALONE or SHARED}``, on PostgreSQL
+    through the session; None elsewhere (SQLite writers take turns for the whole file)."""
+    if statements is not SESSION_STATEMENTS or db.engine.dialect.name != "postgresql":
+        return None
+    return transaction_info().setdefault(_TURNS, {})
+
+
+def take_turn_alone(project_id: str, statements=SESSION_STATEMENTS) -> None:
+    """Take the project's writers' turn alone, unless this transaction holds it already; a
+    transaction holding it shared may not (TurnNeeded): two such transactions would wait for
+    each other."""
+    turns = _turns(statements)
+    if turns is None or turns.get(project_id) == ALONE:
+        return
+    if turns.get(project_id) == SHARED:
+        raise TurnNeeded(f"the write of project {project_id} changes more than one key")
+    statements.execute(ALONE, [(PROJECT_TURNS, project_id)])
+    turns[project_id] = ALONE
+
+
+def bump_at_commit(project_id: str, statements, file_name: str, key: str, languages) -> None:
+    """``bump_data_version(project_id, statements, files=(file_name,), languages=languages)``
+    for a PATCH of one key. On PostgreSQL it takes the project's turn shared with the other
+    PATCHes and locks the key (two PATCHes of one key take turns, so the one that reads it
+    second sees the first one's value, and its ``expected`` precondition holds); the bump
+    itself is sent with the COMMIT (``with_commit``), so the project's row is locked only
+    while the server commits. A transaction holding the turn alone bumps at once."""
+    turns = _turns(statements)
+    if turns is None or turns.get(project_id) == ALONE:
+        bump_data_version(project_id, statements, files=(file_name,), languages=languages)
+        return
+    if project_id not in turns:
+        statements.execute(SHARED, [(PROJECT_TURNS, project_id)])
+        turns[project_id] = SHARED
+    statements.execute(ALONE, [(KEY_TURNS, f"{project_id}/{file_name}/{key}")])
+    with_commit(SCOPED_BUMP, (utcnow(), project_id))
+    for sql, parameters in _stamp_statements(project_id, (file_name,), languages):
+        with_commit(sql, parameters)
+
+
+def stamp_at_commit(project_id: str, files, statements=SESSION_STATEMENTS) -> None:
+    """``stamp_files(project_id, files, statements)``, sent with the COMMIT when the
+    transaction's bump is (``bump_at_commit``)."""
+    turns = _turns(statements)
+    if turns is None or turns.get(project_id) != SHARED:
+        stamp_files(project_id, files, statements)
+        return
+    for sql, parameters in _stamp_statements(project_id, files, None):
+        with_commit(sql, parameters)
 
 
 def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None, languages=None) -> None:
@@ -151,6 +220,7 @@ def bump_data_version(project_id: str, statements=SESSION_STATEMENTS, files=None
     anything else (languages, the project's settings or link) bumps without ``files``, as
     every other ``data_version`` increment counts as shared.
     """
+    take_turn_alone(project_id, statements)
     bump = SHARED_BUMP if files is None else SCOPED_BUMP
     bumped = statements.bumped
     if bumped is not None:
@@ -171,6 +241,24 @@ def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS, languages
     ``files``: their version becomes the project's data version (one executemany), with
     their wide version (``wide_version_name``) or, when the change is confined to the
     values of ``languages``, those languages' versions (``language_version_name``)."""
+    rows, baselines = _stamp_rows(project_id, files, languages)
+    for baseline in baselines:
+        if not statements.fetch(WIDE_BASELINE, baseline):  # there already
+            if len(_WIDE_SEEN) >= MOST_WIDE_SEEN:
+                _WIDE_SEEN.clear()
+            _WIDE_SEEN.add((project_id, baseline[1]))
+    statements.execute(STAMP_FILE, rows)
+
+
+def _stamp_statements(project_id: str, files, languages) -> list[tuple[str, tuple]]:
+    """``stamp_files``'s statements, each with its parameters, to send with the COMMIT: the
+    wide rows' baselines written when missing (unread), then the stamps."""
+    rows, baselines = _stamp_rows(project_id, files, languages)
+    return [(WIDE_BASELINE_UNREAD, baseline) for baseline in baselines] + [(STAMP_FILE, row) for row in rows]
+
+
+def _stamp_rows(project_id: str, files, languages) -> tuple[list[tuple], list[tuple]]:
+    """The ``STAMP_FILE`` rows of ``stamp_files`` and the ``WIDE_BASELINE`` rows it may need."""
     rows, baselines = [], []
     for file_name in sorted(set(files)):
         rows.append((file_name, project_id))
@@ -184,12 +272,7 @@ def stamp_files(project_id: str, files, statements=SESSION_STATEMENTS, languages
         rows += [(name, project_id) for name in names]
         if (project_id, file_name) not in _WIDE_SEEN:
             baselines.append((wide, file_name, project_id))
-    for baseline in baselines:
-        if not statements.fetch(WIDE_BASELINE, baseline):  # there already
-            if len(_WIDE_SEEN) >= MOST_WIDE_SEEN:
-                _WIDE_SEEN.clear()
-            _WIDE_SEEN.add((project_id, baseline[1]))
-    statements.execute(STAMP_FILE, rows)
+    return rows, baselines
 
 
 def get_project(actor, project_id: str) -> ProjectView:

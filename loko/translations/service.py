@@ -24,8 +24,15 @@ from loko.database import (
 )
 from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
-from loko.files.service import ensure_file_records
-from loko.projects.service import bump_data_version, stamp_files
+from loko.files.service import ensure_file_records, file_records_ahead
+from loko.projects.service import (
+    TurnNeeded,
+    bump_at_commit,
+    bump_data_version,
+    stamp_at_commit,
+    stamp_files,
+    take_turn_alone,
+)
 from loko.translations import history
 from loko.translations.models import (
     MACHINE_UNEDITED,
@@ -195,9 +202,21 @@ def patch_translation(
     for that reason, set in the same transaction. Returns ``{code: {id, id_file,
     updated}}``; ``updated`` is false where the stored value already equalled the new one.
     """
+    arguments = (actor, project_id, key, file_name, updates, expected, reviews)
+    try:
+        return _patch_once(*arguments, alone=False)
+    except TurnNeeded:  # it adds a file record or a language: again, alone
+        return _patch_once(*arguments, alone=True)
+
+
+def _patch_once(actor, project_id, key, file_name, updates, expected, reviews, alone: bool) -> dict:
+    """``patch_translation`` in one transaction; ``alone``: taking the project's writers'
+    turn alone first (on PostgreSQL a PATCH takes it shared, ``bump_at_commit``)."""
     with unit_of_work():
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         policy.require_languages(permissions, updates)
+        if alone:
+            take_turn_alone(project_id)
         return write_patch(
             SESSION_STATEMENTS,
             actor,
@@ -229,8 +248,11 @@ def write_patch(
     codes)`` gives the file's record ids per language (``ensure_file_records`` creates the
     missing ones). A key that is not there yet is created, or refused (Forbidden) unless
     ``may_create``. ``reviews``: as ``patch_translation``'s."""
-    with statements.pipelined():  # the bump and the read in one round trip
-        bump_data_version(project_id, statements, files=(file_name,), languages=updates)
+    with statements.pipelined():  # the turn and the reads in one round trip
+        bump_at_commit(project_id, statements, file_name, key, updates)
+        if file_records is ensure_file_records:
+            file_records = file_records_ahead(project_id, file_name, updates, statements) or file_records
+        events.expect(project_id, statements)
         before = events.key_before(statements, project_id, file_name, key)
     translation_id, stored = before.translation_id, before.values
     if translation_id is None and not may_create:
@@ -240,7 +262,7 @@ def write_patch(
     now = utcnow()
     created = translation_id is None
     if created:
-        stamp_files(project_id, (file_name,), statements)  # a new key: every language's file
+        stamp_at_commit(project_id, (file_name,), statements)  # a new key: every language's file
         translation_id = new_id()
         stamp = statements.timestamp(now)
         statements.insert(

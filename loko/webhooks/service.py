@@ -36,6 +36,8 @@ WEBHOOK_NOT_FOUND = "Webhook not found."
 _PENDING = "loko_webhook_events"
 _ENDPOINTS = "loko_webhook_endpoints"
 _HOOKED = "loko_webhook_hooked"
+_SENT = "loko_webhook_endpoints_sent"  # the endpoints' queries sent ahead (``Listener.expect``)
+ENDPOINTS = "SELECT id, events FROM webhooks WHERE project_id = ? AND enabled = ?"
 
 
 class DeliveryFailed(Exception):
@@ -262,14 +264,30 @@ class Listener:
     def emit_one(self, project_id: str, kind: str, data: dict) -> None:
         self._pending()[(project_id, kind, new_id())] = {"data": data}
 
+    def expect(self, project_id: str, statements) -> None:
+        """A write of the project will ask: send the question now, in its pipelined round
+        trip (``SessionStatements.ahead``), and read the answer when it asks."""
+        session = db.session()
+        if project_id in session.info.get(_ENDPOINTS, {}):
+            return
+        sent = statements.ahead(ENDPOINTS, (project_id, True))
+        if sent is not None:
+            session.info.setdefault(_SENT, {})[project_id] = sent
+            self._hook(session)
+
     def _endpoints(self, project_id: str) -> list[tuple[str, set]]:
         session = db.session()
         known = session.info.setdefault(_ENDPOINTS, {})
         if project_id not in known:
-            # By the driver: a write may ask in the middle of its pipelined statements.
-            rows = SESSION_STATEMENTS.fetch(
-                "SELECT id, events FROM webhooks WHERE project_id = ? AND enabled = ?", (project_id, True)
-            )
+            sent = session.info.get(_SENT, {}).pop(project_id, None)
+            if sent is None:
+                # By the driver: a write may ask in the middle of its pipelined statements.
+                rows = SESSION_STATEMENTS.fetch(ENDPOINTS, (project_id, True))
+            else:
+                try:
+                    rows = sent.fetchall()
+                finally:
+                    sent.close()
             known[project_id] = [(hook_id, set(orjson.loads(wants))) for hook_id, wants in rows]
             self._hook(session)
         return known[project_id]
@@ -291,6 +309,8 @@ class Listener:
 def _forget(session) -> None:
     session.info.pop(_PENDING, None)
     session.info.pop(_ENDPOINTS, None)
+    for sent in session.info.pop(_SENT, {}).values():
+        sent.close()
 
 
 def _send_pending(session) -> None:

@@ -5,6 +5,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
+import orjson
 import pytest
 
 from tests.factories import CallerClient
@@ -89,3 +90,32 @@ def test_concurrent_bulk_upserts_keep_every_item(app, api):
     assert [r.json for r in responses] == [{"created": 50, "updated": 0, "unchanged": 0}] * THREADS
     assert sum(len(keys) for keys in api.export()["en"].values()) == 50 * THREADS
     assert len(api.history()) == 50 * THREADS
+
+
+def test_patches_and_bulk_upserts_of_the_same_keys_neither_deadlock_nor_lose_a_change(app, api):
+    keys = [f"key.{j}" for j in range(10)]
+    assert api.bulk_upsert_request("en", {key: "start" for key in keys}).status_code == 200
+
+    def write(client, i):
+        if i % 2:
+            return [client.bulk_upsert_request("en", {key: f"bulk {i}" for key in keys})]
+        return [_patch(client, key, "en", f"patch {i}") for key in keys]
+
+    responses = [r for group in in_parallel(app, api, write) for r in group]
+    assert {r.status_code for r in responses} == {200}
+    for key in keys:
+        entries = list(reversed(api.history(key=key)))
+        for previous, entry in pairwise(entries):
+            assert entry["old_value"] == previous["new_value"]
+        assert api.export()["en"]["common"][key] == entries[-1]["new_value"]
+
+
+def test_concurrent_patches_of_one_file_each_change_its_export(app, api):
+    assert api.bulk_upsert_request("en", {"first": "v"}).status_code == 200
+    before = api.export_response().headers["ETag"]
+    responses = in_parallel(app, api, lambda client, i: _patch(client, f"key.{i}", "en", f"value {i}"))
+    assert [r.status_code for r in responses] == [200] * THREADS
+    after = api.export_response()
+    assert after.headers["ETag"] != before
+    written = sorted(orjson.loads(after.data)["en"]["common"])
+    assert written == ["first"] + [f"key.{i}" for i in range(THREADS)]
