@@ -23,6 +23,9 @@ KEY_RESTORED = "key.restored"
 IMPORT_FINISHED = "import.finished"
 JOB_FINISHED = "job.finished"
 KINDS = (VALUES_CHANGED, IMPORT_FINISHED, KEY_CREATED, KEY_TRASHED, KEY_RESTORED, JOB_FINISHED)
+# Raised for the people concerned (the notifications), not offered to webhooks.
+TASK_ASSIGNED = "task.assigned"
+COMMENT_ADDED = "comment.added"
 
 
 class Listener(Protocol):

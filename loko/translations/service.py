@@ -196,8 +196,13 @@ def patch_translation(
     updated}}``; ``updated`` is false where the stored value already equalled the new one.
     """
     with unit_of_work():
-        permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-        policy.require_languages(permissions, updates)
+        named = select(Translation.id).where(
+            Translation.project_id == project_id,
+            Translation.file_name == file_name,
+            Translation.key == key,
+            Translation.deleted_at.is_(None),
+        )
+        permissions = policy.require_value_work(actor, project_id, policy.EDIT_TRANSLATIONS, updates, named)
         return write_patch(
             SESSION_STATEMENTS,
             actor,
