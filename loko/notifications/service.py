@@ -18,7 +18,7 @@ import re
 from datetime import timedelta
 
 import orjson
-from flask import current_app, url_for
+from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import and_, event, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -203,9 +203,14 @@ def _writers(project_id: str) -> set[str]:
 
 
 def _link(endpoint: str, **values) -> str:
-    base = (current_app.config.get("LOKO_PUBLIC_URL") or "").rstrip("/")
-    path = url_for(endpoint, **values)
-    return base + path if base else path
+    """The address of a page for a message (built outside any request, as jobs run): under
+    ``LOKO_PUBLIC_URL``, else the server's host and port."""
+    config = current_app.config
+    base = (config.get("LOKO_PUBLIC_URL") or f"http://{config['LOKO_HOST']}:{config['LOKO_PORT']}").rstrip(
+        "/"
+    )
+    path = current_app.url_map.bind("loko").build(endpoint, values)
+    return base + path
 
 
 def _recipients(payload: dict) -> tuple[dict[str, str], str, str, int]:

@@ -48,7 +48,10 @@ def inbox(smtp_server):
 
 
 @pytest.fixture
-def config_overrides(smtp_server):
+def config_overrides(smtp_server, request):
+    """The local SMTP server's settings; a test parametrised indirectly gives its own."""
+    if hasattr(request, "param"):
+        return request.param
     controller, _inbox = smtp_server
     return {
         "LOKO_SMTP_HOST": "127.0.0.1",
