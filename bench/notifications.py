@@ -137,6 +137,23 @@ def measure(workdir: Path, members: int, keys: int) -> dict:
             answer = client.get("/api/notifications/unread")
             timings.append((time.perf_counter() - before) * 1000)
         unread = answer.json
+        # The same request's cost without the count: who is signed in, answered.
+        baseline = []
+        for _ in range(200):
+            before = time.perf_counter()
+            client.get("/api/auth/me")
+            baseline.append((time.perf_counter() - before) * 1000)
+        counts = []
+        with app.app_context():
+            from loko.auth.service import user_actor
+            from loko.notifications.service import unread_count
+
+            actor = user_actor(db.session.get(User, people[0]["id"]))
+            for _ in range(200):
+                before = time.perf_counter()
+                unread_count(actor)
+                counts.append((time.perf_counter() - before) * 1000)
+            db.session.remove()
         with app.app_context():
             db.engine.dispose()
         return {
@@ -146,6 +163,8 @@ def measure(workdir: Path, members: int, keys: int) -> dict:
             "emails": inbox.count,
             "left": len(left),
             "bell_ms": statistics.median(timings),
+            "me_ms": statistics.median(baseline),
+            "count_ms": statistics.median(counts),
             "unread": unread,
         }
     finally:
@@ -167,6 +186,8 @@ def main(argv=None) -> int:
     for name, (label, target) in TARGETS.items():
         value = figures[name]
         print(f"  {label:<62} {value:>8.2f}   target < {target:g}: {'ok' if value < target else 'MISSED'}")
+    print(f"  {'  of which the count itself, p50 (ms)':<62} {figures['count_ms']:>8.2f}")
+    print(f"  {'  /api/auth/me by the same session, p50 (ms), for scale':<62} {figures['me_ms']:>8.2f}")
     print(f"  {'e-mails received':<62} {figures['emails']:>8}")
     print(f"  {'bell answer (a member)':<62} {figures['unread']!s:>8}")
     return 0 if figures["emails"] == args.members else 1

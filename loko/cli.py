@@ -25,6 +25,7 @@ from loko.client.commands import (
     push_command,
     repohost_group,
     status_command,
+    tasks_command,
 )
 from loko.errors import LokoError
 
@@ -49,6 +50,7 @@ main.add_command(push_command)
 main.add_command(pull_command)
 main.add_command(status_command)
 main.add_command(repohost_group)
+main.add_command(tasks_command)
 
 
 class MigrationCommands(click.Group):

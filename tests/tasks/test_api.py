@@ -185,3 +185,13 @@ def test_my_tasks_lists_open_tasks_assigned_to_me(world, keys, as_caller):
     assert [item["id"] for item in mine] == [task["id"]]
     owner.patch(_url(world, task["id"]), json={"state": "closed"})
     assert as_caller("editor").get("/api/tasks/mine").json["tasks"] == []
+
+
+def test_the_mcp_tool_lists_the_projects_tasks(world, keys, as_caller):
+    from tests.mcp.conftest import posted_tool_call
+
+    make_task(as_caller("org_owner"), world.project_id, title="German strings")
+    result = posted_tool_call(as_caller("read_key"), "list_tasks", {"state": "open"})
+    assert not result.get("isError"), result
+    assert [task["title"] for task in result["structuredContent"]["tasks"]] == ["German strings"]
+    assert "German strings (translate de, open, 0% done of 3 keys" in result["content"][0]["text"]
