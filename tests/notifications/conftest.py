@@ -14,6 +14,7 @@ from loko.database import unit_of_work, utcnow
 from loko.extensions import db
 from loko.jobs.models import QUEUED, Job
 from loko.jobs.worker import Worker
+from tests.pages.conftest import page_as  # noqa: F401 (a fixture)
 
 
 class Inbox:

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.comments.conftest import make_key
+from tests.pages.conftest import page_as  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
