@@ -42,8 +42,15 @@ def listen(listener: Listener) -> None:
         LISTENERS.append(listener)
 
 
-def wanted(project_id: str, kind: str) -> bool:
-    return any(listener.wanted(project_id, kind) for listener in LISTENERS)
+def wanted(project_id: str, kind: str, direct: bool = False) -> bool:
+    """Whether any listener cares about ``kind`` in the project; with ``direct``, asked by a
+    write that raises no events (the direct PATCH), only the listeners that need every one
+    (a listener with ``every_write = False``, the notifications, does without them)."""
+    return any(
+        listener.wanted(project_id, kind)
+        for listener in LISTENERS
+        if not direct or getattr(listener, "every_write", True)
+    )
 
 
 def emit(project_id: str, kind: str, items: list[dict], count: int) -> None:

@@ -95,7 +95,11 @@ CHANNEL_WORDS = {
 
 
 class Listener:
-    """Registered with ``loko.events`` by ``create_app``."""
+    """Registered with ``loko.events`` by ``create_app``. A key created by the direct PATCH
+    (an API key's single write on SQLite, which raises no events) is not announced: the
+    notifications do not send that hot path through the full one (``every_write``)."""
+
+    every_write = False
 
     def wanted(self, project_id: str, kind: str) -> bool:
         return kind in HEARD
