@@ -112,6 +112,10 @@ class Listener:
         batch["items"].extend(items[: max(room, 0)])
 
     def emit_one(self, project_id: str, kind: str, data: dict) -> None:
+        if kind == events.JOB_FINISHED and (
+            data.get("kind") not in TOLD_JOBS or data.get("state") == "cancelled"
+        ):
+            return  # nobody is told of it: no fan-out job for nothing
         _pending()[(project_id, kind, new_id())] = {"data": data}
 
 

@@ -190,3 +190,71 @@ def test_without_smtp_the_email_choices_are_refused(world, as_caller):
     response = as_caller("editor").put(url, json={"rules": {"comment": "email"}})
     assert response.status_code == 400 and response.json["error"].startswith("rules.comment:")
     assert as_caller("editor").get(url).json["emailAvailable"] is False
+
+
+def test_a_task_due_soon_then_overdue_reminds_its_assignees_once_each(app, world, as_caller):
+    from datetime import timedelta
+
+    from loko.database import utcnow
+    from loko.tasks.models import Task
+
+    owner = as_caller("org_owner")
+    make_key(owner, world.project_id, "greeting")
+    due = (utcnow() + timedelta(hours=2)).isoformat()
+    made = owner.post(
+        f"/api/projects/{world.project_id}/tasks",
+        json={
+            "kind": "translate",
+            "language": "de",
+            "title": "German",
+            "filter": {},
+            "dueAt": due,
+            "assignees": [user_id(world.users["editor"])],
+        },
+    ).json["task"]
+    with app.app_context():
+        assert service.remind_due_tasks() == {"reminded": 1}
+        assert service.remind_due_tasks() == {"reminded": 0}
+        with unit_of_work():
+            db.session.get(Task, made["id"]).due_at = utcnow() - timedelta(minutes=1)
+        assert service.remind_due_tasks() == {"reminded": 1}
+        assert service.remind_due_tasks() == {"reminded": 0}
+    titles = sorted(note.title for note in _notes(app, user_id(world.users["editor"]), "task.due"))
+    assert titles == ["The task “German” in Web app is due soon", "The task “German” in Web app is overdue"]
+
+
+def test_the_starter_of_an_import_job_is_told_when_it_ends(app, world):
+    from loko.jobs.models import FAILED
+
+    editor = user_id(world.users["editor"])
+    with app.app_context(), unit_of_work():
+        job = Job(
+            kind="import",
+            project_id=world.project_id,
+            payload=orjson.dumps({"actor": {"type": "user", "id": editor, "name": "editor"}}).decode(),
+            state=FAILED,
+        )
+        db.session.add(job)
+        db.session.flush()
+        job_id = job.id
+    payload = {
+        "eventId": "0190a0a0-0000-7000-8000-00000000e001",
+        "projectId": world.project_id,
+        "kind": "job.finished",
+        "data": {"jobId": job_id, "kind": "import", "state": FAILED},
+    }
+    with app.app_context():
+        assert service.fan_out(payload)["messages"] == 1
+        # Run again (a retried job): nothing twice.
+        service.fan_out(payload)
+    notes = _notes(app, editor, "job.finished")
+    assert [note.title for note in notes] == ["Import in Web app failed"]
+
+
+def test_a_comment_tells_nobody_its_own_author(app, world, as_caller):
+    owner = as_caller("org_owner")
+    translation_id = make_key(owner, world.project_id, "greeting")
+    url = f"/api/projects/{world.project_id}/translations/{translation_id}/comments"
+    owner.post(url, json={"body": "A note to myself, @owner"})
+    run_jobs(app)
+    assert _notes(app, user_id(world.users["org_owner"]), "mention") == []
