@@ -46,3 +46,19 @@ def test_the_unsubscribe_page_works_signed_out(app, page_as, world):
     response = anonymous.submit("/notifications/unsubscribe", {"token": token})
     assert response.status_code == 200 and "no more e-mails" in response.get_data(as_text=True)
     assert anonymous.submit("/notifications/unsubscribe", {"token": "forged"}).status_code == 404
+
+
+def test_marking_all_read_from_the_list(app, page_as, world, as_caller):
+    from tests.comments.conftest import make_key
+    from tests.notifications.conftest import run_jobs
+
+    owner = as_caller("org_owner")
+    translation_id = make_key(owner, world.project_id, "greeting")
+    url = f"/api/projects/{world.project_id}/translations/{translation_id}/comments"
+    owner.post(url, json={"body": "@editor look"})
+    run_jobs(app)
+    # The new key and the mention.
+    assert "2 unread" in page_as("editor").get("/notifications").get_data(as_text=True)
+    assert page_as("anonymous").submit("/notifications/read").status_code == 302
+    assert page_as("editor").submit("/notifications/read").status_code == 303
+    assert "0 unread" in page_as("editor").get("/notifications").get_data(as_text=True)
