@@ -59,6 +59,6 @@ def test_marking_all_read_from_the_list(app, page_as, world, as_caller):
     run_jobs(app)
     # The new key and the mention.
     assert "2 unread" in page_as("editor").get("/notifications").get_data(as_text=True)
-    assert page_as("anonymous").submit("/notifications/read").status_code == 302
+    assert page_as("anonymous").submit("/notifications/read").status_code == 401
     assert page_as("editor").submit("/notifications/read").status_code == 303
     assert "0 unread" in page_as("editor").get("/notifications").get_data(as_text=True)
