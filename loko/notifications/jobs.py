@@ -32,3 +32,8 @@ def weekly_digest(_context, _payload: dict) -> dict:
 @handler(service.REMINDERS_JOB, every=timedelta(hours=1), announced=False)
 def remind_due_tasks(_context, _payload: dict) -> dict:
     return service.remind_due_tasks()
+
+
+@handler(service.PRUNE_JOB, every=timedelta(days=1), announced=False)
+def prune(_context, _payload: dict) -> dict:
+    return {"deleted": service.prune()}

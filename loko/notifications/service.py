@@ -66,6 +66,9 @@ REMINDERS_JOB = "notifications.reminders"
 EMAIL_BATCH = 100
 LISTED = 50
 DUE_SOON = timedelta(hours=24)
+# Messages are kept this long, then deleted by the daily pruning (read or not).
+KEPT = timedelta(days=90)
+PRUNE_JOB = "notifications.prune"
 _PENDING = "loko_notifications_pending"
 _HOOKED = "loko_notifications_hooked"
 HEARD = (events.KEY_CREATED, events.JOB_FINISHED, events.TASK_ASSIGNED, events.COMMENT_ADDED)
@@ -406,6 +409,15 @@ def remind_due_tasks() -> dict:
                 jobs.enqueue(EMAIL_JOB, {"ids": emailed})
             told += len(rows)
     return {"reminded": told}
+
+
+def prune(kept: timedelta = KEPT) -> int:
+    """Delete the messages older than ``kept`` (one statement); how many went."""
+    with unit_of_work():
+        result = db.session.execute(
+            Notification.__table__.delete().where(Notification.created_at < utcnow() - kept)
+        )
+        return result.rowcount
 
 
 # -- E-mail --------------------------------------------------------------------------------------

@@ -258,3 +258,24 @@ def test_a_comment_tells_nobody_its_own_author(app, world, as_caller):
     owner.post(url, json={"body": "A note to myself, @owner"})
     run_jobs(app)
     assert _notes(app, user_id(world.users["org_owner"]), "mention") == []
+
+
+def test_messages_older_than_ninety_days_are_pruned(app, world, as_caller):
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from loko.database import utcnow
+
+    _import(as_caller("write_key"), world.project_id, 2)
+    run_jobs(app)
+    kept = len(_notes(app))
+    with app.app_context():
+        with unit_of_work():
+            db.session.execute(
+                update(Notification)
+                .where(Notification.user_id == user_id(world.users["editor"]))
+                .values(created_at=utcnow() - timedelta(days=91))
+            )
+        assert service.prune() == 1
+    assert len(_notes(app)) == kept - 1
