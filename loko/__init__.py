@@ -25,10 +25,12 @@ def page_blueprints() -> list:
     from loko.jobs.views import jobs_ui
     from loko.languages.views import languages_ui
     from loko.machine.views import machine_ui
+    from loko.notifications.views import notifications_ui
     from loko.organizations.views import organizations_ui
     from loko.repohost.views import repohost_ui
     from loko.screenshots.views import screenshots_ui
     from loko.sso.views import sso_ui
+    from loko.tasks.views import tasks_ui
     from loko.webhooks.views import webhooks_ui
     from loko.workspace.comments_views import comments_ui
     from loko.workspace.projects_views import projects_ui
@@ -52,6 +54,8 @@ def page_blueprints() -> list:
         glossary_ui,
         sso_ui,
         audit_ui,
+        tasks_ui,
+        notifications_ui,
     ]
 
 
@@ -63,6 +67,7 @@ def register_job_handlers() -> None:
     import loko.jobs.maintenance
     import loko.machine.jobs
     import loko.memory.jobs
+    import loko.notifications.jobs
     import loko.quality.jobs
     import loko.repohost.jobs
     import loko.screenshots.jobs
@@ -74,6 +79,7 @@ def subscribe_workbench() -> None:
     """The workbench's listeners to the core's events (``loko.events``), plugged in here as the
     error pages are: the core imports none of them."""
     from loko.audit.service import start_listening as audit_events
+    from loko.notifications.service import start_listening as notifications
     from loko.quality.service import start_listening as checks_on_writes
     from loko.screenshots.listeners import start_listening as screenshot_files
     from loko.webhooks.service import start_listening as webhook_deliveries
@@ -82,6 +88,12 @@ def subscribe_workbench() -> None:
     audit_events()
     webhook_deliveries()
     screenshot_files()
+    notifications()
+    # The editor's filters choose a task's keys; they live above the tasks.
+    from loko.tasks.service import use_key_filter
+    from loko.workspace.editor import task_keys_query
+
+    use_key_filter(task_keys_query)
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -111,6 +123,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.machine.api import machine_api
     from loko.mcp.api import mcp_api
     from loko.memory.api import memory_api
+    from loko.notifications.api import notifications_api
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
@@ -119,6 +132,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
     from loko.sso.setup import init_sso
+    from loko.tasks.api import tasks_api
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
@@ -165,6 +179,8 @@ def create_app(config: dict | None = None) -> "Flask":
         jobs_api,
         webhooks_api,
         comments_api,
+        tasks_api,
+        notifications_api,
         screenshots_api,
         machine_api,
         glossary_api,

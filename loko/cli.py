@@ -25,6 +25,7 @@ from loko.client.commands import (
     push_command,
     repohost_group,
     status_command,
+    tasks_command,
 )
 from loko.errors import LokoError
 
@@ -49,6 +50,7 @@ main.add_command(push_command)
 main.add_command(pull_command)
 main.add_command(status_command)
 main.add_command(repohost_group)
+main.add_command(tasks_command)
 
 
 class MigrationCommands(click.Group):
@@ -84,6 +86,7 @@ def register_commands(app) -> None:
         create_project_command,
         create_api_key_command,
         purge_trash_command,
+        send_digests_command,
         worker_command,
         backup_command,
         restore_command,
@@ -393,6 +396,21 @@ def purge_trash_command(days):
     click.echo(f"purged {purged} translation(s) trashed more than {retention} day(s) ago")
     shots = purge_expired_screenshots(retention)
     click.echo(f"purged {shots} screenshot(s) trashed more than {retention} day(s) ago")
+
+
+@click.command("send-digests")
+@with_appcontext
+@with_current_schema
+@click.argument("period", type=click.Choice(["daily", "weekly"]))
+def send_digests_command(period):
+    """Send the daily or weekly notification digests now (the workers send them once a day
+    and once a week)."""
+    from loko.notifications.service import send_digests
+
+    sent = send_digests(period)
+    click.echo(
+        f"sent {sent['sent']} {period} digest(s)" + (f": {sent['reason']}" if sent.get("reason") else "")
+    )
 
 
 @click.command("worker")

@@ -65,6 +65,17 @@ DEFAULTS = {
     "LOKO_OIDC_PROVIDERS": None,
     "LOKO_PASSWORD_SIGNIN": True,
     "LOKO_AUDIT_RETENTION_DAYS": 365,
+    # E-mail (notifications and their digests): the SMTP server, its port, the account and
+    # password, "starttls" (the default), "tls" (implicit TLS, port 465) or "none", and the
+    # sender. Without a host no e-mail goes out and the pages say so.
+    "LOKO_SMTP_HOST": None,
+    "LOKO_SMTP_PORT": 587,
+    "LOKO_SMTP_USER": None,
+    "LOKO_SMTP_PASSWORD": None,
+    "LOKO_SMTP_TLS": "starttls",
+    "LOKO_MAIL_FROM": None,
+    # The address people open Loko at, for the links in e-mails (default: host and port).
+    "LOKO_PUBLIC_URL": None,
 }
 
 _CONVERTERS = {
@@ -86,6 +97,7 @@ _CONVERTERS = {
     "LOKO_JOB_RETENTION_DAYS": int,
     "LOKO_WEBHOOK_DELIVERY_DAYS": int,
     "LOKO_AUDIT_RETENTION_DAYS": int,
+    "LOKO_SMTP_PORT": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
     "LOKO_OUTBOUND_ALLOW_PRIVATE": "bool",

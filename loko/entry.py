@@ -1,10 +1,10 @@
 """The ``loko`` command's entry point. The pipeline commands (``init``, ``push``, ``pull``,
-``status``, ``repohost``) are HTTP clients of a server: they start without importing the
+``status``, ``repohost``, ``tasks``) are HTTP clients of a server: they start without importing the
 server's code (Flask, SQLAlchemy), which is most of a command's start-up time."""
 
 import sys
 
-CLIENT_COMMANDS = {"init", "push", "pull", "status", "repohost"}
+CLIENT_COMMANDS = {"init", "push", "pull", "status", "repohost", "tasks"}
 
 
 def main() -> None:

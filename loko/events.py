@@ -24,6 +24,9 @@ KEY_RESTORED = "key.restored"
 IMPORT_FINISHED = "import.finished"
 JOB_FINISHED = "job.finished"
 KINDS = (VALUES_CHANGED, IMPORT_FINISHED, KEY_CREATED, KEY_TRASHED, KEY_RESTORED, JOB_FINISHED)
+# Raised for the people concerned (the notifications), not offered to webhooks.
+TASK_ASSIGNED = "task.assigned"
+COMMENT_ADDED = "comment.added"
 
 
 class Listener(Protocol):
@@ -48,8 +51,15 @@ def expect(project_id: str, statements) -> None:
         listener.expect(project_id, statements)
 
 
-def wanted(project_id: str, kind: str) -> bool:
-    return any(listener.wanted(project_id, kind) for listener in LISTENERS)
+def wanted(project_id: str, kind: str, direct: bool = False) -> bool:
+    """Whether any listener cares about ``kind`` in the project; with ``direct``, asked by a
+    write that raises no events (the direct PATCH), only the listeners that need every one
+    (a listener with ``every_write = False``, the notifications, does without them)."""
+    return any(
+        listener.wanted(project_id, kind)
+        for listener in LISTENERS
+        if not direct or getattr(listener, "every_write", True)
+    )
 
 
 def emit(project_id: str, kind: str, items: list[dict], count: int) -> None:

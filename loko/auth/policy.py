@@ -3,7 +3,8 @@
 import json
 from dataclasses import dataclass, replace
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, column, select
+from sqlalchemy import table as sa_table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
 from loko.database import DriverQuery
@@ -518,3 +519,104 @@ def _shared_projects(organization_id: str) -> set[str]:
             )
         ).all()
     )
+
+
+# -- A task's temporary right --------------------------------------------------------------
+#
+# An assignee of an open task may do its work on its keys in its language, whatever their
+# role lacks: a translate task lets them write those values, a review task lets them write
+# and mark them reviewed. Nothing else widens (no other key, language or project), and the
+# right ends when the task is closed (or they are no longer assigned). The tables are named
+# here, not imported: the tasks package sits above the core.
+
+TASK_TRANSLATE, TASK_REVIEW = "translate", "review"
+MANAGE_TASKS = EDIT_PROJECTS
+VIEW_TASKS = VIEW_TRANSLATIONS
+_TASKS = sa_table(
+    "tasks", column("id"), column("project_id"), column("kind"), column("language_code"), column("state")
+)
+_TASK_KEYS = sa_table("task_keys", column("task_id"), column("translation_id"))
+_TASK_ASSIGNEES = sa_table("task_assignees", column("task_id"), column("user_id"))
+
+
+def _task_keys_of(user_id: str, project_id: str, language: str, kinds: tuple[str, ...], task_id=None):
+    query = (
+        select(_TASK_KEYS.c.translation_id)
+        .join(_TASKS, _TASKS.c.id == _TASK_KEYS.c.task_id)
+        .join(_TASK_ASSIGNEES, _TASK_ASSIGNEES.c.task_id == _TASKS.c.id)
+        .where(
+            _TASK_ASSIGNEES.c.user_id == user_id,
+            _TASKS.c.project_id == project_id,
+            _TASKS.c.language_code == language,
+            _TASKS.c.state == "open",
+            _TASKS.c.kind.in_(kinds),
+        )
+    )
+    return query if task_id is None else query.where(_TASKS.c.id == task_id)
+
+
+def _task_kinds(permission: str) -> tuple[str, ...]:
+    return (TASK_REVIEW,) if permission == REVIEW_TRANSLATIONS else (TASK_TRANSLATE, TASK_REVIEW)
+
+
+def _task_permissions(base: Permissions | None, language: str, review: bool) -> Permissions:
+    return Permissions(
+        can_view_translations=True,
+        can_edit_translations=True,
+        can_edit_projects=base.can_edit_projects if base else False,
+        can_delete=base.can_delete if base else False,
+        can_review_translations=review or bool(base and base.can_review_translations),
+        languages=frozenset([language]),
+    )
+
+
+def require_value_work(
+    actor: Actor | None, project_id: str, permission: str, languages, translation_ids
+) -> Permissions:
+    """``require_permission`` and ``require_languages`` for a write of values (``permission``:
+    EDIT_TRANSLATIONS or REVIEW_TRANSLATIONS) of the keys ``translation_ids`` (a select of
+    ids) in ``languages``; where the caller's role refuses it, an open task assigned to them
+    covering every one of those keys in that one language grants it. Raises as
+    ``require_permission`` does."""
+    try:
+        permissions = require_permission(actor, project_id, permission)
+        require_languages(permissions, languages)
+        return permissions
+    except Forbidden:
+        codes = set(languages)
+        if not isinstance(actor, UserActor) or len(codes) != 1:
+            raise
+        (language,) = codes
+        if not tasks_cover(actor.id, project_id, language, translation_ids, _task_kinds(permission)):
+            raise
+        return _task_permissions(None, language, permission == REVIEW_TRANSLATIONS)
+
+
+def tasks_cover(user_id: str, project_id: str, language: str, translation_ids, kinds) -> bool:
+    """Whether the keys ``translation_ids`` (a select of ids; at least one) all are in open
+    tasks of ``kinds`` in ``language`` assigned to ``user_id``: one statement."""
+    ids = translation_ids.subquery()
+    id_column = next(iter(ids.c))
+    covered = _task_keys_of(user_id, project_id, language, kinds)
+    row = db.session.execute(
+        select(
+            select(id_column).exists(),
+            select(id_column).where(id_column.not_in(covered)).exists(),
+        )
+    ).one()
+    return bool(row[0]) and not bool(row[1])
+
+
+def task_permissions(
+    actor: Actor | None, project_id: str, task: dict, permissions: Permissions
+) -> Permissions:
+    """The permissions a page filtered to one task (``task``: its ``id``, ``kind``,
+    ``language``, ``state`` and ``assigneeIds``) works with: the caller's own, widened to the
+    task's work in its language when they are an assignee of the open task."""
+    if not isinstance(actor, UserActor) or task["state"] != "open" or actor.id not in task["assigneeIds"]:
+        return permissions
+    review = task["kind"] == TASK_REVIEW
+    language = task["language"]
+    if permissions.may_edit_language(language) and (not review or permissions.may_review_language(language)):
+        return permissions
+    return _task_permissions(permissions, language, review)

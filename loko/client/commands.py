@@ -559,6 +559,37 @@ def review_report(config, out, languages) -> None:
         click.get_current_context().exit(REVIEWS_WAITING)
 
 
+@click.command("tasks")
+@client_options
+@click.option(
+    "--state",
+    type=click.Choice(["open", "closed", "all"]),
+    default="open",
+    show_default=True,
+    help="Which tasks to list.",
+)
+def tasks_command(config, out, state):
+    """List the project's tasks: kind, language, progress, due date and assignees.
+
+    Progress comes from the values themselves (a translate task is done when every key has a
+    value, a review task when every value is reviewed)."""
+    with _remote(config, out) as remote:
+        tasks = remote.tasks(state)
+    if not tasks:
+        out.say("No tasks.")
+    lines = []
+    for task in tasks:
+        done = task.get("progress") or {}
+        people = ", ".join(person["name"] for person in task.get("assignees") or ()) or "nobody"
+        due = f"  due {task['dueAt'][:10]}" if task.get("dueAt") else ""
+        lines.append(
+            f"{task['title']}  {task['kind']} {task['language']}  {task['state']}  "
+            f"{done.get('percent', 0)}% of {task['keyCount']} keys{due}  ({people})"
+        )
+    out.lines(lines)
+    out.data({"tasks": tasks})
+
+
 @click.command("status")
 @client_options
 @import_options
@@ -797,7 +828,7 @@ def init_command(url, project, path_template, format_name, source_language, yes,
         out.say(f"Add {STATE_FOLDER}/ to .gitignore: `loko pull` keeps its state there.")
 
 
-COMMANDS = (init_command, push_command, pull_command, status_command)
+COMMANDS = (init_command, push_command, pull_command, status_command, tasks_command)
 
 
 @click.group()
@@ -805,5 +836,5 @@ def client_main():
     """Loko's pipeline commands (the same as in ``loko``, without the server's code)."""
 
 
-for _command in (init_command, push_command, pull_command, status_command, repohost_group):
+for _command in (init_command, push_command, pull_command, status_command, repohost_group, tasks_command):
     client_main.add_command(_command)

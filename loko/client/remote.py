@@ -273,6 +273,17 @@ class Remote:
             "about checks is not a report",
         )
 
+    def tasks(self, state: str) -> list:
+        """``GET /tasks?state=``: the project's tasks with their progress."""
+        with self._transport_errors():
+            response = self.client.get(f"{self.base}/tasks", params={"state": state})
+        self._check(response)
+        return _checked_answer(
+            response,
+            lambda answer: isinstance(answer, dict) and isinstance(answer.get("tasks"), list),
+            "about tasks is not a list",
+        )["tasks"]
+
     def review_queue(self, language: str | None, limit: int) -> dict:
         """``GET /translations/review?state=needs-review``: ``{total, values}``, the values
         waiting for a review (in ``language`` only, when given), the first ``limit`` of them

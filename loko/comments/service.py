@@ -8,6 +8,7 @@ key deletes it (the foreign key cascades)."""
 
 from sqlalchemy import func, select
 
+from loko import events
 from loko.auth import policy
 from loko.auth.actors import Actor
 from loko.comments.models import Comment
@@ -106,6 +107,18 @@ def add_comment(actor, project_id: str, translation_id: str, body: str, language
         )
         db.session.add(comment)
         db.session.flush()
+        events.emit_one(
+            project_id,
+            events.COMMENT_ADDED,
+            {
+                "commentId": comment.id,
+                "translationId": translation_id,
+                "language": language,
+                "body": body,
+                "authorId": actor.id,
+                "authorName": comment.author_name,
+            },
+        )
         return describe(comment)
 
 

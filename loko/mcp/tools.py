@@ -32,6 +32,8 @@ from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, Rev
 from loko.replace import service as replacing
 from loko.replace.schemas import ReplaceRequest, ReplaceResult
 from loko.screenshots import service as screenshots
+from loko.tasks import service as tasks
+from loko.tasks.schemas import TaskList, TasksQuery
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
     OperationsPage,
@@ -502,6 +504,25 @@ def _render_comment(result: dict) -> str:
     return f"Added comment {comment['id']} about {about}; it is open until someone resolves it."
 
 
+def _list_tasks(actor, args):
+    return {"tasks": tasks.list_tasks(actor, actor.project_id, args["state"])}
+
+
+def _render_tasks(result: dict) -> str:
+    if not result["tasks"]:
+        return "No tasks."
+    lines = []
+    for task in result["tasks"]:
+        done = task["progress"] or {}
+        people = ", ".join(person["name"] for person in task["assignees"]) or "nobody"
+        due = f", due {task['dueAt']}" if task["dueAt"] else ""
+        lines.append(
+            f"- [{task['id']}] {task['title']} ({task['kind']} {task['language']}, {task['state']}, "
+            f"{done.get('percent', 0)}% done of {task['keyCount']} keys{due}; assigned to {people})"
+        )
+    return "\n".join(lines)
+
+
 def _list_issues(actor, args):
     filters = {name: args.get(name) for name in ("check", "language", "fileName")}
     return review.list_issues(actor, actor.project_id, filters, args["limit"], args["offset"])
@@ -828,6 +849,17 @@ TOOLS = {
             _find_and_replace,
             _render_replace,
             writes=True,
+        ),
+        ToolSpec(
+            "list_tasks",
+            "List tasks",
+            "The project's tasks (translating or reviewing a set of keys in one language), open ones "
+            "first, each with its assignees, due date and progress derived from the values "
+            "(`state`: open, closed or all). Open the editor's `task` filter to work on one.",
+            TasksQuery,
+            TaskList,
+            _list_tasks,
+            _render_tasks,
         ),
         ToolSpec(
             "search_memory",

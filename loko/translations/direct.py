@@ -152,8 +152,8 @@ class DirectPatch:
         (``kept_listeners``): asking the listeners costs a session of its own."""
 
         def ask():
-            wanted = events.wanted(project_id, events.VALUES_CHANGED) or events.wanted(
-                project_id, events.KEY_CREATED
+            wanted = events.wanted(project_id, events.VALUES_CHANGED, direct=True) or events.wanted(
+                project_id, events.KEY_CREATED, direct=True
             )
             return (wanted,)
 

@@ -51,6 +51,8 @@ PROJECT_TABS = (
     ("Trash", "translations_ui.trash", "can_view_translations"),
     ("History", "translations_ui.history", "can_view_translations"),
     ("Jobs", "jobs_ui.jobs", "can_view_translations"),
+    ("Tasks", "tasks_ui.board", "can_view_translations"),
+    ("Notifications", "notifications_ui.settings", "can_view_translations"),
     ("API keys", "apikeys_ui.keys", "can_edit_projects"),
     ("Settings", "projects_ui.settings", "can_edit_projects"),
     ("Repository", "repohost_ui.repository", "can_edit_projects"),

@@ -31,6 +31,7 @@ from loko.quality.models import ValueIssue
 from loko.quality.review import set_review_state
 from loko.screenshots.models import Screenshot, ScreenshotRegion
 from loko.screenshots.service import row_thumbnails
+from loko.tasks.service import task_key_ids, task_of
 from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
     contains_text,
@@ -67,6 +68,8 @@ class EditorFilters:
     needs_review: bool = False
     # Keys on a screenshot ("with") or on none ("without").
     screenshots: str | None = None
+    # The keys of one task (its language shown, its assignees' temporary right applied).
+    task_id: str | None = None
 
 
 ANY_CHECK = "any"
@@ -173,6 +176,13 @@ def editor_page(
         raise BadRequest("before: give either after or before, not both.")
     if filters.issues is not None and filters.issues != ANY_CHECK and filters.issues not in CHECKS:
         raise BadRequest(f"issues: {ANY_CHECK} or the code of a check, not {filters.issues!r}.")
+    task = None
+    if filters.task_id is not None:
+        task = task_of(project_id, filters.task_id)
+        if task is None:
+            raise BadRequest("task: no task with this id in this project.")
+        permissions = policy.task_permissions(actor, project_id, task, permissions)
+        languages = languages or (task["language"],)
     source = source or _default_source(project, codes)
     shown = _shown(codes, source, languages or _own_languages(permissions, codes, source), filters.missing)
     condition = _condition(project_id, filters, link, shown)
@@ -196,6 +206,30 @@ def editor_page(
         previous_cursor,
         dropped,
     )
+
+
+def task_keys_query(project_id: str, filters: dict, language: str):
+    """The ids of the project's active keys the editor's ``filters`` (``fileName``,
+    ``search``, ``missing``, ``changedSince``, ``needsReview``, ``issues``, ``screenshots``)
+    show with ``language`` beside the source: the keys a task made from a filter takes."""
+    project = db.session.get(Project, project_id)
+    codes = [language["code"] for language in language_rows(project_id)]
+    source = _default_source(project, codes)
+    shown = list(dict.fromkeys(code for code in (source, language) if code))
+    if filters.get("issues") and filters["issues"] != ANY_CHECK and filters["issues"] not in CHECKS:
+        raise BadRequest(f"filter.issues: {ANY_CHECK} or the code of a check.")
+    if filters.get("missing") and filters["missing"] not in codes:
+        raise BadRequest(f"filter.missing: the project has no language {filters['missing']!r}.")
+    chosen = EditorFilters(
+        file_name=filters.get("fileName"),
+        search=filters.get("search"),
+        missing=filters.get("missing"),
+        changed_since=filters.get("changedSince"),
+        issues=filters.get("issues"),
+        needs_review=bool(filters.get("needsReview")),
+        screenshots=filters.get("screenshots"),
+    )
+    return select(Translation.id).where(_condition(project_id, chosen, None, shown))
 
 
 def _default_source(project: Project, codes: list[str]) -> str | None:
@@ -240,6 +274,8 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
         conditions.append(Translation.id.in_(_needing_review(project_id, shown)))
     if filters.translation_id is not None:
         conditions.append(Translation.id == filters.translation_id)
+    if filters.task_id is not None:
+        conditions.append(Translation.id.in_(task_key_ids(filters.task_id)))
     if filters.file_name is not None:
         conditions.append(Translation.file_name == filters.file_name)
     if filters.search:
@@ -296,7 +332,9 @@ def _needing_review(project_id: str, shown: list[str]):
 def _lent_keys(project_id: str, filters: EditorFilters, link: Link | None):
     """``(key, filter)`` of the keys only the linked project has, as ``Translation``-like
     aliases and the condition the filters put on them; None when none can show."""
-    if link is None or filters.translation_id is not None or filters.missing == link.target:
+    if link is None or filters.translation_id is not None or filters.task_id is not None:
+        return None
+    if filters.missing == link.target:
         return None
     theirs, their_value = aliased(Translation), aliased(TranslationValue)
     ours = aliased(Translation)
@@ -502,8 +540,10 @@ def review_values(
     (one call per file the keys are in). With ``leave_out_flagged``, a value the checks
     found wrong or waiting for a review (written by a machine or an agent, or its source
     changed) is left as it is. Returns ``{updated, left_out}``."""
-    permissions = policy.require_permission(actor, project_id, policy.REVIEW_TRANSLATIONS)
-    policy.require_languages(permissions, [language])
+    named = select(Translation.id).where(
+        Translation.id.in_(translation_ids), Translation.project_id == project_id
+    )
+    policy.require_value_work(actor, project_id, policy.REVIEW_TRANSLATIONS, [language], named)
     query = select(Translation.file_name, Translation.key).where(
         Translation.id.in_(translation_ids),
         Translation.project_id == project_id,

@@ -74,6 +74,7 @@ class EditorQuery(ApiSchema):
     issues = fields.String(validate=[validate.Length(min=1, max=32), no_control_characters])
     review = fields.String(validate=validate.OneOf(["needed"]))
     shots = fields.String(validate=validate.OneOf(["with", "without"]))
+    task = fields.String(validate=TRANSLATION_ID)
 
     @pre_load
     def leave_out_blank_fields(self, data, **kwargs):
@@ -102,6 +103,7 @@ def _arguments_of(query: dict) -> dict:
         issues=query.get("issues"),
         needs_review="review" in query,
         screenshots=query.get("shots"),
+        task_id=query.get("task"),
     )
     return {
         "filters": filters,
@@ -125,6 +127,7 @@ def _links(filters: EditorFilters, page) -> dict:
         "issues": filters.issues,
         "review": "needed" if filters.needs_review else None,
         "shots": filters.screenshots,
+        "task": filters.task_id,
         "source": page.source,
         "lang": page.shown[1:],
     }
@@ -179,7 +182,18 @@ def editor_rows(project_id):
     return render_page("translations/_editor_fragment.html", page=page, view_query=view_query)
 
 
-EDITOR_VIEW_FIELDS = ("file", "q", "missing", "since", "inherited", "issues", "review", "source", "lang")
+EDITOR_VIEW_FIELDS = (
+    "file",
+    "q",
+    "missing",
+    "since",
+    "inherited",
+    "issues",
+    "review",
+    "task",
+    "source",
+    "lang",
+)
 
 
 def _back_to_editor(project_id: str) -> str:

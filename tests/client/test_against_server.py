@@ -469,3 +469,22 @@ def test_push_screenshots_of_a_file_that_is_no_image_exits_1_naming_it(loko, wor
     assert result.exit_code == 1
     assert "'fake.png'" in result.stderr and "(HTTP 400)" in result.stderr
     assert server_screenshots(project) == []
+
+
+# --- tasks -----------------------------------------------------------------------------------
+
+
+def test_tasks_lists_the_projects_tasks_with_their_progress(loko, workdir, project, organization):
+    client, _organization_id = organization
+    base = f"/api/projects/{project.id}"
+    client.post(
+        f"{base}/translations", json={"key": "hello", "fileName": "common", "values": {"en": "Hello"}}
+    ).raise_for_status()
+    client.post(
+        f"{base}/tasks", json={"kind": "translate", "language": "de", "title": "German", "filter": {}}
+    ).raise_for_status()
+    result = loko("tasks")
+    assert result.exit_code == 0, result.output
+    assert "German  translate de  open  0% of 1 keys  (nobody)" in result.stdout
+    answer = json.loads(loko("tasks", "--json", "--state", "all").stdout)
+    assert [task["title"] for task in answer["tasks"]] == ["German"]

@@ -6,16 +6,8 @@ import pytest
 
 from loko.database import unit_of_work
 from loko.jobs import service
-from loko.jobs.worker import Worker
-from tests.factories import CALLERS
+from tests.factories import CALLERS, run_jobs
 from tests.translation_factories import project_api
-
-
-def run_jobs(app) -> int:
-    worker, ran = Worker(app), 0
-    while worker.run_one():
-        ran += 1
-    return ran
 
 
 def upload(api, data: bytes, **params):

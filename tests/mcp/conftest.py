@@ -43,6 +43,7 @@ TOOL_NAMES = {
     "pretranslate",
     "search_memory",
     "find_and_replace",
+    "list_tasks",
 }
 SEED = [
     (

@@ -15,10 +15,9 @@ from sqlalchemy import select, update
 from loko.database import unit_of_work
 from loko.extensions import db
 from loko.jobs.models import Job
-from loko.jobs.worker import Worker
 from loko.repohost import service
 from loko.repohost.models import RepoHost, RepoHostRun
-from tests.factories import CALLERS, CallerClient
+from tests.factories import CALLERS, CallerClient, run_jobs
 from tests.repohost.conftest import NEEDS_GIT, REPOSITORY, TOKEN, configure, settings
 
 pytestmark = NEEDS_GIT
@@ -365,14 +364,6 @@ def deliver(client, configured, host, ref: str = "refs/heads/main"):
     return client.post(
         configured.url("/repohost/webhook"), data=body, headers=signed(host, configured.webhook_secret, body)
     )
-
-
-def run_jobs(app) -> int:
-    """Run every runnable job, as a worker would; how many ran."""
-    worker, ran = Worker(app), 0
-    while worker.run_one():
-        ran += 1
-    return ran
 
 
 def job_of(app, job_id) -> Job:

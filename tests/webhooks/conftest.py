@@ -3,16 +3,11 @@ answers a scripted list of statuses, and the jobs run one at a time, made due at
 test that connects beyond the loopback, or sends a name to DNS, fails."""
 
 import threading
-from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from sqlalchemy import update
 
-from loko.database import unit_of_work, utcnow
-from loko.extensions import db
-from loko.jobs.models import QUEUED, Job
-from loko.jobs.worker import Worker
+from tests.factories import run_jobs as run_factory_jobs
 from tests.repohost.loopback import refuse_beyond_loopback
 
 
@@ -72,13 +67,4 @@ def receiver():
 def run_jobs(app, limit: int = 20) -> int:
     """Run the runnable jobs one by one, each queued one made due first (no waiting out the
     backoff); how many ran."""
-    worker, ran = Worker(app), 0
-    while ran < limit:
-        with app.app_context(), unit_of_work():
-            db.session.execute(
-                update(Job).where(Job.state == QUEUED).values(run_after=utcnow() - timedelta(seconds=1))
-            )
-        if not worker.run_one():
-            break
-        ran += 1
-    return ran
+    return run_factory_jobs(app, limit, due_at_once=True)
