@@ -75,9 +75,11 @@ def subscribe_workbench() -> None:
     error pages are: the core imports none of them."""
     from loko.audit.service import start_listening as audit_events
     from loko.quality.service import start_listening as checks_on_writes
+    from loko.releases.freeze import start_guarding as string_freeze
     from loko.screenshots.listeners import start_listening as screenshot_files
     from loko.webhooks.service import start_listening as webhook_deliveries
 
+    string_freeze()
     checks_on_writes()
     audit_events()
     webhook_deliveries()
@@ -115,6 +117,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
+    from loko.releases.api import releases_api
     from loko.replace.api import replace_api
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
@@ -159,6 +162,7 @@ def create_app(config: dict | None = None) -> "Flask":
         apikeys_api,
         translations_api,
         replace_api,
+        releases_api,
         quality_api,
         imports_api,
         repohost_api,
