@@ -44,7 +44,7 @@ class ReleaseCreate(ApiSchema):
     )
 
 
-class Actor(ApiSchema):
+class ReleaseActor(ApiSchema):
     type = fields.String(required=True)
     id = fields.String(required=True, allow_none=True)
     name = fields.String(required=True, allow_none=True)
@@ -61,7 +61,7 @@ class ReleaseOut(ApiSchema):
     frozen = fields.Boolean(required=True)
     tag = fields.String(required=True, allow_none=True)
     createdAt = fields.DateTime(required=True)
-    createdBy = fields.Nested(Actor, required=True)
+    createdBy = fields.Nested(ReleaseActor, required=True)
 
 
 class ReleaseEnvelope(ApiSchema):
@@ -80,46 +80,46 @@ class CompareQuery(ApiSchema):
     )
 
 
-class KeyRef(ApiSchema):
+class ReleaseKey(ApiSchema):
     fileName = fields.String(required=True)
     key = fields.String(required=True)
 
 
-class ValueChange(ApiSchema):
+class ReleaseValueChange(ApiSchema):
     fileName = fields.String(required=True)
     key = fields.String(required=True)
     old = fields.String(required=True, allow_none=True)
     new = fields.String(required=True, allow_none=True)
 
 
-class KeyChanges(ApiSchema):
-    added = fields.List(fields.Nested(KeyRef), required=True)
-    removed = fields.List(fields.Nested(KeyRef), required=True)
+class ReleaseKeyChanges(ApiSchema):
+    added = fields.List(fields.Nested(ReleaseKey), required=True)
+    removed = fields.List(fields.Nested(ReleaseKey), required=True)
     addedCount = fields.Integer(required=True)
     removedCount = fields.Integer(required=True)
 
 
-class ChangeCounts(ApiSchema):
+class ReleaseChangeCounts(ApiSchema):
     added = fields.Integer(required=True)
     removed = fields.Integer(required=True)
     changed = fields.Integer(required=True)
 
 
-class LanguageChanges(ApiSchema):
-    added = fields.List(fields.Nested(ValueChange), required=True)
-    removed = fields.List(fields.Nested(ValueChange), required=True)
-    changed = fields.List(fields.Nested(ValueChange), required=True)
-    counts = fields.Nested(ChangeCounts, required=True)
+class ReleaseLanguageChanges(ApiSchema):
+    added = fields.List(fields.Nested(ReleaseValueChange), required=True)
+    removed = fields.List(fields.Nested(ReleaseValueChange), required=True)
+    changed = fields.List(fields.Nested(ReleaseValueChange), required=True)
+    counts = fields.Nested(ReleaseChangeCounts, required=True)
 
 
-class Side(ApiSchema):
+class ReleaseSide(ApiSchema):
     release = fields.String(required=True, allow_none=True)
     at = fields.DateTime(required=True, allow_none=True)
 
 
 class ReleaseComparison(ApiSchema):
-    from_ = fields.Nested(Side, required=True, data_key="from", attribute="from")
-    to = fields.Nested(Side, required=True)
-    keys = fields.Nested(KeyChanges, required=True)
-    languages = fields.Dict(keys=fields.String(), values=fields.Nested(LanguageChanges), required=True)
+    from_ = fields.Nested(ReleaseSide, required=True, data_key="from", attribute="from")
+    to = fields.Nested(ReleaseSide, required=True)
+    keys = fields.Nested(ReleaseKeyChanges, required=True)
+    languages = fields.Dict(keys=fields.String(), values=fields.Nested(ReleaseLanguageChanges), required=True)
     truncated = fields.Boolean(required=True)
