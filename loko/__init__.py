@@ -26,6 +26,7 @@ def page_blueprints() -> list:
     from loko.languages.views import languages_ui
     from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
+    from loko.releases.views import releases_ui
     from loko.repohost.views import repohost_ui
     from loko.screenshots.views import screenshots_ui
     from loko.sso.views import sso_ui
@@ -45,6 +46,7 @@ def page_blueprints() -> list:
         screenshots_ui,
         imports_ui,
         jobs_ui,
+        releases_ui,
         apikeys_ui,
         repohost_ui,
         webhooks_ui,

@@ -23,6 +23,7 @@ from loko.client.commands import (
     init_command,
     pull_command,
     push_command,
+    release_group,
     repohost_group,
     status_command,
 )
@@ -49,6 +50,7 @@ main.add_command(push_command)
 main.add_command(pull_command)
 main.add_command(status_command)
 main.add_command(repohost_group)
+main.add_command(release_group)
 
 
 class MigrationCommands(click.Group):

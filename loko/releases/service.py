@@ -5,6 +5,7 @@ compared key by key and language by language. A release may hold a string freeze
 (``loko.releases.freeze``)."""
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -157,7 +158,14 @@ def release_moment(project_id: str, name: str) -> Moment:
 def holding_freeze(project_id: str) -> dict | None:
     """``{release, until}`` of the string freeze holding now, or None (for the overview)."""
     held = freeze.holding_freeze(project_id, utcnow(), SESSION_STATEMENTS)
-    return None if held is None else {"release": held[0], "until": held[1]}
+    if held is None:
+        return None
+    until = held[1]
+    if isinstance(until, str):  # SQLite's driver reads the stored text
+        until = datetime.fromisoformat(until)
+    if until is not None and until.tzinfo is None:
+        until = until.replace(tzinfo=UTC)
+    return {"release": held[0], "until": until}
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ PROJECT_TABS = (
     ("Pre-translate", "machine_ui.pretranslate_page", "can_edit_translations"),
     ("Trash", "translations_ui.trash", "can_view_translations"),
     ("History", "translations_ui.history", "can_view_translations"),
+    ("Releases", "releases_ui.releases", "can_view_translations"),
     ("Jobs", "jobs_ui.jobs", "can_view_translations"),
     ("API keys", "apikeys_ui.keys", "can_edit_projects"),
     ("Settings", "projects_ui.settings", "can_edit_projects"),

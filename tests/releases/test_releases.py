@@ -102,7 +102,10 @@ def test_a_release_name_is_unique_in_its_project(app, api):
         ({"name": "v1", "asOf": "2000-01-01T00:00:00Z"}, "asOf"),
         ({"name": "v1", "asOf": "not-an-operation"}, "asOf"),
         ({"name": "v1", "freezeFrom": "soon"}, "freezeFrom"),
-        ({"name": "v1", "freezeFrom": "2026-03-02T00:00:00Z", "freezeUntil": "2026-03-01T00:00:00Z"}, "freezeUntil"),
+        (
+            {"name": "v1", "freezeFrom": "2026-03-02T00:00:00Z", "freezeUntil": "2026-03-01T00:00:00Z"},
+            "freezeUntil",
+        ),
         ({"name": "v1", "extra": 1}, "extra"),
     ],
 )
@@ -211,7 +214,9 @@ def test_every_source_write_path_is_refused_while_frozen(api, write):
             headers={"Content-Type": "application/octet-stream"},
         )
     elif write == "patch":
-        response = api.patch("/translations", {"key": "a", "fileName": "app", "updates": {"en": {"value": "B"}}})
+        response = api.patch(
+            "/translations", {"key": "a", "fileName": "app", "updates": {"en": {"value": "B"}}}
+        )
     elif write == "create":
         response = api.post("/translations", {"key": "new", "fileName": "app", "values": {"en": "New"}})
     elif write == "bulk-upsert":
