@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.pages.conftest import MEMBERS, SIGNED_OUT, alert_of, notice_of, page_as  # noqa: F401
+from tests.pages.conftest import MEMBERS, SIGNED_OUT, alert_of, notice_of
 from tests.translation_factories import ProjectApi
 
 MANAGERS = ("project_admin", "org_admin", "org_owner")
