@@ -363,23 +363,19 @@ def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> di
 
 
 def _past_files(project: Row, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
-    values = timeline.values_statement(query.languages is not None, query.file_names is not None).subquery()
+    statement = timeline.pairs_statement(query.languages is not None, query.file_names is not None)
     parameters = {"project_id": project.id, "at": query.moment.at}
     if query.languages is not None:
         parameters["languages"] = list(query.languages)
     if query.file_names is not None:
         parameters["file_names"] = list(query.file_names)
-    pairs = defaultdict(set)
-    for language, file_name in db.session.execute(
-        select(values.c.language, values.c.file_name).distinct(), parameters
-    ):
-        pairs[language].add(file_name)
+    pairs, had = defaultdict(set), set()
+    for language, file_name, active in db.session.execute(statement, parameters):
+        had.add((language, file_name))
+        if active:
+            pairs[language].add(file_name)
     # A file's version in a language stays while its keys are in the trash (their values
     # with them), until it is deleted: kept when its record is still there.
-    kept = timeline.values_statement(
-        query.languages is not None, query.file_names is not None, trashed=True
-    ).subquery()
-    had = set(db.session.execute(select(kept.c.language, kept.c.file_name).distinct(), parameters))
     records = select(FileRecord.language_code, FileRecord.file_name).where(
         FileRecord.project_id == project.id
     )

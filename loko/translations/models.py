@@ -146,7 +146,8 @@ class HistoryEntry(db.Model):
         Index("ix_translation_history_project", "project_id", "id"),
         Index("ix_translation_history_translation", "translation_id", "id"),
         # The history as of a moment (``loko.translations.timeline``): a project's entries up
-        # to a time, grouped by key and language, read from the index alone.
+        # to a time, grouped by key and language, read from the index alone; and the keys'
+        # own entries (no language: moves, renames, details), few, grouped by key.
         Index(
             "ix_translation_history_timeline",
             "project_id",
@@ -154,6 +155,16 @@ class HistoryEntry(db.Model):
             "translation_id",
             "language",
             "id",
+        ),
+        Index(
+            "ix_translation_history_keyed",
+            "project_id",
+            "created_at",
+            "translation_id",
+            "action",
+            "id",
+            sqlite_where=text("language IS NULL"),
+            postgresql_where=text("language IS NULL"),
         ),
         Index(
             "ix_translation_history_operation",

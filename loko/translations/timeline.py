@@ -15,9 +15,10 @@ value, and the latest entries read again by their primary key.
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Text, and_, bindparam, case, cast, func, or_, select
+from sqlalchemy import DateTime, String, Text, bindparam, case, cast, func, or_, select
+from sqlalchemy.types import TypeDecorator
 
-from loko.database import stream_batches, utcnow
+from loko.database import driver_timestamp, stream_batches, utcnow
 from loko.errors import BadRequest
 from loko.extensions import db
 from loko.translations.models import HistoryEntry, Operation
@@ -110,45 +111,65 @@ def _aware(moment) -> datetime:
 
 def latest_entry(project_id: str, at: datetime) -> int:
     """The id of the project's latest history entry up to ``at`` (0 when none)."""
-    return (
-        db.session.execute(
-            select(func.max(HistoryEntry.id)).where(
-                HistoryEntry.project_id == project_id, HistoryEntry.created_at <= at
-            )
-        ).scalar()
-        or 0
-    )
+    statement = select(func.max(H.c.id)).where(*UP_TO)
+    return db.session.execute(statement, {"project_id": project_id, "at": at}).scalar() or 0
+
+
+class Instant(TypeDecorator):
+    """A moment compared with stored times as the write paths store them (``driver_timestamp``):
+    on SQLite the text with its six digits of microseconds, which the driver's own rendering of
+    a datetime leaves out when they are zero (so ``12:00:00`` would sort before a time stored
+    as ``12:00:00.000000``)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect):
+        return dialect.type_descriptor(String() if dialect.name == "sqlite" else DateTime(timezone=True))
+
+    def process_bind_param(self, value, dialect):
+        if value is None or isinstance(value, str):  # already as the driver takes it
+            return value
+        return driver_timestamp(value, dialect.name)
 
 
 H = HistoryEntry.__table__
-AT = bindparam("at", type_=HistoryEntry.created_at.type)
+AT = bindparam("at", type_=Instant())
 UP_TO = (H.c.project_id == bindparam("project_id"), H.c.created_at <= AT)
-# Per key: its latest entry (its name) and its latest move (whether it exists).
+# Per key, over its own entries (without a language, few): its latest one (its name, after a
+# rename) and its latest move (whether it exists). Read from ix_translation_history_keyed.
 KEYED = (
     select(
         H.c.translation_id,
         func.max(H.c.id).label("last_id"),
-        func.max(case((and_(H.c.language.is_(None), H.c.action.in_(tuple(MOVES))), H.c.id))).label("move_id"),
+        func.max(case((H.c.action.in_(tuple(MOVES)), H.c.id))).label("move_id"),
     )
-    .where(*UP_TO)
+    .where(*UP_TO, H.c.language.is_(None))
     .group_by(H.c.translation_id)
     .subquery("keyed")
 )
 NAMED = H.alias("named")
 MOVED = H.alias("moved")
-# The keys that were there then, in the trash too: (translation_id, file_name, key).
-KEYS_KEPT_AT = (
-    select(KEYED.c.translation_id, NAMED.c.file_name, NAMED.c.key)
-    .select_from(KEYED)
-    .join(NAMED, NAMED.c.id == KEYED.c.last_id)
-    .outerjoin(MOVED, MOVED.c.id == KEYED.c.move_id)
-    .where(or_(MOVED.c.action.is_(None), MOVED.c.action != "purged"))
-)
-# The keys that existed then (active).
-KEYS_AT = KEYS_KEPT_AT.where(or_(MOVED.c.action.is_(None), MOVED.c.action.in_(LEAVES_ACTIVE)))
+
+
+def _there(trashed: bool):
+    """A key was there: no move yet (created with its values), or its latest move left it
+    active (or, with ``trashed``, anything but deleted for good)."""
+    if trashed:
+        return or_(MOVED.c.action.is_(None), MOVED.c.action != "purged")
+    return or_(MOVED.c.action.is_(None), MOVED.c.action.in_(LEAVES_ACTIVE))
+
+
+def _keyed(statement, translation_id):
+    return (
+        statement.outerjoin(KEYED, KEYED.c.translation_id == translation_id)
+        .outerjoin(NAMED, NAMED.c.id == KEYED.c.last_id)
+        .outerjoin(MOVED, MOVED.c.id == KEYED.c.move_id)
+    )
 
 
 def _valued(languages: bool):
+    """Per value: its latest entry up to then (ix_translation_history_timeline)."""
     statement = select(H.c.translation_id, H.c.language, func.max(H.c.id).label("id")).where(
         *UP_TO, H.c.language.is_not(None)
     )
@@ -160,36 +181,84 @@ def _valued(languages: bool):
 def values_statement(languages: bool = True, files: bool = False, dated: bool = False, trashed: bool = False):
     """``(language, file_name, key, value[, written_at as text])`` of the values of the keys
     that existed at ``:at`` (in ``:languages``, in ``:file_names`` when ``files``; with
-    ``trashed``, of the keys in the trash then too)."""
-    keys = (KEYS_KEPT_AT if trashed else KEYS_AT).subquery("keys")
+    ``trashed``, of the keys in the trash then too). A key is named as its own latest entry
+    names it (a rename's), else as its values' entries do (only a rename changes a name)."""
     valued = _valued(languages)
     value = H.alias("value")
-    columns = [value.c.language, keys.c.file_name, keys.c.key, value.c.new_value]
+    file_name = func.coalesce(NAMED.c.file_name, value.c.file_name).label("file_name")
+    key = func.coalesce(NAMED.c.key, value.c.key).label("key")
+    columns = [value.c.language, file_name, key, value.c.new_value]
     if dated:
         columns.append(cast(value.c.created_at, Text))
-    statement = (
-        select(*columns)
-        .select_from(valued)
-        .join(value, value.c.id == valued.c.id)
-        .join(keys, keys.c.translation_id == valued.c.translation_id)
-        .where(value.c.action.not_in(REMOVALS))
+    joined = select(*columns).select_from(valued).join(value, value.c.id == valued.c.id)
+    statement = _keyed(joined, valued.c.translation_id).where(
+        value.c.action.not_in(REMOVALS), _there(trashed)
     )
     if files:
-        statement = statement.where(keys.c.file_name.in_(bindparam("file_names", expanding=True)))
+        statement = statement.where(
+            func.coalesce(NAMED.c.file_name, value.c.file_name).in_(bindparam("file_names", expanding=True))
+        )
     return statement
 
 
+def pairs_statement(languages: bool = True, files: bool = False):
+    """Distinct ``(language, file_name, active)`` of the values of the keys there at ``:at``
+    (those in the trash then too, ``active`` false for them): one read for an export's
+    layout."""
+    values = values_statement(languages, files, trashed=True).add_columns(
+        case((_there(False), 1), else_=0).label("active")
+    )
+    rows = values.subquery("pairs")
+    return select(rows.c.language, rows.c.file_name, rows.c.active).distinct()
+
+
 def keys_statement(files: bool = False):
-    """``(translation_id, file_name, key)`` of the keys that existed at ``:at``."""
-    keys = KEYS_AT.subquery("keys")
-    statement = select(keys.c.translation_id, keys.c.file_name, keys.c.key)
+    """``(translation_id, file_name, key)`` of the keys that existed at ``:at``, named by
+    their latest entry."""
+    latest = (
+        select(H.c.translation_id, func.max(H.c.id).label("id"))
+        .where(*UP_TO)
+        .group_by(H.c.translation_id)
+        .subquery("latest")
+    )
+    entry = H.alias("entry")
+    joined = (
+        select(latest.c.translation_id, entry.c.file_name, entry.c.key)
+        .select_from(latest)
+        .join(entry, entry.c.id == latest.c.id)
+    )
+    statement = _keyed(joined, latest.c.translation_id).where(_there(False))
     if files:
-        statement = statement.where(keys.c.file_name.in_(bindparam("file_names", expanding=True)))
+        statement = statement.where(entry.c.file_name.in_(bindparam("file_names", expanding=True)))
     return statement
 
 
 def _parameters(project_id: str, at: datetime, **more) -> dict:
-    return {"project_id": project_id, "at": at, **more}
+    """For ``stream_batches``, which hands its parameters to the driver as they are."""
+    return {"project_id": project_id, "at": driver_timestamp(at), **more}
+
+
+# PostgreSQL: the grouping of a project's entries up to a moment (hundreds of thousands) is
+# hashed in memory rather than spilled to disk in batches, while the statement runs.
+WIDER = "SET LOCAL work_mem = '64MB'"
+NARROWER = "RESET work_mem"
+
+
+def _in_memory(batches):
+    """``batches`` (a ``stream_batches`` generator) with ``WIDER`` in force up to its first
+    batch, on PostgreSQL."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql":
+        yield from batches
+        return
+    connection.exec_driver_sql(WIDER)
+    try:
+        first = next(batches, None)
+    finally:
+        connection.exec_driver_sql(NARROWER)
+    if first is not None:
+        yield first
+        yield from batches
 
 
 def value_rows(project_id: str, at: datetime, languages=None, file_names=None, dated=False):
@@ -200,7 +269,7 @@ def value_rows(project_id: str, at: datetime, languages=None, file_names=None, d
     if file_names is not None:
         parameters["file_names"] = list(file_names)
     statement = values_statement(languages is not None, file_names is not None, dated)
-    return stream_batches(statement, parameters, ROWS_PER_FETCH)
+    return _in_memory(stream_batches(statement, parameters, ROWS_PER_FETCH))
 
 
 def key_rows(project_id: str, at: datetime, file_names=None):
@@ -208,7 +277,7 @@ def key_rows(project_id: str, at: datetime, file_names=None):
     parameters = _parameters(project_id, at)
     if file_names is not None:
         parameters["file_names"] = list(file_names)
-    return stream_batches(keys_statement(file_names is not None), parameters, ROWS_PER_FETCH)
+    return _in_memory(stream_batches(keys_statement(file_names is not None), parameters, ROWS_PER_FETCH))
 
 
 def values_at(project_id: str, at: datetime) -> dict[tuple[str, str, str], str]:

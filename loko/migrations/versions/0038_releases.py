@@ -4,8 +4,9 @@ Revision ID: 0038_releases
 Revises: 0034_screenshot_trash
 
 ``releases``: a new table (a project's named moments, each with an optional string freeze).
-``ix_translation_history_timeline`` (project, time, key, language, id): the index the
-point-in-time reads range over. Nothing else changes: every row stays as it was.
+``ix_translation_history_timeline`` (project, time, key, language, id) and
+``ix_translation_history_keyed`` (the same for the keys' own entries, without a language):
+the indexes the point-in-time reads range over. Nothing else changes: every row stays as it was.
 """
 
 import sqlalchemy as sa
@@ -43,9 +44,17 @@ def upgrade():
         "translation_history",
         ["project_id", "created_at", "translation_id", "language", "id"],
     )
+    op.create_index(
+        "ix_translation_history_keyed",
+        "translation_history",
+        ["project_id", "created_at", "translation_id", "action", "id"],
+        sqlite_where=sa.text("language IS NULL"),
+        postgresql_where=sa.text("language IS NULL"),
+    )
 
 
 def downgrade():
+    op.drop_index("ix_translation_history_keyed", table_name="translation_history")
     op.drop_index("ix_translation_history_timeline", table_name="translation_history")
     op.drop_index("uq_releases_project_name", table_name="releases")
     op.drop_table("releases")
