@@ -67,8 +67,8 @@ def _seed(connection, project_id: str, start: datetime) -> int:
     keys = FILES * KEYS
     run(
         f"INSERT INTO translations (id, project_id, file_name, key, sort_key, created_at, updated_at) "
-        f"{_numbers(keys, sqlite)} SELECT {translation_id('i')}, '{project_id}', {file_of('i')}, {key_of('i')}, "
-        f"{key_of('i')}, {stamp('0')}, {stamp('0')} FROM n"
+        f"{_numbers(keys, sqlite)} SELECT {translation_id('i')}, '{project_id}', {file_of('i')}, "
+        f"{key_of('i')}, {key_of('i')}, {stamp('0')}, {stamp('0')} FROM n"
     )
     week = 7 * 24 * 3600
     # Entry i, in time order (ids grow with time, as written): version i / values of value
@@ -96,14 +96,16 @@ def _seed(connection, project_id: str, start: datetime) -> int:
     )
     run(
         "INSERT INTO translation_values (translation_id, language_code, project_id, value, updated_at) "
-        f"{_numbers(values, sqlite)} SELECT {translation_id('i / 2')}, CASE WHEN i % 2 = 0 THEN 'en' ELSE 'de' END, "
-        f"'{project_id}', 'v{per_value - 1} of ' || {key_of('i / 2')}, {stamp(str(2 * week))} FROM n"
+        f"{_numbers(values, sqlite)} SELECT {translation_id('i / 2')}, "
+        f"CASE WHEN i % 2 = 0 THEN 'en' ELSE 'de' END, '{project_id}', "
+        f"'v{per_value - 1} of ' || {key_of('i / 2')}, {stamp(str(2 * week))} FROM n"
     )
     for code in LANGUAGES:
         for index in range(FILES):
             run(
                 "INSERT INTO file_records (id, project_id, file_name, language_code) VALUES "
-                f"('{index:08d}-0000-7000-8000-{code:0>12}', '{project_id}', 'section{index}/messages', '{code}')"
+                f"('{index:08d}-0000-7000-8000-{code:0>12}', '{project_id}', "
+                f"'section{index}/messages', '{code}')"
             )
     return entries
 
@@ -202,9 +204,8 @@ def main(argv=None) -> int:
     finally:
         database.drop()
         shutil.rmtree(workdir, ignore_errors=True)
-    print(
-        f"\nPoint-in-time exports ({'PostgreSQL' if args.postgres else 'SQLite'}, {figures['entries']:,} history entries)"
-    )
+    database_name = "PostgreSQL" if args.postgres else "SQLite"
+    print(f"\nPoint-in-time exports ({database_name}, {figures['entries']:,} history entries)")
     for label, value, target in table_rows(figures):
         print(f"  {label:<48} {value:>8}   {target}")
     return 0
