@@ -362,15 +362,30 @@ def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> di
     return {language: sorted(pairs[language]) for language in sorted(pairs)}
 
 
+def with_past_rows(project: Row, query: ExportQuery) -> ExportQuery:
+    """``query`` with its past state's values read (once, for its layout and its files)."""
+    if query.moment is None or query.moment.rows is not None:
+        return query
+    rows = timeline.state_rows(project.id, query.moment.at)
+    return replace(query, moment=replace(query.moment, rows=rows))
+
+
+def _past_rows(query: ExportQuery):
+    """The rows of ``query``'s past state in its languages and files."""
+    languages = set(query.languages) if query.languages is not None else None
+    files = set(query.file_names) if query.file_names is not None else None
+    for row in query.moment.rows:
+        if (languages is None or row[0] in languages) and (files is None or row[1] in files):
+            yield row
+
+
 def _past_files(project: Row, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
-    statement = timeline.pairs_statement(query.languages is not None, query.file_names is not None)
+    query = with_past_rows(project, query)
     parameters = {"project_id": project.id, "at": query.moment.at}
-    if query.languages is not None:
-        parameters["languages"] = list(query.languages)
     if query.file_names is not None:
         parameters["file_names"] = list(query.file_names)
     pairs, had = defaultdict(set), set()
-    for language, file_name, active in db.session.execute(statement, parameters):
+    for language, file_name, _key, _value, _written, active in _past_rows(query):
         had.add((language, file_name))
         if active:
             pairs[language].add(file_name)
@@ -545,7 +560,7 @@ class _Values:
         dated: bool = False,
     ):
         self.project, self.file_names, self.link, self.dated = project, query.file_names, link, dated
-        self.moment = query.moment
+        self.moment, self.query = query.moment, query
         self.reviewed = query.reviewed_only
         languages = list(languages)
         self.batches = iter([languages] if one_batch else _language_batches(project, languages))
@@ -585,7 +600,16 @@ class _Values:
         loaded = {language: defaultdict(dict) for language in languages}
         parameters = {"project_id": project_id, "languages": languages}
         reviewed = self.reviewed and project_id == self.project.id
-        if self.moment is not None:
+        if self.moment is not None and self.moment.rows is not None and project_id == self.project.id:
+            past = replace(self.query, languages=tuple(languages))
+
+            def rows_of(*extra, reviewed):
+                rows = _past_rows(past)
+                if extra:
+                    return [[(row[0], row[1], row[2], row[3], row[4]) for row in rows if row[5]]]
+                return [[(row[0], row[1], row[2], row[3]) for row in rows if row[5]]]
+
+        elif self.moment is not None:
 
             def rows_of(*extra, reviewed):
                 at = self.moment.at
@@ -1026,6 +1050,7 @@ class _NothingKept(KeptMembers):
 def _past_export(project: Row, query: ExportQuery, etag: str, slug: str) -> Export:
     """The JSON document or the ZIP of a past state, made whole (outside the caches: the
     history is read as of the moment, with a plan of its own)."""
+    query = with_past_rows(project, query)
     link = _link(project, query)
     layout = files_by_language(project, query, link)
     if query.zip:
@@ -1098,6 +1123,7 @@ def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
             f"format={query.format} without zip returns one file: pass {needs}, "
             "or set zip=true for all of them."
         )
+    query = with_past_rows(project, query)
     file_name, link = query.file_names[0], _link(project, query)
     if multilingual:
         layout = files_by_language(project, query, link)

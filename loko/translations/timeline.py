@@ -12,7 +12,7 @@ up to then left. Every read is a range of the index
 value, and the latest entries read again by their primary key.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import DateTime, String, Text, bindparam, case, cast, func, or_, select
@@ -58,6 +58,9 @@ class Moment:
     at: datetime
     entry_id: int
     operation_id: str | None = None
+    # The project's values then (``state_rows``), once read for an export: its layout and
+    # its files come from the one read.
+    rows: tuple | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def stamp(self) -> str:
@@ -210,6 +213,17 @@ def pairs_statement(languages: bool = True, files: bool = False):
     )
     rows = values.subquery("pairs")
     return select(rows.c.language, rows.c.file_name, rows.c.active).distinct()
+
+
+def state_rows(project_id: str, at: datetime) -> tuple:
+    """Every value of the keys there at ``at`` (in the trash then too), in every language:
+    ``(language, file_name, key, value, written_at as text, active)``, ``active`` 1 for a
+    key that existed then, 0 for one in the trash."""
+    statement = values_statement(False, False, dated=True, trashed=True).add_columns(
+        case((_there(False), 1), else_=0).label("active")
+    )
+    batches = _in_memory(stream_batches(statement, _parameters(project_id, at), ROWS_PER_FETCH))
+    return tuple(row for batch in batches for row in batch)
 
 
 def keys_statement(files: bool = False):
