@@ -204,17 +204,6 @@ def values_statement(languages: bool = True, files: bool = False, dated: bool = 
     return statement
 
 
-def pairs_statement(languages: bool = True, files: bool = False):
-    """Distinct ``(language, file_name, active)`` of the values of the keys there at ``:at``
-    (those in the trash then too, ``active`` false for them): one read for an export's
-    layout."""
-    values = values_statement(languages, files, trashed=True).add_columns(
-        case((_there(False), 1), else_=0).label("active")
-    )
-    rows = values.subquery("pairs")
-    return select(rows.c.language, rows.c.file_name, rows.c.active).distinct()
-
-
 def state_rows(project_id: str, at: datetime) -> tuple:
     """Every value of the keys there at ``at`` (in the trash then too), in every language:
     ``(language, file_name, key, value, written_at as text, active)``, ``active`` 1 for a
