@@ -50,6 +50,7 @@ from loko.languages.models import ProjectLanguage
 from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
+from loko.releases.service import release_moment
 from loko.translations import timeline
 from loko.translations.models import REVIEWED, Translation, TranslationValue
 from loko.translations.queries import source_language as source_language_of
@@ -267,8 +268,6 @@ def authorize(actor, project_id: str, query: ExportQuery) -> tuple[Row, ExportQu
     if query.reviewed_only:
         raise BadRequest("state: reviewed values only cannot be exported as of a past moment.")
     if query.release is not None:
-        from loko.releases.service import release_moment
-
         moment = release_moment(project_id, query.release)
     else:
         moment = timeline.resolve_moment(project_id, project.created_at, query.as_of)
