@@ -242,9 +242,11 @@ def _parameters(project_id: str, at: datetime, **more) -> dict:
 
 
 # PostgreSQL: the grouping of a project's entries up to a moment (hundreds of thousands) is
-# hashed in memory rather than spilled to disk in batches, while the statement runs.
-WIDER = "SET LOCAL work_mem = '64MB'"
-NARROWER = "RESET work_mem"
+# hashed in memory, while the statement runs: without statistics the planner sorted them
+# (1.2 s for 500,000 entries, comparing text in the database's collation), and with the
+# default work_mem a hash spilled to disk in batches.
+WIDER = "SET LOCAL work_mem = '64MB'; SET LOCAL enable_sort = off"
+NARROWER = "RESET work_mem; RESET enable_sort"
 
 
 def _in_memory(batches):
