@@ -27,6 +27,7 @@ def page_blueprints() -> list:
     from loko.machine.views import machine_ui
     from loko.notifications.views import notifications_ui
     from loko.organizations.views import organizations_ui
+    from loko.releases.views import releases_ui
     from loko.repohost.views import repohost_ui
     from loko.screenshots.views import screenshots_ui
     from loko.sso.views import sso_ui
@@ -47,6 +48,7 @@ def page_blueprints() -> list:
         screenshots_ui,
         imports_ui,
         jobs_ui,
+        releases_ui,
         apikeys_ui,
         repohost_ui,
         webhooks_ui,
@@ -81,9 +83,11 @@ def subscribe_workbench() -> None:
     from loko.audit.service import start_listening as audit_events
     from loko.notifications.service import start_listening as notifications
     from loko.quality.service import start_listening as checks_on_writes
+    from loko.releases.freeze import start_guarding as string_freeze
     from loko.screenshots.listeners import start_listening as screenshot_files
     from loko.webhooks.service import start_listening as webhook_deliveries
 
+    string_freeze()
     checks_on_writes()
     audit_events()
     webhook_deliveries()
@@ -128,6 +132,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
     from loko.quality.api import quality_api
+    from loko.releases.api import releases_api
     from loko.replace.api import replace_api
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
@@ -173,6 +178,7 @@ def create_app(config: dict | None = None) -> "Flask":
         apikeys_api,
         translations_api,
         replace_api,
+        releases_api,
         quality_api,
         imports_api,
         repohost_api,

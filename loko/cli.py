@@ -23,6 +23,7 @@ from loko.client.commands import (
     init_command,
     pull_command,
     push_command,
+    release_group,
     repohost_group,
     status_command,
     tasks_command,
@@ -51,6 +52,7 @@ main.add_command(pull_command)
 main.add_command(status_command)
 main.add_command(repohost_group)
 main.add_command(tasks_command)
+main.add_command(release_group)
 
 
 class MigrationCommands(click.Group):

@@ -152,6 +152,27 @@ def details_changed(project_id: str, translation_ids: list[str], statements) -> 
         listener.details_changed(project_id, translation_ids, statements)
 
 
+# -- Guards of the writes of values, before they are recorded -----------------------------------
+
+# ``guard(actor, project_id, languages, now, statements)``: raises to refuse a write of
+# values in ``languages`` (the releases' string freeze refuses source texts).
+WriteGuard = Callable[[object, str, set, object, object], None]
+WRITE_GUARDS: list[WriteGuard] = []
+
+
+def guard_writes(guard: WriteGuard) -> None:
+    if guard not in WRITE_GUARDS:
+        WRITE_GUARDS.append(guard)
+
+
+def writing_values(actor, project_id: str, languages: set, now, statements) -> None:
+    """A write by ``actor`` is about to change values in ``languages``, in its transaction:
+    each guard may refuse it (raises)."""
+    if languages:
+        for guard in WRITE_GUARDS:
+            guard(actor, project_id, languages, now, statements)
+
+
 # -- The project's settings, in their transaction ---------------------------------------------
 
 SettingsListener = Callable[[str, dict], None]

@@ -61,6 +61,12 @@ PRETRANSLATE = EDIT_TRANSLATIONS
 # A member or key limited to some languages writes values in those languages only.
 MANAGE_KEYS = "canManageKeys"
 
+# Releases (named moments of a project's history): seen by whoever sees its translations (a
+# read key too); created and deleted by its admins (and the organization's owners and
+# admins), or by a write key, as a pipeline names a release when it ships one.
+VIEW_RELEASES = VIEW_TRANSLATIONS
+MANAGE_RELEASES = "canManageReleases"
+
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
 
@@ -74,6 +80,8 @@ class Permissions:
     can_review_translations: bool = False
     # The language codes writes (values, reviews) are limited to; None: every language.
     languages: frozenset[str] | None = None
+    # A write key: it may name releases (``can_manage_releases``) without being an admin.
+    release_key: bool = False
 
     @property
     def can_manage_keys(self) -> bool:
@@ -96,7 +104,19 @@ class Permissions:
             DELETE_PROJECT: self.can_delete,
             REVIEW_TRANSLATIONS: self.can_review_translations,
             MANAGE_KEYS: self.can_manage_keys,
+            MANAGE_RELEASES: self.can_manage_releases,
         }[permission]
+
+    @property
+    def can_manage_releases(self) -> bool:
+        """A project's admins (and the organization's owners and admins), and write keys."""
+        return self.can_edit_projects or self.release_key
+
+    @property
+    def may_change_frozen_source(self) -> bool:
+        """Whether source texts may change while a release's string freeze holds: the
+        project's admins and the organization's owners and admins only (no API key)."""
+        return self.can_edit_projects
 
 
 NO_PERMISSIONS = Permissions()
@@ -107,7 +127,7 @@ ROLE_PERMISSIONS = {
     ("project", "reviewer"): Permissions(True, True, False, False, True),
     ("project", "editor"): Permissions(True, True, False, False),
     ("project", "viewer"): Permissions(True, False, False, False),
-    ("key", "write"): Permissions(True, True, False, False),
+    ("key", "write"): Permissions(True, True, False, False, release_key=True),
     ("key", "read"): Permissions(True, False, False, False),
 }
 
@@ -620,3 +640,20 @@ def task_permissions(
     if permissions.may_edit_language(language) and (not review or permissions.may_review_language(language)):
         return permissions
     return _task_permissions(permissions, language, review)
+
+
+def require_frozen_source_write(
+    actor: Actor | None, project_id: str, source: str, release: str, until
+) -> None:
+    """Forbidden, naming the language and the release, unless ``actor`` may change source
+    texts while the release's string freeze holds (``Permissions.may_change_frozen_source``)."""
+    if actor is not None and not isinstance(actor, ApiKeyActor):
+        roles = _user_roles(actor.id, project_id)
+        if roles is not None and permissions_from_roles(*roles).may_change_frozen_source:
+            return
+    end = f" until {until.isoformat() if hasattr(until, 'isoformat') else until}" if until else ""
+    raise Forbidden(
+        f"language: the source texts ({source}) are frozen for the release {release}{end}; only "
+        "the project's admins may change them meanwhile.",
+        details={"release": release, "language": source},
+    )

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import click
 from click.core import ParameterSource
@@ -462,7 +463,14 @@ def _source_language(config: Config, remote: Remote) -> str | None:
 @click.command("pull")
 @client_options
 @language_option
-def pull_command(config, out, languages):
+@click.option(
+    "--as-of",
+    "as_of",
+    help="The project as it was then: an ISO-8601 instant with its offset (2026-01-31T12:00:00Z) "
+    "or an operation's id.",
+)
+@click.option("--release", help="The project as it was at this release (its name, e.g. v1.2).")
+def pull_command(config, out, languages, as_of, release):
     """Write the project's translations into the local files.
 
     Each [[files]] entry's path places them; a file is written only when its bytes differ,
@@ -471,16 +479,22 @@ def pull_command(config, out, languages):
 
     With several [[files]] entries of one format, a project file goes to the entry under
     whose path it exists here (in any language); one found under none goes to the first
-    entry of its format."""
+    entry of its format.
+
+    With --as-of or --release the files are written as the project was then (the pull is
+    not remembered: the next plain pull compares with the server as it is)."""
     _refuse_language_filter(config, languages)
+    if as_of and release:
+        raise click.UsageError("--as-of and --release: give one of them")
+    past = bool(as_of or release)
     state = PullState.load(config.root, out.warn)
     results = []
     with _remote(config, out) as remote:
         source = _source_language(config, remote)
         for format_name, file_sets in _by_format(config.files).items():
-            record = state.get(format_name)
+            record = None if past else state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag, source)
+            answer = remote.export(format_name, languages, etag, source, as_of=as_of, release=release)
             if answer.not_modified:
                 results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
                 out.say(f"{format_name}: up to date")
@@ -490,8 +504,9 @@ def pull_command(config, out, languages):
                 written = apply_pull(config.root, planned)
             except OSError as error:
                 raise LocalFileError(f"cannot write {error.filename}: {error.strerror}") from None
-            state.remember(format_name, pull_record(answer.etag, languages, planned))
-            state.save()
+            if not past:
+                state.remember(format_name, pull_record(answer.etag, languages, planned))
+                state.save()
             unchanged = len(planned) - len(written)
             results.append(
                 {
@@ -831,10 +846,89 @@ def init_command(url, project, path_template, format_name, source_language, yes,
 COMMANDS = (init_command, push_command, pull_command, status_command, tasks_command)
 
 
+@click.group("release")
+def release_group():
+    """The project's releases: named moments of its history (``loko pull --release NAME``
+    writes the files as they were then)."""
+
+
+@release_group.command("create")
+@click.argument("name")
+@client_options
+@click.option("--as-of", "as_of", help="The moment: an ISO-8601 instant or an operation id (default: now).")
+@click.option("--description", default="", help="What the release is.")
+@click.option("--freeze-from", help="A string freeze begins (ISO-8601): source texts change only for admins.")
+@click.option("--freeze-until", help="The string freeze ends (ISO-8601; open when left out).")
+def release_create(config, out, name, as_of, description, freeze_from, freeze_until):
+    """Name a moment of the project's history NAME (v1.2)."""
+    body = {"name": name, "description": description}
+    body.update(
+        {
+            field: value
+            for field, value in (("asOf", as_of), ("freezeFrom", freeze_from), ("freezeUntil", freeze_until))
+            if value
+        }
+    )
+    with _remote(config, out) as remote:
+        release = remote.releases("POST", body=body)["release"]
+    out.say(f"Release {release['name']}: the project as of {release['at']}")
+    out.data(release)
+
+
+@release_group.command("list")
+@client_options
+def release_list(config, out):
+    """The project's releases, newest first."""
+    with _remote(config, out) as remote:
+        listed = remote.releases()["releases"]
+    for release in listed:
+        frozen = "  (string freeze)" if release.get("frozen") else ""
+        out.say(f"{release['name']}\t{release['at']}{frozen}")
+    if not listed:
+        out.say("No releases yet.")
+    out.data({"releases": listed})
+
+
+@release_group.command("delete")
+@click.argument("name")
+@client_options
+def release_delete(config, out, name):
+    """Delete the release NAME (its freeze ends; the history stays)."""
+    with _remote(config, out) as remote:
+        remote.releases("DELETE", f"/{quote(name, safe='')}")
+    out.say(f"Deleted release {name}")
+    out.data({"deleted": name})
+
+
+@release_group.command("compare")
+@click.argument("name")
+@click.argument("other", required=False)
+@client_options
+def release_compare(config, out, name, other):
+    """What changed from the release NAME to OTHER (another release; default: now)."""
+    params = {"with": other} if other else None
+    with _remote(config, out) as remote:
+        result = remote.releases("GET", f"/{quote(name, safe='')}/compare", params=params)
+    keys = result["keys"]
+    out.say(f"{name} -> {other or 'now'}: {keys['addedCount']} key(s) added, {keys['removedCount']} removed")
+    for language, changes in result["languages"].items():
+        counts = changes["counts"]
+        out.say(f"  {language}: +{counts['added']} -{counts['removed']} ~{counts['changed']}")
+    out.data(result)
+
+
 @click.group()
 def client_main():
     """Loko's pipeline commands (the same as in ``loko``, without the server's code)."""
 
 
-for _command in (init_command, push_command, pull_command, status_command, repohost_group, tasks_command):
+for _command in (
+    init_command,
+    push_command,
+    pull_command,
+    status_command,
+    repohost_group,
+    tasks_command,
+    release_group,
+):
     client_main.add_command(_command)

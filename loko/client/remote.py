@@ -334,14 +334,21 @@ class Remote:
         languages: tuple[str, ...] | None,
         etag: str | None,
         source_language: str | None = None,
+        as_of: str | None = None,
+        release: str | None = None,
     ) -> ExportAnswer:
         """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one. A
         bilingual file (XLIFF) names ``source_language`` as its source; without one, the server
-        uses the project's source language."""
+        uses the project's source language. ``as_of`` (an instant or an operation id) or
+        ``release`` (a release's name): the project as it was then."""
         params = [("format", format), ("zip", "true")]
         params += [("language", language) for language in languages or ()]
         if source_language:
             params.append(("sourceLanguage", source_language))
+        if as_of:
+            params.append(("asOf", as_of))
+        if release:
+            params.append(("release", release))
         headers = {"If-None-Match": etag} if etag else {}
         with (
             self._transport_errors(),
@@ -356,6 +363,18 @@ class Remote:
                 self._check(response)
             body = self._download(response)
         return ExportAnswer(response.headers.get("ETag"), body)
+
+    def releases(self, method: str = "GET", path: str = "", body: dict | None = None, params=None) -> dict:
+        """``/releases[path]``: list (GET), create (POST), delete (DELETE) or compare
+        (``/<name>/compare``); the server's JSON answer."""
+        with self._transport_errors():
+            response = self.client.request(
+                method, f"{self.base}/releases{path}", json=body, params=params or None
+            )
+        self._check(response)
+        return _checked_answer(
+            response, lambda answer: isinstance(answer, dict), "about releases is not JSON"
+        )
 
     def _download(self, response: httpx.Response) -> bytes:
         length = response.headers.get("Content-Length")

@@ -103,9 +103,11 @@ def query_of(query_string: str) -> ExportQuery | None:
     the handler would refuse it."""
     args = Request({"QUERY_STRING": query_string, "REQUEST_METHOD": "GET"}).args
     try:
-        return export_query(load_args(ExportQuerySchema, args))
+        query = export_query(load_args(ExportQuerySchema, args))
     except (ValidationError, LokoError):
         return None
+    # A past state's ETag is the handler's to compute (it resolves the moment).
+    return None if query.as_of is not None or query.release is not None else query
 
 
 class ExportRevalidation:

@@ -50,8 +50,11 @@ from loko.languages.models import ProjectLanguage
 from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
+from loko.releases.service import release_moment
+from loko.translations import timeline
 from loko.translations.models import REVIEWED, Translation, TranslationValue
 from loko.translations.queries import source_language as source_language_of
+from loko.translations.timeline import Moment
 
 PO_MIMETYPE = "text/x-gettext-translation"
 ROWS_PER_FETCH = 10_000
@@ -67,6 +70,11 @@ class ExportQuery:
     source_language: str | None = None
     # Only reviewed values: any other is left out as if missing (the link still fills it).
     reviewed_only: bool = False
+    # A past state: ``asOf`` (an instant or an operation id) or a release's name, as asked;
+    # ``moment`` once resolved (``authorize``): the export reads the history as of then.
+    as_of: str | None = None
+    release: str | None = None
+    moment: Moment | None = None
 
 
 def export_query(arguments: dict) -> ExportQuery:
@@ -79,6 +87,8 @@ def export_query(arguments: dict) -> ExportQuery:
         inherit=arguments["inherit"],
         source_language=arguments.get("sourceLanguage"),
         reviewed_only=arguments.get("state") == REVIEWED,
+        as_of=arguments.get("asOf"),
+        release=arguments.get("release"),
     )
 
 
@@ -245,6 +255,26 @@ def authorize_export(actor, project_id: str, query: ExportQuery) -> tuple[Row, s
     return project, export_etag(project, query)
 
 
+def authorize(actor, project_id: str, query: ExportQuery) -> tuple[Row, ExportQuery, str]:
+    """``authorize_export``, with the past state the query asks for (``asOf`` or ``release``)
+    resolved into its ``moment``: returns the project's row, the query and the ETag.
+    BadRequest for both asked at once, for reviewed values only of a past state (the history
+    keeps no review states), and as ``timeline.resolve_moment`` and the releases decide."""
+    project, etag = authorize_export(actor, project_id, query)
+    if query.as_of is None and query.release is None:
+        return project, query, etag
+    if query.as_of is not None and query.release is not None:
+        raise BadRequest("asOf: ask for a moment or for a release, not both.")
+    if query.reviewed_only:
+        raise BadRequest("state: reviewed values only cannot be exported as of a past moment.")
+    if query.release is not None:
+        moment = release_moment(project_id, query.release)
+    else:
+        moment = timeline.resolve_moment(project_id, project.created_at, query.as_of)
+    query = replace(query, moment=moment)
+    return project, query, export_etag(project, query)
+
+
 def selection_version(project, query: ExportQuery) -> int:
     """The data version the selection of ``query`` was last changed at: the project's data
     version for the whole project; for named files, the later of the last shared change
@@ -264,10 +294,16 @@ def export_etag(project, query: ExportQuery) -> str:
     ``data_version``, ``shared_version``, ``scoped_version``, ``files_version`` (of the
     query's files) and ``linked_data_version``."""
     linked_version = project.linked_data_version if query.inherit else None
+    if query.moment is not None:
+        # A past state's body depends on the moment alone (and on the project's name and
+        # the query): the history up to then does not change.
+        version, linked_version = ("as-of", query.moment.stamp, query.moment.entry_id), None
+    else:
+        version = selection_version(project, query)
     fingerprint = repr(
         (
             project.id,
-            selection_version(project, query),
+            version,
             project.name,
             linked_version,
             query.format,
@@ -298,7 +334,11 @@ def _in_files(statement, column, query: ExportQuery):
 
 def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
     """The ``(language, file)`` pairs of the selection: the file records (a file in a language
-    exists even before it has values), plus the linked project's files under the target."""
+    exists even before it has values), plus the linked project's files under the target. Of
+    a past state: the pairs its values were in, and the records of its files in the
+    languages it had values in."""
+    if query.moment is not None:
+        return _past_files(project, query, link)
     records = _in_files(
         select(FileRecord.language_code, FileRecord.file_name).where(FileRecord.project_id == project.id),
         FileRecord.file_name,
@@ -318,6 +358,50 @@ def files_by_language(project: Row, query: ExportQuery, link: Link | None) -> di
             query,
         )
         pairs[link.target].update(db.session.execute(inherited).scalars())
+    return {language: sorted(pairs[language]) for language in sorted(pairs)}
+
+
+def with_past_rows(project: Row, query: ExportQuery) -> ExportQuery:
+    """``query`` with its past state's values read (once, for its layout and its files)."""
+    if query.moment is None or query.moment.rows is not None:
+        return query
+    rows = timeline.state_rows(project.id, query.moment.at)
+    return replace(query, moment=replace(query.moment, rows=rows))
+
+
+def _past_rows(query: ExportQuery):
+    """The rows of ``query``'s past state in its languages and files."""
+    languages = set(query.languages) if query.languages is not None else None
+    files = set(query.file_names) if query.file_names is not None else None
+    for row in query.moment.rows:
+        if (languages is None or row[0] in languages) and (files is None or row[1] in files):
+            yield row
+
+
+def _past_files(project: Row, query: ExportQuery, link: Link | None) -> dict[str, list[str]]:
+    query = with_past_rows(project, query)
+    parameters = {"project_id": project.id, "at": query.moment.at}
+    if query.file_names is not None:
+        parameters["file_names"] = list(query.file_names)
+    pairs, had = defaultdict(set), set()
+    for language, file_name, _key, _value, _written, active in _past_rows(query):
+        had.add((language, file_name))
+        if active:
+            pairs[language].add(file_name)
+    # A file's version in a language stays while its keys are in the trash (their values
+    # with them), until it is deleted: kept when its record is still there.
+    records = select(FileRecord.language_code, FileRecord.file_name).where(
+        FileRecord.project_id == project.id
+    )
+    for language, file_name in db.session.execute(records):
+        if (language, file_name) in had:
+            pairs[language].add(file_name)
+    if link is not None:
+        inherited = timeline.values_statement(True, query.file_names is not None).subquery()
+        linked = {**parameters, "project_id": link.project_id, "languages": [link.source]}
+        pairs[link.target].update(
+            db.session.execute(select(inherited.c.file_name).distinct(), linked).scalars()
+        )
     return {language: sorted(pairs[language]) for language in sorted(pairs)}
 
 
@@ -475,6 +559,7 @@ class _Values:
         dated: bool = False,
     ):
         self.project, self.file_names, self.link, self.dated = project, query.file_names, link, dated
+        self.moment, self.query = query.moment, query
         self.reviewed = query.reviewed_only
         languages = list(languages)
         self.batches = iter([languages] if one_batch else _language_batches(project, languages))
@@ -486,6 +571,11 @@ class _Values:
     def _keys(self) -> dict[str, list[str]]:
         keys = defaultdict(list)
         parameters = {"project_id": self.project.id}
+        if self.moment is not None:
+            for rows in timeline.key_rows(self.project.id, self.moment.at, self.file_names):
+                for _, file_name, key in rows:
+                    keys[file_name].append(key)
+            return keys
         for rows in _rows(KEY_ROWS, KEY_ROWS_IN_FILES, parameters, self.file_names):
             for file_name, key in rows:
                 keys[file_name].append(key)
@@ -493,6 +583,9 @@ class _Values:
 
     def _keys_created(self) -> dict:
         parameters = {"project_id": self.project.id}
+        if self.moment is not None:
+            statement, parameters = _past_key_dates(self.project.id, self.moment, self.file_names)
+            return dict(db.session.execute(statement, parameters).all())
         return {
             file_name: created_at
             for rows in _rows(LATEST_KEYS, LATEST_KEYS_IN_FILES, parameters, self.file_names)
@@ -506,13 +599,33 @@ class _Values:
         loaded = {language: defaultdict(dict) for language in languages}
         parameters = {"project_id": project_id, "languages": languages}
         reviewed = self.reviewed and project_id == self.project.id
+        if self.moment is not None and self.moment.rows is not None and project_id == self.project.id:
+            past = replace(self.query, languages=tuple(languages))
+
+            def rows_of(*extra, reviewed):
+                rows = _past_rows(past)
+                if extra:
+                    return [[(row[0], row[1], row[2], row[3], row[4]) for row in rows if row[5]]]
+                return [[(row[0], row[1], row[2], row[3]) for row in rows if row[5]]]
+
+        elif self.moment is not None:
+
+            def rows_of(*extra, reviewed):
+                at = self.moment.at
+                return timeline.value_rows(project_id, at, languages, self.file_names, dated=bool(extra))
+
+        else:
+
+            def rows_of(*extra, reviewed):
+                return _value_rows(parameters, self.file_names, *extra, reviewed=reviewed)
+
         if not self.dated:
-            for rows in _value_rows(parameters, self.file_names, reviewed=reviewed):
+            for rows in rows_of(reviewed=reviewed):
                 for language, file_name, key, value in rows:
                     loaded[language][file_name][key] = value
             return loaded, {}
         dates = {language: defaultdict(dict if by_key else str) for language in languages}
-        for rows in _value_rows(parameters, self.file_names, UPDATED_AT, reviewed=reviewed):
+        for rows in rows_of(UPDATED_AT, reviewed=reviewed):
             for language, file_name, key, value, updated_at in rows:
                 loaded[language][file_name][key] = value
                 if by_key:
@@ -564,6 +677,12 @@ def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages,
     return json_file
 
 
+HAS_NOTES = or_(
+    Translation.comment.is_not(None),
+    Translation.context.is_not(None),
+    Translation.meta.is_not(None),
+    Translation.max_length.is_not(None),
+)
 KEY_NOTES = select(
     Translation.file_name,
     Translation.key,
@@ -571,16 +690,44 @@ KEY_NOTES = select(
     Translation.context,
     Translation.meta,
     Translation.max_length,
-).where(
-    Translation.project_id == bindparam("project_id"),
-    Translation.deleted_at.is_(None),
-    or_(
-        Translation.comment.is_not(None),
-        Translation.context.is_not(None),
-        Translation.meta.is_not(None),
-        Translation.max_length.is_not(None),
-    ),
-)
+).where(Translation.project_id == bindparam("project_id"), Translation.deleted_at.is_(None), HAS_NOTES)
+
+
+def _past_key_dates(project_id: str, moment: Moment, file_names) -> tuple:
+    """The latest creation of each file's keys of a past state (those not deleted for good
+    since), as ``LATEST_KEYS`` reads it: a statement and its parameters."""
+    keys = timeline.keys_statement(file_names is not None).subquery()
+    statement = (
+        select(keys.c.file_name, cast(func.max(Translation.created_at), Text))
+        .join(Translation, Translation.id == keys.c.translation_id)
+        .group_by(keys.c.file_name)
+    )
+    parameters = {"project_id": project_id, "at": moment.at}
+    if file_names is not None:
+        parameters["file_names"] = list(file_names)
+    return statement, parameters
+
+
+def _past_key_notes(project: Row, query: ExportQuery):
+    """``KEY_NOTES`` of the keys of a past state, with their notes as they are now (the
+    history keeps their comments and contexts as text, not what a format wrote of them)."""
+    keys = timeline.keys_statement(query.file_names is not None).subquery()
+    statement = (
+        select(
+            keys.c.file_name,
+            keys.c.key,
+            Translation.comment,
+            Translation.context,
+            Translation.meta,
+            Translation.max_length,
+        )
+        .join(Translation, Translation.id == keys.c.translation_id)
+        .where(HAS_NOTES)
+    )
+    parameters = {"project_id": project.id, "at": query.moment.at}
+    if query.file_names is not None:
+        parameters["file_names"] = list(query.file_names)
+    return [db.session.execute(statement, parameters).all()]
 
 
 def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
@@ -588,7 +735,8 @@ def _key_notes(project: Row, query: ExportQuery) -> dict[str, dict[str, tuple]]:
     notes (from imported files or the key's details); most projects have none, and the query
     reads only those that do."""
     notes = defaultdict(dict)
-    for rows in _rows(
+    batches = _past_key_notes(project, query) if query.moment is not None else None
+    for rows in batches or _rows(
         KEY_NOTES,
         KEY_NOTES.where(Translation.file_name.in_(bindparam("file_names", expanding=True))),
         {"project_id": project.id},
@@ -847,6 +995,8 @@ def build_export(
     slug = _slug(project.name)
     if query.format != "json" and not query.zip:
         return _single_file(project, query, etag)
+    if query.moment is not None:
+        return _past_export(project, query, etag, slug)
     if query.zip:
         mimetype, filename = "application/zip", f"{slug}-{query.format}.zip"
     else:
@@ -881,6 +1031,32 @@ def build_export(
     else:
         chunks = _json_document(project, query, link, layout)
     return Export(cache.keep(build, chunks), mimetype, filename, etag)
+
+
+class _NothingKept(KeptMembers):
+    """No member of a past state is taken from, or kept in, the members of the present."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def get(self, key, version):
+        return None
+
+    def keep(self, key, version, member) -> None:
+        return None
+
+
+def _past_export(project: Row, query: ExportQuery, etag: str, slug: str) -> Export:
+    """The JSON document or the ZIP of a past state, made whole (outside the caches: the
+    history is read as of the moment, with a plan of its own)."""
+    query = with_past_rows(project, query)
+    link = _link(project, query)
+    layout = files_by_language(project, query, link)
+    if query.zip:
+        chunks = writers.zip_members(_members(project, query, link, layout, _NothingKept()))
+        body = _refusing(query.format, lambda: b"".join(chunks))
+        return Export(body, "application/zip", f"{slug}-{query.format}.zip", etag)
+    return Export(b"".join(_json_document(project, query, link, layout)), "application/json", None, etag)
 
 
 def _audited(query: ExportQuery) -> dict:
@@ -946,6 +1122,7 @@ def _single_file(project: Row, query: ExportQuery, etag: str) -> Export:
             f"format={query.format} without zip returns one file: pass {needs}, "
             "or set zip=true for all of them."
         )
+    query = with_past_rows(project, query)
     file_name, link = query.file_names[0], _link(project, query)
     if multilingual:
         layout = files_by_language(project, query, link)

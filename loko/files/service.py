@@ -177,6 +177,7 @@ def rename_file(actor, project_id: str, file_name: str, new_file_name: str) -> l
             .where(Translation.project_id == project_id, Translation.file_name == file_name)
             .values(file_name=new_file_name, updated_at=utcnow())
         )
+        history.record_file_rename(actor, project_id, new_file_name, file_name)
         return file_records(project_id, file_name=new_file_name)
 
 

@@ -14,6 +14,7 @@ from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import ImportResult
 from loko.imports.service import MODES, REMOVED_KEYS
 from loko.quality.schemas import REASON_DESCRIPTION, ReviewQueueQuery
+from loko.releases.schemas import ReleaseCreate, ReleaseEnvelope, release_name
 from loko.translations.models import NEEDS_REVIEW, OPERATION_KINDS, VALUE_STATES
 from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
 from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut, UndoRequest
@@ -390,6 +391,38 @@ class ExportArguments(ApiSchema):
         metadata={"description": "One of " + ", ".join(FORMAT_NAMES) + "."},
     )
     language = _described(LanguageCode(), "The language (not needed for csv).")
+    asOf = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "The file as it was then: an ISO-8601 instant with its offset, or an "
+            "operation id (from list_operations)."
+        },
+    )
+    release = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "The file as it was at this release (from list_releases)."},
+    )
+
+
+class ReleaseArguments(ApiSchema):
+    name = release_name(required=True)
+
+
+class ReleaseCreateArguments(ReleaseCreate):
+    pass
+
+
+class CompareArguments(ApiSchema):
+    name = release_name(required=True, metadata={"description": "The release to compare from."})
+    with_ = release_name(
+        data_key="with",
+        attribute="with",
+        metadata={"description": "The release to compare with; the project now when left out."},
+    )
+
+
+class ReleaseOutEnvelope(ReleaseEnvelope):
+    pass
 
 
 class ImportOut(ImportResult):

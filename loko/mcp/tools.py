@@ -12,6 +12,7 @@ from marshmallow import ValidationError
 from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
 
 from loko.auth.actors import ApiKeyActor
+from loko.auth.schemas import SuccessOut
 from loko.comments import service as comments
 from loko.comments.schemas import CommentEnvelope, CommentList
 from loko.errors import LokoError, describe_validation
@@ -29,6 +30,8 @@ from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
 from loko.quality import queue, review
 from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
+from loko.releases import service as releases
+from loko.releases.schemas import ReleaseComparison, ReleaseList
 from loko.replace import service as replacing
 from loko.replace.schemas import ReplaceRequest, ReplaceResult
 from loko.screenshots import service as screenshots
@@ -307,8 +310,14 @@ def _render_import(result: dict) -> str:
 
 def _export_file(actor, args):
     languages = (args["language"],) if args.get("language") else None
-    query = exports.ExportQuery(format=args["format"], languages=languages, file_names=(args["fileName"],))
-    project, etag = exports.authorize_export(actor, actor.project_id, query)
+    query = exports.ExportQuery(
+        format=args["format"],
+        languages=languages,
+        file_names=(args["fileName"],),
+        as_of=args.get("asOf"),
+        release=args.get("release"),
+    )
+    project, query, etag = exports.authorize(actor, actor.project_id, query)
     export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
     body = export.body if isinstance(export.body, bytes) else b"".join(export.body)
     return {"fileName": args["fileName"], "format": args["format"], "content": body.decode("utf-8")}
@@ -316,6 +325,59 @@ def _export_file(actor, args):
 
 def _render_export(result: dict) -> str:
     return result["content"]
+
+
+def _list_releases(actor, args):
+    return {"releases": releases.list_releases(actor, actor.project_id)}
+
+
+def _render_releases(result: dict) -> str:
+    lines = [f"{len(result['releases'])} release(s), newest first:"]
+    for item in result["releases"]:
+        frozen = " (string freeze holds)" if item["frozen"] else ""
+        lines.append(f"- {item['name']}: as of {item['at']}{frozen}")
+    return "\n".join(lines)
+
+
+def _create_release(actor, args):
+    return {"release": releases.create_release(actor, actor.project_id, args)}
+
+
+def _render_release(result: dict) -> str:
+    release = result["release"]
+    return f"Release {release['name']} names the project as of {release['at']}."
+
+
+def _delete_release(actor, args):
+    releases.delete_release(actor, actor.project_id, args["name"])
+    return {"success": True}
+
+
+def _render_deleted(result: dict) -> str:
+    return "Deleted."
+
+
+def _compare_releases(actor, args):
+    return releases.compare_releases(actor, actor.project_id, args["name"], args.get("with"))
+
+
+def _render_comparison(result: dict) -> str:
+    target = result["to"]["release"] or "now"
+    keys = result["keys"]
+    lines = [
+        f"From {result['from']['release']} to {target}: {keys['addedCount']} key(s) added, "
+        f"{keys['removedCount']} removed."
+    ]
+    for language, changes in result["languages"].items():
+        counts = changes["counts"]
+        lines.append(
+            f"- {language}: {counts['added']} added, {counts['removed']} removed, {counts['changed']} changed"
+        )
+        lines += [
+            f"  ~ {c['fileName']} {c['key']}: {_quote(c['old'])} -> {_quote(c['new'])}"
+            for c in changes["changed"][:20]
+        ]
+    return "\n".join(lines)
 
 
 def _list_operations(actor, args):
@@ -684,6 +746,50 @@ TOOLS = {
             schemas.ExportOut,
             _export_file,
             _render_export,
+        ),
+        ToolSpec(
+            "list_releases",
+            "List releases",
+            "The project's releases (named moments of its history), newest first; export_file "
+            "takes `release` to read a file as it was then.",
+            schemas.NoArguments,
+            ReleaseList,
+            _list_releases,
+            _render_releases,
+        ),
+        ToolSpec(
+            "create_release",
+            "Create a release",
+            "Name a moment of the project's history (`name` like v1.2; `asOf` an instant or an "
+            "operation id, now when left out), with an optional string freeze (`freezeFrom`, "
+            "`freezeUntil`): source texts then change only for the project's admins.",
+            schemas.ReleaseCreateArguments,
+            schemas.ReleaseOutEnvelope,
+            _create_release,
+            _render_release,
+            writes=True,
+        ),
+        ToolSpec(
+            "delete_release",
+            "Delete a release",
+            "Delete a release by name (its freeze ends; the history stays).",
+            schemas.ReleaseArguments,
+            SuccessOut,
+            _delete_release,
+            _render_deleted,
+            writes=True,
+            destructive=True,
+            idempotent=True,
+        ),
+        ToolSpec(
+            "compare_releases",
+            "Compare releases",
+            "What changed from a release to another (`with`) or to now: keys added and removed, "
+            "and per language the values added, removed and changed.",
+            schemas.CompareArguments,
+            ReleaseComparison,
+            _compare_releases,
+            _render_comparison,
         ),
         ToolSpec(
             "list_operations",

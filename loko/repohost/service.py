@@ -7,6 +7,7 @@ of the project's row (a claim older than ``STALE_RUN`` is taken over, as its pro
 """
 
 import io
+import re
 import secrets as token_generator
 import zipfile
 from collections import Counter
@@ -24,7 +25,7 @@ from loko.auth import policy
 from loko.auth.actors import UserActor
 from loko.auth.models import User
 from loko.database import unit_of_work, utcnow
-from loko.errors import BadGateway, BadRequest, Conflict, NotFound, Unauthorized
+from loko.errors import BadGateway, BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from loko.exports.service import export_files
 from loko.extensions import db
 from loko.formats.registry import format_module
@@ -32,6 +33,8 @@ from loko.imports.files import template_language, template_pattern
 from loko.imports.service import ImportOptions, import_files
 from loko.jobs.service import enqueue
 from loko.languages.codes import code_placeholder, fill_code
+from loko.releases import service as releases
+from loko.releases.schemas import NAME_PATTERN
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError
@@ -624,7 +627,11 @@ def webhook(project_id: str, headers, body: bytes) -> dict:
         payload = orjson.loads(body) if body else {}
     except orjson.JSONDecodeError:
         raise BadRequest("webhook: the body is not JSON.") from None
-    branch = provider_class.pushed_branch(headers, payload if isinstance(payload, dict) else {})
+    payload = payload if isinstance(payload, dict) else {}
+    tag = provider_class.pushed_tag(headers, payload)
+    if tag is not None:
+        return _release_of_tag(project_id, settings, tag)
+    branch = provider_class.pushed_branch(headers, payload)
     if branch != settings.branch:
         return {"queued": False, "reason": f"not a push to {settings.branch}"}
     with unit_of_work():
@@ -641,6 +648,25 @@ def webhook(project_id: str, headers, body: bytes) -> dict:
             max_attempts=SYNC_ATTEMPTS,
         )
         return {"queued": True, "job": job.id}
+
+
+def _release_of_tag(project_id: str, settings, tag: str) -> dict:
+    """A pushed tag names a release of the project as it is now (the tag's name), made as the
+    user who configured the repository; a tag that is no release name, or names one the
+    project has, is told why nothing was made."""
+    if not re.fullmatch(NAME_PATTERN, tag):
+        return {"queued": False, "reason": f"the tag {tag!r} is not a release name"}
+    user = db.session.get(User, settings.configured_by) if settings.configured_by else None
+    if user is None:
+        raise Conflict(
+            "webhook: the user who configured the repository no longer exists; configure it again."
+        )
+    actor = UserActor(id=user.id, email=user.email, name=user.name)
+    try:
+        releases.create_release(actor, project_id, {"name": tag, "description": f"Tag {tag}"}, tag=tag)
+    except (Conflict, Forbidden) as error:
+        return {"queued": False, "reason": f"no release made for the tag {tag!r}: {error.message}"}
+    return {"queued": False, "reason": f"release {tag} made from the pushed tag"}
 
 
 def webhook_sync(project_id: str, user_id: str) -> dict:

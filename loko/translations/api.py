@@ -84,7 +84,7 @@ EXPORT_DESCRIPTION = (
 def export_translations(project_id):
     arguments = load_query(ExportQuerySchema)
     query = exports.export_query(arguments)
-    project, etag = exports.authorize_export(current_actor(), str(project_id), query)
+    project, query, etag = exports.authorize(current_actor(), str(project_id), query)
     # If-None-Match compares weakly (RFC 9110 13.1.2): proxies that compress a response
     # hand its ETag back as W/"...".
     if request.if_none_match.contains_weak(etag):

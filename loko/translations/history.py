@@ -46,6 +46,7 @@ def record_rows(
     is passed on to: the quality checks them and sets their review states): every write of
     values records history, so every write path is checked. Returns the number of warnings
     the checks found in them."""
+    events.writing_values(actor, project_id, {row[3] for row in rows if row[3] is not None}, now, statements)
     warnings = events.values_written(project_id, rows, statements, **written)
     summary = actor_summary(actor)
     common = (
@@ -169,12 +170,23 @@ def record_translation_event(actor, project_id: str, translation_ids, action: st
     return _record_selected(actor, project_id, action, entries, values=False)
 
 
+def record_file_rename(actor, project_id: str, new_file_name: str, old_file_name: str) -> int:
+    """One ``renamed`` entry per key of the renamed file (trashed ones too), naming it under
+    ``new_file_name`` with the old name as its old value, so that the history knows each
+    key's name at every moment. Returns the number of entries."""
+    entries = select(
+        Translation.id, Translation.key, Translation.file_name, null(), literal(old_file_name)
+    ).where(Translation.project_id == project_id, Translation.file_name == new_file_name)
+    return _record_selected(actor, project_id, "renamed", entries, values=False)
+
+
 def record_value_removals(
     actor, project_id: str, translation_ids, language_code: str, action: str = "purged"
 ) -> int:
     """One entry per value of ``language_code`` about to be removed, with the value as its
     old value: ``deleted`` when the removal can be undone, ``purged`` when it is for good.
-    Returns the number of entries."""
+    Returns the number of entries. The write guards (``events.writing_values``) may refuse it."""
+    events.writing_values(actor, project_id, {language_code}, utcnow(), SESSION_STATEMENTS)
     entries = (
         select(
             Translation.id,

@@ -5,7 +5,9 @@ from sqlalchemy import Boolean, ForeignKey, ForeignKeyConstraint, Index, Integer
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
-HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged")
+# ``renamed``: a key's file was renamed (the entry names the key anew, its old value is the
+# file's old name).
+HISTORY_ACTIONS = ("created", "updated", "deleted", "restored", "purged", "renamed")
 # A value's review state: written by a person or a pipeline, approved by a reviewer, or
 # waiting for one (written by an agent, or its source value changed since).
 VALUE_STATES = ("translated", "reviewed", "needs-review")
@@ -147,6 +149,27 @@ class HistoryEntry(db.Model):
     __table_args__ = (
         Index("ix_translation_history_project", "project_id", "id"),
         Index("ix_translation_history_translation", "translation_id", "id"),
+        # The history as of a moment (``loko.translations.timeline``): a project's entries up
+        # to a time, grouped by key and language, read from the index alone; and the keys'
+        # own entries (no language: moves, renames, details), few, grouped by key.
+        Index(
+            "ix_translation_history_timeline",
+            "project_id",
+            "created_at",
+            "translation_id",
+            "language",
+            "id",
+        ),
+        Index(
+            "ix_translation_history_keyed",
+            "project_id",
+            "created_at",
+            "translation_id",
+            "action",
+            "id",
+            sqlite_where=text("language IS NULL"),
+            postgresql_where=text("language IS NULL"),
+        ),
         Index(
             "ix_translation_history_operation",
             "operation_id",

@@ -397,6 +397,19 @@ class ExportQuerySchema(ApiSchema):
     sourceLanguage = LanguageCode(
         required=False,
     )
+    asOf = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "The project as it was then, from its history: an ISO-8601 instant with "
+            "its offset (2026-01-31T12:00:00Z), or an operation's id (the state right after it). "
+            "Keys that existed then, values as they were, keys in the trash then left out. Not "
+            "in the future, nor before the project existed; not with state=reviewed."
+        },
+    )
+    release = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "The project as it was at this release's moment (its name, e.g. v1.2)."},
+    )
     stale = fields.String(
         validate=validate.OneOf(["ok"]),
         metadata={

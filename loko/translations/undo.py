@@ -40,7 +40,7 @@ from loko.files.service import ensure_file_records
 from loko.languages.models import ProjectLanguage
 from loko.projects.models import Project
 from loko.projects.service import bump_data_version, stamp_files
-from loko.translations import history
+from loko.translations import history, timeline
 from loko.translations.models import (
     NEEDS_REVIEW,
     REVIEWED,
@@ -54,15 +54,15 @@ from loko.translations.operations import describe as describe_operation
 from loko.translations.operations import in_project, operation
 from loko.translations.writing import await_review, touch_keys, update_values, written_state
 
-ACTIVE, TRASHED, GONE = "active", "trashed", "gone"
-ABSENT = None  # a value that is not there
-# (state before, state after) of a translation-level history entry
-MOVES = {
-    "created": (GONE, ACTIVE),
-    "deleted": (ACTIVE, TRASHED),
-    "restored": (TRASHED, ACTIVE),
-    "purged": (None, GONE),
-}
+# How an entry moves a key and what it leaves of a value: the history's one reading, shared
+# with the point-in-time exports.
+ACTIVE, TRASHED, GONE, ABSENT, MOVES = (
+    timeline.ACTIVE,
+    timeline.TRASHED,
+    timeline.GONE,
+    timeline.ABSENT,
+    timeline.MOVES,
+)
 SINCE = {ACTIVE: "restored since", TRASHED: "moved to the trash since", GONE: "deleted for good since"}
 CHANGED_SINCE = "changed since"
 # A review after the last selected change of a value, by its state now.
@@ -334,6 +334,8 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
             first[translation_id] = action
         names[translation_id] = (file_name, key)
         if language is None:
+            if action == timeline.RENAMED:
+                continue  # a file rename names the key again; it moves nothing
             before, after = MOVES.get(action, (None, None))
             move = moves.get(translation_id)
             if move is None:
@@ -342,10 +344,10 @@ def _plan_entries(project_id: str, conditions: list, rows: list[tuple], plan: Pl
                 move[1] = after
             continue
         last_at[translation_id, language] = at
-        after = ABSENT if action == "deleted" or action == "purged" else new
+        after = timeline.value_after(action, new)
         group = values.get((translation_id, language))
         if group is None:
-            values[translation_id, language] = [ABSENT if action == "created" else old, after]
+            values[translation_id, language] = [timeline.value_before(action, old), after]
         else:
             group[1] = after
     if not first:

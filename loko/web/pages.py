@@ -50,6 +50,7 @@ PROJECT_TABS = (
     ("Pre-translate", "machine_ui.pretranslate_page", "can_edit_translations"),
     ("Trash", "translations_ui.trash", "can_view_translations"),
     ("History", "translations_ui.history", "can_view_translations"),
+    ("Releases", "releases_ui.releases", "can_view_translations"),
     ("Jobs", "jobs_ui.jobs", "can_view_translations"),
     ("Tasks", "tasks_ui.board", "can_view_translations"),
     ("Notifications", "notifications_ui.settings", "can_view_translations"),

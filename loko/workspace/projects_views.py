@@ -14,6 +14,7 @@ from loko.projects.check_levels import LEVELS, check_levels
 from loko.projects.models import PROJECT_ROLES
 from loko.projects.schemas import ProjectMemberSet, ProjectUpdate
 from loko.quality.review import language_overview
+from loko.releases.service import holding_freeze
 from loko.screenshots import service as screenshots
 from loko.translations.queries import file_summaries
 from loko.translations.schemas import ExportQuerySchema
@@ -43,6 +44,7 @@ def _overview(project_id: str, export_error: str | None = None, chosen=None):
         files=file_summaries(actor, project_id),
         activity=activity,
         screenshots=screenshots.coverage(actor, project_id),
+        freeze=holding_freeze(project_id),
         formats=format_choices(),
         export_error=export_error,
         chosen=chosen,

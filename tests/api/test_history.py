@@ -249,7 +249,7 @@ def test_history_filters_combine(api):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("action", "renamed"), ("language", "english"), ("fileName", "../x"), ("limit", 0), ("cursor", 0)],
+    [("action", "moved"), ("language", "english"), ("fileName", "../x"), ("limit", 0), ("cursor", 0)],
 )
 def test_history_rejects_invalid_filters(api, name, value):
     response = api.get("/translations/history", **{name: value})

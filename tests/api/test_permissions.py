@@ -125,6 +125,32 @@ PERMISSION_TABLE = [
         None,
         (401, 401, 401, 403, 200, 200, 200, 200, 200, 200, 200, 404),
     ),
+    # Releases (tests/releases/): seen by whoever sees the translations; named and deleted by
+    # the project's admins (the organization's owners and admins) and write keys.
+    (
+        "GET",
+        "/api/projects/{project}/releases",
+        None,
+        (401, 401, 401, 403, 200, 200, 200, 200, 200, 200, 200, 404),
+    ),
+    (
+        "POST",
+        "/api/projects/{project}/releases",
+        {"name": "v1.0"},
+        (401, 401, 401, 403, 403, 201, 403, 403, 201, 201, 201, 404),
+    ),
+    (
+        "GET",
+        "/api/projects/{project}/releases/v9/compare",
+        None,
+        (401, 401, 401, 403, 404, 404, 404, 404, 404, 404, 404, 404),
+    ),
+    (
+        "DELETE",
+        "/api/projects/{project}/releases/v9",
+        None,
+        (401, 401, 401, 403, 403, 404, 403, 403, 404, 404, 404, 404),
+    ),
     ("GET", "/api/auth/me", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),
     ("POST", "/api/auth/logout", None, (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)),
 ]

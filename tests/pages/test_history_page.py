@@ -115,7 +115,7 @@ def test_the_actor_filter_offers_everyone_who_changed_something(page_as, world, 
 def test_a_malformed_filter_names_the_field(page_as, world, api):
     api.create("title", {"en": "Title"})
     for query, field in (
-        ("?action=renamed", "action:"),
+        ("?action=moved", "action:"),
         ("?actor=someone", "actor:"),
         ("?cursor=x", "cursor:"),
     ):

@@ -1,5 +1,7 @@
 """The permission table of decisions section 3, without an app or a database."""
 
+from dataclasses import replace
+
 import pytest
 
 from loko.auth.actors import ApiKeyActor
@@ -74,7 +76,9 @@ def test_session_only_permissions_are_project_editing_deletion_and_review():
     assert {EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS} == SESSION_ONLY
 
 
-@pytest.mark.parametrize(("scope", "expected"), [("write", EDITOR), ("read", VIEWER)])
+@pytest.mark.parametrize(
+    ("scope", "expected"), [("write", replace(EDITOR, release_key=True)), ("read", VIEWER)]
+)
 def test_api_key_permissions_depend_on_scope(scope, expected):
     project = Project(id="p-1", organization_id="o-1")
     key = ApiKeyActor(id="k-1", name="ci", project_id="p-1", scope=scope)

@@ -148,6 +148,20 @@ def hmac_sha256_matches(secret: str, body: bytes, signature: str | None) -> bool
     return hmac.compare_digest(expected.encode(), signature.strip().lower().encode())
 
 
+# A push that deletes a ref names this commit as the ref's new one.
+NO_COMMIT = "0" * 40
+
+
+def tag_of_push(payload: dict) -> str | None:
+    """The tag a push created (``refs/tags/<tag>``, not deleted), or None."""
+    ref = payload.get("ref")
+    if not isinstance(ref, str) or not ref.startswith("refs/tags/"):
+        return None
+    if payload.get("deleted") is True or payload.get("after") == NO_COMMIT:
+        return None
+    return ref.removeprefix("refs/tags/") or None
+
+
 def branch_of_push(ref: Any) -> str | None:
     return ref.removeprefix("refs/heads/") if isinstance(ref, str) and ref.startswith("refs/heads/") else None
 

@@ -82,3 +82,9 @@ class Provider(ABC):
     @abstractmethod
     def pushed_branch(headers, payload: dict) -> str | None:
         """The branch a push event updated (``refs/heads/<branch>``), None for other events."""
+
+    @staticmethod
+    @abstractmethod
+    def pushed_tag(headers, payload: dict) -> str | None:
+        """The tag a push event created (``refs/tags/<tag>``), None for other events and for
+        a tag's deletion."""

@@ -8,6 +8,7 @@ from loko.repohost.providers import (
     header,
     hmac_sha256_matches,
     segment,
+    tag_of_push,
 )
 from loko.repohost.providers.base import ProviderError, PullRequest
 
@@ -89,3 +90,9 @@ class GitHub(RestProvider):
         if header(headers, "X-GitHub-Event") != "push":
             return None
         return branch_of_push(payload.get("ref"))
+
+    @staticmethod
+    def pushed_tag(headers, payload: dict) -> str | None:
+        if header(headers, "X-GitHub-Event") != "push":
+            return None
+        return tag_of_push(payload)

@@ -3,7 +3,7 @@ requests, numbered by their project-scoped ``iid``."""
 
 import hmac
 
-from loko.repohost.providers import RestProvider, branch_of_push, header, segment
+from loko.repohost.providers import RestProvider, branch_of_push, header, segment, tag_of_push
 from loko.repohost.providers.base import ProviderError, PullRequest
 
 DEVELOPER = 30  # the lowest access level that may push to unprotected branches
@@ -102,6 +102,12 @@ class GitLab(RestProvider):
         if header(headers, "X-Gitlab-Event") != "Push Hook":
             return None
         return branch_of_push(payload.get("ref"))
+
+    @staticmethod
+    def pushed_tag(headers, payload: dict) -> str | None:
+        if header(headers, "X-Gitlab-Event") != "Tag Push Hook":
+            return None
+        return tag_of_push(payload)
 
 
 def _access_level(project) -> int:
