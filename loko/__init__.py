@@ -74,6 +74,7 @@ def subscribe_workbench() -> None:
     """The workbench's listeners to the core's events (``loko.events``), plugged in here as the
     error pages are: the core imports none of them."""
     from loko.audit.service import start_listening as audit_events
+    from loko.proposals.service import start_listening as proposals_on_undo
     from loko.quality.service import start_listening as checks_on_writes
     from loko.screenshots.listeners import start_listening as screenshot_files
     from loko.webhooks.service import start_listening as webhook_deliveries
@@ -82,6 +83,7 @@ def subscribe_workbench() -> None:
     audit_events()
     webhook_deliveries()
     screenshot_files()
+    proposals_on_undo()
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -114,6 +116,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
+    from loko.proposals.api import proposals_api
     from loko.quality.api import quality_api
     from loko.replace.api import replace_api
     from loko.repohost.api import repohost_api
@@ -165,6 +168,7 @@ def create_app(config: dict | None = None) -> "Flask":
         jobs_api,
         webhooks_api,
         comments_api,
+        proposals_api,
         screenshots_api,
         machine_api,
         glossary_api,

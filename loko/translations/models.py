@@ -177,6 +177,8 @@ OPERATION_KINDS = (
     "undo",
     "pretranslate",
     "replace",
+    "proposals-accept",
+    "proposals-reject",
 )
 
 
