@@ -3,13 +3,12 @@
 import json
 from dataclasses import dataclass, replace
 
-from sqlalchemy import bindparam, func, literal_column, select
+from sqlalchemy import bindparam, column, func, literal_column, select, table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
 from loko.database import DriverQuery
 from loko.errors import Forbidden, NotFound, Unauthorized
 from loko.extensions import db
-from loko.languages.models import ProjectLanguage
 from loko.organizations.models import OrganizationMember
 from loko.projects.models import Project, ProjectMember
 
@@ -42,11 +41,14 @@ VIEW_PROPOSALS = VIEW_TRANSLATIONS
 PROPOSE = "canPropose"
 VOTE_PROPOSALS = "canVoteProposals"
 DECIDE_PROPOSALS = REVIEW_TRANSLATIONS
-# How a language's values change for whoever may not review them (``ProjectLanguage
+# How a language's values change for whoever may not review them (``project_languages
 # .proposal_mode``): written directly (the default), only proposed, or proposed and accepted
 # at a number of net votes.
 PROPOSAL_MODES = ("direct", "propose", "votes")
 DIRECT = literal_column("'direct'")
+# The columns of project_languages the rules read (named here: the languages package's
+# services ask this policy, so it imports none of them).
+project_languages = table("project_languages", column("project_id"), column("code"), column("proposal_mode")).c
 # Machine translation suggestions for a project's keys: whoever may edit its translations
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
@@ -202,7 +204,7 @@ USER_ROLES = DriverQuery(
         ProjectMember.languages.label("languages"),
         Project.protect_reviewed,
         select(func.count())
-        .where(ProjectLanguage.project_id == Project.id, ProjectLanguage.proposal_mode != DIRECT)
+        .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
         .correlate(Project)
         .scalar_subquery(),
     )
@@ -223,14 +225,14 @@ PROJECT_EXISTS = DriverQuery(
         Project.id,
         Project.protect_reviewed,
         select(func.count())
-        .where(ProjectLanguage.project_id == Project.id, ProjectLanguage.proposal_mode != DIRECT)
+        .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
         .correlate(Project)
         .scalar_subquery(),
     ).where(Project.id == bindparam("project_id"))
 )
 PROPOSAL_LANGUAGES = DriverQuery(
-    select(ProjectLanguage.code).where(
-        ProjectLanguage.project_id == bindparam("project_id"), ProjectLanguage.proposal_mode != DIRECT
+    select(project_languages.code).where(
+        project_languages.project_id == bindparam("project_id"), project_languages.proposal_mode != DIRECT
     )
 )
 
