@@ -48,7 +48,9 @@ PROPOSAL_MODES = ("direct", "propose", "votes")
 DIRECT = literal_column("'direct'")
 # The columns of project_languages the rules read (named here: the languages package's
 # services ask this policy, so it imports none of them).
-project_languages = table("project_languages", column("project_id"), column("code"), column("proposal_mode")).c
+project_languages = table(
+    "project_languages", column("project_id"), column("code"), column("proposal_mode")
+).c
 # Machine translation suggestions for a project's keys: whoever may edit its translations
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
