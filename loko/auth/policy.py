@@ -382,6 +382,8 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
                 raise Forbidden(_limited_message(permissions))
             # Whoever does not write at all is told so, as for any other write.
             permission = EDIT_TRANSLATIONS
+        if permission == WRITE_COMMENTS:
+            permission = EDIT_TRANSLATIONS  # who writes comments: who edits (and contributors)
         if permission == EDIT_TRANSLATIONS and permissions.can_contribute:
             raise Forbidden(
                 "A contributor proposes changes (POST /api/projects/{id}/proposals) and never writes values."

@@ -43,6 +43,11 @@ TOOL_NAMES = {
     "pretranslate",
     "search_memory",
     "find_and_replace",
+    "list_proposals",
+    "propose_translation",
+    "vote_proposal",
+    "accept_proposal",
+    "reject_proposal",
 }
 SEED = [
     (
