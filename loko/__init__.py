@@ -26,12 +26,14 @@ def page_blueprints() -> list:
     from loko.languages.views import languages_ui
     from loko.machine.views import machine_ui
     from loko.organizations.views import organizations_ui
+    from loko.proposals.views import proposals_ui
     from loko.repohost.views import repohost_ui
     from loko.screenshots.views import screenshots_ui
     from loko.sso.views import sso_ui
     from loko.webhooks.views import webhooks_ui
     from loko.workspace.comments_views import comments_ui
     from loko.workspace.projects_views import projects_ui
+    from loko.workspace.proposals_views import proposals_editor_ui
     from loko.workspace.translations_views import translations_ui
 
     return [
@@ -40,9 +42,11 @@ def page_blueprints() -> list:
         projects_ui,
         translations_ui,
         comments_ui,
+        proposals_editor_ui,
         languages_ui,
         files_ui,
         screenshots_ui,
+        proposals_ui,
         imports_ui,
         jobs_ui,
         apikeys_ui,
