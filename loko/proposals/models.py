@@ -34,7 +34,7 @@ class Proposal(db.Model):
         Index(
             "ix_proposals_open_votes",
             "project_id",
-            "votes",
+            text("votes DESC"),
             "created_at",
             "id",
             sqlite_where=_OPEN,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import orjson
-from sqlalchemy import and_, bindparam, exists, func, or_, select, update
+from sqlalchemy import and_, bindparam, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -360,7 +360,14 @@ def list_queue(actor, project_id: str, filters: dict, limit: int, cursor: str | 
     if filters.get("language"):
         query = query.where(Proposal.language_code == filters["language"])
     if filters.get("fileName"):
-        query = query.where(Translation.file_name == filters["fileName"])
+        # The file's keys as a set the queue's index is read against: a join would lead the
+        # planner to read every proposal of the file's keys and sort them.
+        in_file = select(Translation.id).where(
+            Translation.project_id == project_id,
+            Translation.file_name == filters["fileName"],
+            Translation.deleted_at.is_(None),
+        )
+        query = query.where(Proposal.translation_id.in_(in_file))
     if filters.get("authorId"):
         query = query.where(Proposal.author_id == filters["authorId"])
     if filters.get("minVotes") is not None:
@@ -428,23 +435,7 @@ def _accept_rows(actor, project_id: str, chosen: list[tuple], decider=None) -> d
             "decided_by_name": _name(decider),
             "operation_id": operation_id,
         }
-        table = Proposal.__table__
-        db.session.execute(
-            update(table)
-            .where(table.c.id == bindparam("pid"))
-            .values(state=ACCEPTED, accepted_text=bindparam("edited"), **decided),
-            [{"pid": row[0], "edited": row[4]} for row in chosen],
-        )
-        db.session.execute(
-            update(table)
-            .where(
-                table.c.translation_id == bindparam("tid"),
-                table.c.language_code == bindparam("code"),
-                table.c.state == OPEN,
-            )
-            .values(state=SUPERSEDED, **decided),
-            [{"tid": row[1], "code": row[2]} for row in chosen],
-        )
+        _decide_chosen(chosen, decided)
         # The proposals decided count as changes: an accept of texts already stored is kept
         # (and undoable) all the same.
         details.update(accepted=len(chosen), written=len(written), changes=len(written) + len(chosen))
@@ -461,6 +452,33 @@ def _accept_rows(actor, project_id: str, chosen: list[tuple], decider=None) -> d
         "superseded": superseded,
         "operationId": details["operation_id"],
     }
+
+
+def _decide_chosen(chosen: list[tuple], decided: dict) -> None:
+    """The chosen proposals accepted and the other open proposals of their keys and
+    languages superseded: one UPDATE per language and chunk of keys."""
+    table = Proposal.__table__
+    by_language: dict[str, dict[str, str]] = {}
+    for proposal_id, translation_id, code, *_rest in chosen:
+        by_language.setdefault(code, {})[translation_id] = proposal_id
+    for code, winners in by_language.items():
+        for chunk in in_chunks(sorted(winners)):
+            ids = [winners[t] for t in chunk]
+            db.session.execute(
+                update(table)
+                .where(
+                    table.c.language_code == code,
+                    table.c.translation_id.in_(chunk),
+                    table.c.state == OPEN,
+                )
+                .values(state=case((table.c.id.in_(ids), ACCEPTED), else_=SUPERSEDED), **decided)
+            )
+    edited = [{"pid": row[0], "edited": row[4]} for row in chosen if row[4] is not None]
+    if edited:
+        db.session.execute(
+            update(table).where(table.c.id == bindparam("pid")).values(accepted_text=bindparam("edited")),
+            edited,
+        )
 
 
 def accept(actor, project_id: str, proposal_id: str, text: str | None = None) -> dict:
@@ -555,14 +573,16 @@ def bulk_accept(actor, project_id: str, data: dict) -> dict:
                 )
                 .join(Translation, Translation.id == Proposal.translation_id)
                 .where(
-                    Proposal.project_id == project_id,
-                    Proposal.state == OPEN,
                     Proposal.translation_id.in_(chunk),
                     Proposal.language_code.in_(languages),
+                    Proposal.state == OPEN,
+                    Proposal.project_id == project_id,
                     Translation.deleted_at.is_(None),
                 )
-                .order_by(Proposal.votes.desc(), Proposal.created_at, Proposal.id)
+                .add_columns(Proposal.votes, Proposal.created_at)
             ).all()
+            # Sorted here: an ORDER BY would lead the planner to the queue's index.
+            rows.sort(key=lambda row: (-row[7], row[8], row[0]))
             for row in rows:
                 pair = (row[1], row[2])
                 if pair in wanted and pair not in best:

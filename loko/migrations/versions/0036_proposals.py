@@ -72,7 +72,7 @@ def upgrade():
     op.create_index(
         "ix_proposals_open_votes",
         "proposals",
-        ["project_id", "votes", "created_at", "id"],
+        ["project_id", sa.text("votes DESC"), "created_at", "id"],
         sqlite_where=OPEN,
         postgresql_where=OPEN,
     )
