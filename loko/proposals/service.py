@@ -558,7 +558,7 @@ def bulk_accept(actor, project_id: str, data: dict) -> dict:
         policy.require_decision(permissions, {code for _t, code in pairs})
         bump_data_version(project_id, files=())
         wanted = set(pairs)
-        best = {}
+        best, credits = {}, {}
         languages = sorted({code for _t, code in pairs})
         for chunk in in_chunks(sorted({t for t, _code in pairs})):
             rows = db.session.execute(
@@ -586,7 +586,9 @@ def bulk_accept(actor, project_id: str, data: dict) -> dict:
             for row in rows:
                 pair = (row[1], row[2])
                 if pair in wanted and pair not in best:
-                    best[pair] = (row[0], row[1], row[2], row[3], None, Credit(row[4], row[5], row[6]))
+                    author = (row[4], row[5], row[6])
+                    credit = credits.get(author) or credits.setdefault(author, Credit(*author))
+                    best[pair] = (row[0], row[1], row[2], row[3], None, credit)
         if not best:
             return {"accepted": 0, "written": 0, "superseded": 0, "skipped": len(pairs), "operationId": None}
         result = _accept_rows(actor, project_id, list(best.values()))

@@ -511,10 +511,12 @@ def write_values(project_id: str, rows: list[tuple]) -> list[tuple]:
             stored[t, code] = value
     files = sorted({file_name for _key, file_name in keys.values()})
     stamp_files(project_id, files, languages=languages)
+    languages_of = defaultdict(set)
+    for t, code in wanted:
+        if t in keys:
+            languages_of[keys[t][1]].add(code)
     for file_name in files:
-        ensure_file_records(
-            project_id, file_name, sorted({c for t, c in wanted if keys.get(t, ("", None))[1] == file_name})
-        )
+        ensure_file_records(project_id, file_name, sorted(languages_of[file_name]))
     now = utcnow()
     new_rows, changed_rows, by_author, written = [], [], defaultdict(list), []
     for (t, code), (value, author) in wanted.items():
