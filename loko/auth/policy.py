@@ -80,7 +80,7 @@ PRETRANSLATE = EDIT_TRANSLATIONS
 # A member or key limited to some languages writes values in those languages only.
 MANAGE_KEYS = "canManageKeys"
 
-SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS, VOTE_PROPOSALS})
+SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
 
 
@@ -101,8 +101,6 @@ class Permissions:
     # The project protects reviewed values and this caller may not review: a reviewed value
     # is changed only through a proposal.
     protects_reviewed: bool = False
-    # People vote on proposals; an API key does not.
-    is_person: bool = True
 
     @property
     def can_manage_keys(self) -> bool:
@@ -142,7 +140,7 @@ class Permissions:
             REVIEW_TRANSLATIONS: self.can_review_translations,
             MANAGE_KEYS: self.can_manage_keys,
             PROPOSE: self.can_propose,
-            VOTE_PROPOSALS: self.can_propose and self.is_person,
+            VOTE_PROPOSALS: self.can_propose,
             WRITE_COMMENTS: self.can_write_comments,
         }[permission]
 
@@ -156,8 +154,8 @@ ROLE_PERMISSIONS = {
     ("project", "editor"): Permissions(True, True, False, False),
     ("project", "contributor"): Permissions(True, False, False, False, can_contribute=True),
     ("project", "viewer"): Permissions(True, False, False, False),
-    ("key", "write"): Permissions(True, True, False, False, is_person=False),
-    ("key", "read"): Permissions(True, False, False, False, is_person=False),
+    ("key", "write"): Permissions(True, True, False, False),
+    ("key", "read"): Permissions(True, False, False, False),
 }
 
 
@@ -286,8 +284,9 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
     if isinstance(actor, ApiKeyActor):
         if actor.project_id != project.id:
             return NO_PERMISSIONS
-        rules = _project_rules(project.id)
-        return with_project_rules(key_permissions(actor), project.id, rules) if rules else NO_PERMISSIONS
+        # The flags a key shows; the project's rules for its writes apply where they are
+        # checked (``require_permission``, ``authorize``).
+        return key_permissions(actor)
     if isinstance(actor, UserActor):
         roles = _user_roles(actor.id, project.id)
         if roles is None:
@@ -431,6 +430,13 @@ def require_unreviewed(permissions: Permissions, reviewed: list[str]) -> None:
             "propose the change instead (POST /api/projects/{id}/proposals).",
             details={"reviewed": reviewed, "propose": True},
         )
+
+
+def require_vote(actor: Actor | None, project_id: str) -> Permissions:
+    """A vote is one person's: Unauthorized without credentials, Forbidden for an API key,
+    then ``require_permission`` of VOTE_PROPOSALS."""
+    require_user(actor)
+    return require_permission(actor, project_id, VOTE_PROPOSALS)
 
 
 def require_proposal_language(permissions: Permissions, code: str) -> None:

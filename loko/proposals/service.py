@@ -194,7 +194,7 @@ def propose(actor, project_id: str, translation_id: str, language: str, text: st
         if same is not None:
             if policy.is_author(actor, same.author_type, same.author_id):
                 raise Conflict("text: you proposed this text already; it is open.")
-            if permissions.is_person:
+            if isinstance(actor, UserActor):  # a key does not vote
                 _cast(actor, same, 1)
                 _maybe_auto_accept(actor, project_id, same, mode)
             return _one(actor, project_id, same.id), False
@@ -261,7 +261,7 @@ def vote(actor, project_id: str, proposal_id: str, value: int) -> dict:
     that accepts at a number of net votes, the vote that reaches it accepts the proposal.
     Conflict for a proposal no longer open."""
     with unit_of_work():
-        permissions = policy.require_permission(actor, project_id, policy.VOTE_PROPOSALS)
+        permissions = policy.require_vote(actor, project_id)
         proposal = _proposal(project_id, proposal_id)
         policy.require_proposal_language(permissions, proposal.language_code)
         if proposal.state != OPEN:

@@ -619,5 +619,5 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         permissions.can_manage_keys,
         permissions.allows(policy.WRITE_COMMENTS),
         permissions.can_propose,
-        permissions.allows(policy.VOTE_PROPOSALS),
+        permissions.allows(policy.VOTE_PROPOSALS),  # a page's caller is a person
     )
