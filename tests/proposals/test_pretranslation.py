@@ -13,6 +13,7 @@ from tests.machine.test_pretranslate import (  # noqa: F401 (fixtures)
     url,
     values,
 )
+from tests.pages.conftest import page_as  # noqa: F401 (a fixture)
 
 
 def _proposals(client, world) -> dict:
@@ -64,3 +65,17 @@ def test_an_editor_of_a_propose_language_pretranslates_as_proposals_only(
     assert refused.status_code == 403
     job = pretranslated(app, editor, project, sources={"provider": libre.provider["id"]}, asProposals=True)
     assert job["state"] == "succeeded" and job["result"]["proposed"] == 4
+
+
+def test_the_pretranslate_page_starts_a_job_writing_proposals(app, project, owner, libre, page_as):
+    from tests.machine.test_pretranslate import run_jobs
+
+    browser = page_as("org_owner")
+    response = browser.submit(
+        f"/projects/{project.project_id}/pretranslate",
+        {"languages": "de", "provider": libre.provider["id"], "as_proposals": "true"},
+    )
+    assert response.status_code == 303
+    run_jobs(app)
+    assert values(app, project, "de") == {}
+    assert len(_proposals(owner, project)) == 4
