@@ -7,10 +7,10 @@ from flask import Blueprint, request, url_for
 from marshmallow import fields, validate
 
 from loko.fields import ApiSchema
-from loko.http import load_args
+from loko.http import load_args, schema_instance
 from loko.languages.service import language_rows
 from loko.proposals import service
-from loko.proposals.schemas import QueueQuery
+from loko.proposals.schemas import QueueQuery, SettingsPatch
 from loko.translations.undo import Selection, undo_changes
 from loko.web.pages import (
     REFUSED,
@@ -79,6 +79,7 @@ def _queue_page(project_id: str):
         undo=request.args.get("undo"),
         can_decide=view.permissions.can_review_translations,
         can_vote=view.permissions.can_propose,
+        settings=service.get_settings(actor, project_id) if view.permissions.can_edit_projects else None,
     )
 
 
@@ -146,3 +147,27 @@ def undo(project_id):
     return redirect_with_notice(
         _back(project_id), "Undone: the values are back and the proposals open again."
     )
+
+
+@proposals_ui.post(PATH + "/settings")
+def settings(project_id):
+    """Who proposes: each language's mode (and its number of votes) and the protection of
+    reviewed values, one form."""
+    actor, project_id = page_user(), str(project_id)
+
+    def work():
+        codes = [row["code"] for row in language_rows(project_id)]
+        languages = {}
+        for code in codes:
+            mode = request.form.get(f"mode-{code}")
+            if mode:
+                typed = request.form.get(f"votes-{code}", "").strip()
+                votes = int(typed) if typed.isdecimal() else None
+                languages[code] = {"mode": mode, **({"autoAcceptVotes": votes} if mode == "votes" else {})}
+        data = {"protectReviewed": request.form.get("protectReviewed") == "true", "languages": languages}
+        return service.update_settings(actor, project_id, schema_instance(SettingsPatch).load(data))
+
+    result = attempt(work)
+    if result is REFUSED:
+        return _queue_page(project_id)
+    return redirect_with_notice(_back(project_id), "Proposal settings saved.")

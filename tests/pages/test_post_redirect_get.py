@@ -505,6 +505,14 @@ WRITES = [
         "undo",
         lambda a: Form(project(a, "/proposals/undo"), {"operationId": rejected(a)}),
     ),
+    (
+        "proposals_ui.settings",
+        "save settings",
+        lambda a: (
+            languages(a, "en", "de")
+            or Form(project(a, "/proposals/settings"), {"protectReviewed": "true", "mode-de": "propose"})
+        ),
+    ),
 ]
 
 # Forms that write nothing: they answer with the page showing what they found (its text).

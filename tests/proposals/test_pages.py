@@ -74,3 +74,27 @@ def test_a_contributor_proposes_and_a_second_person_votes_from_the_key_details(p
     assert as_caller("viewer").get(key.url(proposal["id"])).json["proposal"]["votes"] == 1
     viewer_details = page_as("viewer").get(base).get_data(as_text=True)
     assert 'id="proposal-text"' not in viewer_details and "Hallo" in viewer_details
+
+
+def test_an_admin_sets_who_proposes_from_the_queue(page_as, key, as_caller):  # noqa: F811
+    page = page_as("project_admin")
+    assert "Save proposal settings" in page.get(queue(key)).get_data(as_text=True)
+    assert "Save proposal settings" not in page_as("reviewer").get(queue(key)).get_data(as_text=True)
+    done = page.submit(
+        f"{queue(key)}/settings",
+        {"protectReviewed": "true", "mode-de": "votes", "votes-de": "3", "mode-en": "direct"},
+    )
+    assert done.status_code == 303 and notice_of(page) == "Proposal settings saved."
+    settings = as_caller("viewer").get(f"/api/projects/{key.project_id}/proposal-settings").json
+    assert settings["protectReviewed"] is True
+    assert settings["languages"]["de"] == {"mode": "votes", "autoAcceptVotes": 3}
+
+
+def test_the_votes_mode_without_a_number_is_refused_on_the_page(page_as, key):  # noqa: F811
+    response = page_as("project_admin").submit(f"{queue(key)}/settings", {"mode-de": "votes"})
+    assert response.status_code == 400 and "autoAcceptVotes" in alert_of(response)
+
+
+def test_a_reviewer_cannot_save_the_settings(page_as, key):  # noqa: F811
+    response = page_as("reviewer").submit(f"{queue(key)}/settings", {"mode-de": "propose"})
+    assert response.status_code == 403
