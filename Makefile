@@ -105,6 +105,7 @@ bench: install bench-deps
 	$(BIN)/python -m bench.screenshots
 	$(BIN)/python -m bench.notifications
 	$(BIN)/python -m bench.releases
+	$(BIN)/python -m bench.proposals
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
@@ -114,6 +115,7 @@ bench-pg: install bench-deps
 	$(BIN)/python -m bench.undo --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.releases --postgres "$$LOKO_TEST_DATABASE_URL" --explain
 	$(BIN)/python -m bench.webhooks --postgres "$$LOKO_TEST_DATABASE_URL"
+	$(BIN)/python -m bench.proposals --postgres "$$LOKO_TEST_DATABASE_URL"
 	$(BIN)/python -m bench.memory --database-url "$$LOKO_TEST_DATABASE_URL"
 
 lint: install

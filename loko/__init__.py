@@ -27,6 +27,7 @@ def page_blueprints() -> list:
     from loko.machine.views import machine_ui
     from loko.notifications.views import notifications_ui
     from loko.organizations.views import organizations_ui
+    from loko.proposals.views import proposals_ui
     from loko.releases.views import releases_ui
     from loko.repohost.views import repohost_ui
     from loko.screenshots.views import screenshots_ui
@@ -35,6 +36,7 @@ def page_blueprints() -> list:
     from loko.webhooks.views import webhooks_ui
     from loko.workspace.comments_views import comments_ui
     from loko.workspace.projects_views import projects_ui
+    from loko.workspace.proposals_views import proposals_editor_ui
     from loko.workspace.translations_views import translations_ui
 
     return [
@@ -43,9 +45,11 @@ def page_blueprints() -> list:
         projects_ui,
         translations_ui,
         comments_ui,
+        proposals_editor_ui,
         languages_ui,
         files_ui,
         screenshots_ui,
+        proposals_ui,
         imports_ui,
         jobs_ui,
         releases_ui,
@@ -82,6 +86,7 @@ def subscribe_workbench() -> None:
     error pages are: the core imports none of them."""
     from loko.audit.service import start_listening as audit_events
     from loko.notifications.service import start_listening as notifications
+    from loko.proposals.service import start_listening as proposals_on_undo
     from loko.quality.service import start_listening as checks_on_writes
     from loko.releases.freeze import start_guarding as string_freeze
     from loko.screenshots.listeners import start_listening as screenshot_files
@@ -98,6 +103,7 @@ def subscribe_workbench() -> None:
     from loko.workspace.editor import task_keys_query
 
     use_key_filter(task_keys_query)
+    proposals_on_undo()
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -131,6 +137,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.openapi import openapi_api
     from loko.organizations.api import organizations_api
     from loko.projects.api import projects_api
+    from loko.proposals.api import proposals_api
     from loko.quality.api import quality_api
     from loko.releases.api import releases_api
     from loko.replace.api import replace_api
@@ -187,6 +194,7 @@ def create_app(config: dict | None = None) -> "Flask":
         comments_api,
         tasks_api,
         notifications_api,
+        proposals_api,
         screenshots_api,
         machine_api,
         glossary_api,

@@ -190,6 +190,26 @@ def settings_changed(project_id: str, changes: dict) -> None:
         listener(project_id, changes)
 
 
+# -- An operation undone, in the undo's transaction -------------------------------------------
+#
+# Whoever keeps something decided by an operation beside its history (the proposals an accept
+# decided) takes it back with the operation's values.
+
+UndoListener = Callable[[str, str], None]
+UNDO_LISTENERS: list[UndoListener] = []
+
+
+def listen_to_undo(listener: UndoListener) -> None:
+    if listener not in UNDO_LISTENERS:
+        UNDO_LISTENERS.append(listener)
+
+
+def operation_undone(project_id: str, operation_id: str) -> None:
+    """The operation ``operation_id`` of the project was undone, in the undo's transaction."""
+    for listener in UNDO_LISTENERS:
+        listener(project_id, operation_id)
+
+
 # -- What the organization's owners see audited, in the transaction of the change --------------
 
 

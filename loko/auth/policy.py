@@ -3,7 +3,7 @@
 import json
 from dataclasses import dataclass, replace
 
-from sqlalchemy import bindparam, column, select
+from sqlalchemy import bindparam, column, func, literal_column, select, table
 from sqlalchemy import table as sa_table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
@@ -28,10 +28,30 @@ CANCEL_JOBS = EDIT_TRANSLATIONS
 # session only, like the other settings.
 MANAGE_WEBHOOKS = EDIT_PROJECTS
 # Comments on keys: read by whoever sees the translations; added, resolved and reopened by
-# whoever may edit them. See ``require_comment_edit`` and ``require_comment_removal`` for
-# changing a comment's text and deleting it.
+# whoever may edit them or propose changes to them (contributors). See
+# ``require_comment_edit`` and ``require_comment_removal`` for changing a comment's text and
+# deleting it.
 VIEW_COMMENTS = VIEW_TRANSLATIONS
-WRITE_COMMENTS = EDIT_TRANSLATIONS
+WRITE_COMMENTS = "canWriteComments"
+# Proposals (``loko.proposals``): read by whoever sees the translations (a read key too);
+# made by whoever may edit them (a write key too) and by contributors, in the languages their
+# writes are limited to; voted on by people only (a vote is one person's, never on their own
+# proposal), so by session; accepted and rejected by whoever may mark the language's values
+# reviewed (reviewers, project admins, the organization's owners and admins), by session.
+VIEW_PROPOSALS = VIEW_TRANSLATIONS
+PROPOSE = "canPropose"
+VOTE_PROPOSALS = "canVoteProposals"
+DECIDE_PROPOSALS = REVIEW_TRANSLATIONS
+# How a language's values change for whoever may not review them (``project_languages
+# .proposal_mode``): written directly (the default), only proposed, or proposed and accepted
+# at a number of net votes.
+PROPOSAL_MODES = ("direct", "propose", "votes")
+DIRECT = literal_column("'direct'")
+# The columns of project_languages the rules read (named here: the languages package's
+# services ask this policy, so it imports none of them).
+project_languages = table(
+    "project_languages", column("project_id"), column("code"), column("proposal_mode")
+).c
 # Machine translation suggestions for a project's keys: whoever may edit its translations
 # (a write key too), as a suggestion is only a help to write one.
 SUGGEST_TRANSLATIONS = EDIT_TRANSLATIONS
@@ -82,14 +102,38 @@ class Permissions:
     languages: frozenset[str] | None = None
     # A write key: it may name releases (``can_manage_releases``) without being an admin.
     release_key: bool = False
+    # A contributor: views, proposes and comments, never writes values.
+    can_contribute: bool = False
+    # The languages whose values this caller only proposes (the project's ``propose`` and
+    # ``votes`` languages, for whoever may not review).
+    proposal_languages: frozenset[str] = frozenset()
+    # The project protects reviewed values and this caller may not review: a reviewed value
+    # is changed only through a proposal.
+    protects_reviewed: bool = False
 
     @property
     def can_manage_keys(self) -> bool:
         return self.can_edit_translations and self.languages is None
 
+    @property
+    def can_propose(self) -> bool:
+        return self.can_view_translations and (self.can_contribute or self.can_edit_translations)
+
+    @property
+    def can_write_comments(self) -> bool:
+        return self.can_propose
+
     def may_edit_language(self, code: str) -> bool:
         """Whether values in ``code`` may be written (and reviewed, with the review right)."""
-        return self.can_edit_translations and (self.languages is None or code in self.languages)
+        return (
+            self.can_edit_translations
+            and (self.languages is None or code in self.languages)
+            and code not in self.proposal_languages
+        )
+
+    def may_propose_language(self, code: str) -> bool:
+        """Whether changes to values in ``code`` may be proposed."""
+        return self.can_propose and (self.languages is None or code in self.languages)
 
     def may_review_language(self, code: str) -> bool:
         """Whether values in ``code`` may be marked reviewed: the review right, in a language
@@ -105,6 +149,9 @@ class Permissions:
             REVIEW_TRANSLATIONS: self.can_review_translations,
             MANAGE_KEYS: self.can_manage_keys,
             MANAGE_RELEASES: self.can_manage_releases,
+            PROPOSE: self.can_propose,
+            VOTE_PROPOSALS: self.can_propose,
+            WRITE_COMMENTS: self.can_write_comments,
         }[permission]
 
     @property
@@ -126,6 +173,7 @@ ROLE_PERMISSIONS = {
     ("project", "admin"): Permissions(True, True, True, False, True),
     ("project", "reviewer"): Permissions(True, True, False, False, True),
     ("project", "editor"): Permissions(True, True, False, False),
+    ("project", "contributor"): Permissions(True, False, False, False, can_contribute=True),
     ("project", "viewer"): Permissions(True, False, False, False),
     ("key", "write"): Permissions(True, True, False, False, release_key=True),
     ("key", "read"): Permissions(True, False, False, False),
@@ -175,6 +223,11 @@ USER_ROLES = DriverQuery(
         OrganizationMember.role.label("org_role"),
         ProjectMember.role.label("project_role"),
         ProjectMember.languages.label("languages"),
+        Project.protect_reviewed,
+        select(func.count())
+        .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
+        .correlate(Project)
+        .scalar_subquery(),
     )
     .select_from(Project)
     .outerjoin(
@@ -188,18 +241,63 @@ USER_ROLES = DriverQuery(
     )
     .where(Project.id == bindparam("project_id"))
 )
-PROJECT_EXISTS = DriverQuery(select(Project.id).where(Project.id == bindparam("project_id")))
+PROJECT_EXISTS = DriverQuery(
+    select(
+        Project.id,
+        Project.protect_reviewed,
+        select(func.count())
+        .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
+        .correlate(Project)
+        .scalar_subquery(),
+    ).where(Project.id == bindparam("project_id"))
+)
+PROPOSAL_LANGUAGES = DriverQuery(
+    select(project_languages.code).where(
+        project_languages.project_id == bindparam("project_id"), project_languages.proposal_mode != DIRECT
+    )
+)
 
 
-def _user_roles(user_id: str, project_id: str) -> tuple[str | None, str | None, frozenset | None] | None:
-    """``(org_role, project_role, languages)`` of a user in a project's organization and the
-    project (one query); None when the project does not exist."""
+def _user_roles(user_id: str, project_id: str) -> tuple | None:
+    """``(org_role, project_role, languages, (protect_reviewed, proposal languages))`` of a
+    user in a project's organization and the project (one query); None when the project does
+    not exist."""
     row = USER_ROLES.run({"user_id": user_id, "project_id": project_id}).fetchone()
-    return None if row is None else (row[0], row[1], stored_languages(row[2]))
+    return None if row is None else (row[0], row[1], stored_languages(row[2]), (bool(row[3]), row[4]))
+
+
+def _project_rules(project_id: str) -> tuple[bool, int] | None:
+    """``(protect_reviewed, proposal languages)`` of an existing project, else None."""
+    row = PROJECT_EXISTS.run({"project_id": project_id}).fetchone()
+    return None if row is None else (bool(row[1]), row[2])
+
+
+def project_has_rules(project_id: str) -> bool:
+    """Whether the project protects reviewed values or has languages whose values are only
+    proposed by whoever may not review (a write key's direct path leaves those to the full
+    one)."""
+    rules = _project_rules(project_id)
+    return rules is not None and (rules[0] or bool(rules[1]))
 
 
 def _project_exists(project_id: str) -> bool:
-    return PROJECT_EXISTS.run({"project_id": project_id}).fetchone() is not None
+    return _project_rules(project_id) is not None
+
+
+def with_project_rules(permissions: Permissions, project_id: str, rules: tuple[bool, int]) -> Permissions:
+    """``permissions`` under the project's own rules for whoever may not review: the
+    languages whose values they only propose, and its protection of reviewed values."""
+    protect, limited = rules
+    if permissions.can_review_translations or not permissions.can_edit_translations:
+        return permissions
+    if not protect and not limited:
+        return permissions
+    languages = (
+        frozenset(row[0] for row in PROPOSAL_LANGUAGES.run({"project_id": project_id}).fetchall())
+        if limited
+        else frozenset()
+    )
+    return replace(permissions, proposal_languages=languages, protects_reviewed=protect)
 
 
 def permissions_for(actor: Actor | None, project: Project) -> Permissions:
@@ -207,10 +305,14 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
     if isinstance(actor, ApiKeyActor):
         if actor.project_id != project.id:
             return NO_PERMISSIONS
+        # The flags a key shows; the project's rules for its writes apply where they are
+        # checked (``require_permission``, ``authorize``).
         return key_permissions(actor)
     if isinstance(actor, UserActor):
         roles = _user_roles(actor.id, project.id)
-        return permissions_from_roles(*roles) if roles is not None else NO_PERMISSIONS
+        if roles is None:
+            return NO_PERMISSIONS
+        return with_project_rules(permissions_from_roles(*roles[:3]), project.id, roles[3])
     return NO_PERMISSIONS
 
 
@@ -255,9 +357,10 @@ def require_permission(actor: Actor | None, project_id: str, permission: str) ->
     actor = require_actor(actor)
     if isinstance(actor, ApiKeyActor):
         _require_key_of(actor, project_id)
-        if not _project_exists(project_id):
+        rules = _project_rules(project_id)
+        if rules is None:
             raise NotFound(PROJECT_NOT_FOUND)
-        return _granting(actor, permission, key_permissions(actor))
+        return _granting(actor, permission, with_project_rules(key_permissions(actor), project_id, rules))
     return _granting(actor, permission, _user_permissions(actor.id, project_id))
 
 
@@ -269,7 +372,10 @@ def authorize(actor: Actor | None, project_id: str, permission: str) -> tuple[Pr
         project = db.session.get(Project, project_id)
         if project is None:
             raise NotFound(PROJECT_NOT_FOUND)
-        return project, _granting(actor, permission, key_permissions(actor))
+        rules = _project_rules(project_id)
+        return project, _granting(
+            actor, permission, with_project_rules(key_permissions(actor), project_id, rules)
+        )
     permissions = _granting(actor, permission, _user_permissions(actor.id, project_id))
     return db.session.get(Project, project_id), permissions
 
@@ -284,7 +390,7 @@ def _user_permissions(user_id: str, project_id: str) -> Permissions:
     roles = _user_roles(user_id, project_id)
     if roles is None or roles[0] is None:
         raise NotFound(PROJECT_NOT_FOUND)
-    return permissions_from_roles(*roles)
+    return with_project_rules(permissions_from_roles(*roles[:3]), project_id, roles[3])
 
 
 def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permissions:
@@ -296,6 +402,12 @@ def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permis
                 raise Forbidden(_limited_message(permissions))
             # Whoever does not write at all is told so, as for any other write.
             permission = EDIT_TRANSLATIONS
+        if permission == WRITE_COMMENTS:
+            permission = EDIT_TRANSLATIONS  # who writes comments: who edits (and contributors)
+        if permission == EDIT_TRANSLATIONS and permissions.can_contribute:
+            raise Forbidden(
+                "A contributor proposes changes (POST /api/projects/{id}/proposals) and never writes values."
+            )
         raise Forbidden(f"You do not have the {permission} permission on this project.")
     return permissions
 
@@ -312,12 +424,55 @@ def require_languages(permissions: Permissions, codes) -> None:
     """Forbidden (naming the languages) unless values in every language of ``codes`` may be
     written: the check of every language-scoped write, given the set of languages it
     touches."""
+    if permissions.proposal_languages:
+        proposed = sorted(set(codes) & permissions.proposal_languages)
+        if proposed:
+            raise Forbidden(
+                f"language: values in {', '.join(proposed)} change through proposals in this project; "
+                "propose the text instead (POST /api/projects/{id}/proposals).",
+                details={"languages": proposed, "propose": True},
+            )
     if permissions.languages is None:
         return
     refused = sorted(set(codes) - permissions.languages)
     if refused:
         raise Forbidden(
             f"language: you may not edit {', '.join(refused)} in this project.",
+            details={"languages": refused},
+        )
+
+
+def require_unreviewed(permissions: Permissions, reviewed: list[str]) -> None:
+    """Forbidden when the project protects reviewed values and ``reviewed`` (the fields of the
+    reviewed values a write would change) is not empty: whoever may not review proposes."""
+    if permissions.protects_reviewed and reviewed:
+        raise Forbidden(
+            f"{', '.join(reviewed)}: the value is reviewed and this project protects reviewed values; "
+            "propose the change instead (POST /api/projects/{id}/proposals).",
+            details={"reviewed": reviewed, "propose": True},
+        )
+
+
+def require_vote(actor: Actor | None, project_id: str) -> Permissions:
+    """A vote is one person's: Unauthorized without credentials, Forbidden for an API key,
+    then ``require_permission`` of VOTE_PROPOSALS."""
+    require_user(actor)
+    return require_permission(actor, project_id, VOTE_PROPOSALS)
+
+
+def require_proposal_language(permissions: Permissions, code: str) -> None:
+    """Forbidden unless changes in ``code`` may be proposed (the caller's language limit)."""
+    if not permissions.may_propose_language(code):
+        raise Forbidden(f"language: you may not propose values in {code} in this project.")
+
+
+def require_decision(permissions: Permissions, codes) -> None:
+    """Forbidden unless proposals in every language of ``codes`` may be accepted or
+    rejected: the review right in a language whose values the caller may write."""
+    refused = sorted(code for code in set(codes) if not permissions.may_review_language(code))
+    if refused:
+        raise Forbidden(
+            f"language: you may not accept or reject proposals in {', '.join(refused)} in this project.",
             details={"languages": refused},
         )
 
@@ -333,7 +488,7 @@ def require_comment_edit(
 ) -> None:
     """Forbidden unless the caller may write comments and wrote this one: a comment's text
     is its author's words, so nobody else changes it."""
-    if not (permissions.can_edit_translations and is_author(actor, author_type, author_id)):
+    if not (permissions.can_write_comments and is_author(actor, author_type, author_id)):
         raise Forbidden("body: only the comment's author can change its text.")
 
 
@@ -344,7 +499,7 @@ def require_comment_removal(
     change the project's settings (project admins, organization owners and admins)."""
     if permissions.can_edit_projects:
         return
-    if permissions.can_edit_translations and is_author(actor, author_type, author_id):
+    if permissions.can_write_comments and is_author(actor, author_type, author_id):
         return
     raise Forbidden("Only the comment's author or a project admin can delete a comment.")
 

@@ -1,4 +1,4 @@
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Integer, String
 
 from loko.extensions import db
 
@@ -13,3 +13,8 @@ class ProjectLanguage(db.Model):
     code = db.Column(String(35), primary_key=True)
     name = db.Column(String(128), nullable=False)
     emoji = db.Column(String(32), nullable=False, default="")
+    # How values in the language change for whoever may not review (``loko.auth.policy``):
+    # ``direct`` (written as they are), ``propose`` (only proposed) or ``votes`` (proposed, and
+    # accepted once ``auto_accept_votes`` net votes are for one).
+    proposal_mode = db.Column(String(16), nullable=False, default="direct", server_default="direct")
+    auto_accept_votes = db.Column(Integer, nullable=True)

@@ -53,6 +53,7 @@ from loko.machine import choices
 from loko.machine import service as machine
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
+from loko.proposals import service as proposals
 from loko.screenshots import service as screenshots
 from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
 from loko.translations.queries import contains_text, has_inherited_value
@@ -85,6 +86,8 @@ class Request:
     changed_since: date | None = None
     min_score: int | None = None
     provider_id: str | None = None
+    # Proposals (``loko.proposals``) instead of values, for a reviewer to accept.
+    as_proposals: bool = False
 
     @classmethod
     def from_fields(cls, data: dict) -> "Request":
@@ -99,6 +102,7 @@ class Request:
             changed_since=chosen.get("changedSince"),
             min_score=None if memory is None else memory["minScore"],
             provider_id=sources.get("provider"),
+            as_proposals=bool(data.get("asProposals")),
         )
 
     def payload(self) -> dict:
@@ -109,6 +113,7 @@ class Request:
             "changedSince": None if self.changed_since is None else self.changed_since.isoformat(),
             "minScore": self.min_score,
             "providerId": self.provider_id,
+            "asProposals": self.as_proposals,
         }
 
     @classmethod
@@ -121,6 +126,7 @@ class Request:
             changed_since=None if since is None else date.fromisoformat(since),
             min_score=payload.get("minScore"),
             provider_id=payload.get("providerId"),
+            as_proposals=bool(payload.get("asProposals")),
         )
 
 
@@ -147,6 +153,9 @@ class Report:
     skipped: int = 0  # written meanwhile (or its key left for the trash)
     unmatched: int = 0  # no memory match, and no provider asked
     not_sent: int = 0  # an ICU plural or select, never sent to the provider
+    # Proposals made instead of values: the job writes proposals, or a reviewed value the
+    # project protects was found empty (never overwritten).
+    proposed: int = 0
     operation_id: str | None = None
     errors: list[str] = field(default_factory=list)
     # Each value not written: {translationId, fileName, key, language, outcome, reason}.
@@ -165,6 +174,7 @@ class Report:
             + self.skipped
             + self.unmatched
             + self.not_sent
+            + self.proposed
         )
 
     def error(self, message: str) -> None:
@@ -199,6 +209,7 @@ class Report:
             "skipped": self.skipped,
             "unmatched": self.unmatched,
             "notSent": self.not_sent,
+            "proposed": self.proposed,
             "operationId": self.operation_id,
             "errors": self.errors,
             "notWritten": self.not_written,
@@ -221,7 +232,7 @@ def start(actor, project_id: str, data: dict) -> dict:
         return {"dryRun": True, **estimate(actor, project_id, request)}
     with unit_of_work():
         project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
-        policy.require_languages(permissions, request.languages)
+        _require_languages(permissions, request)
         provider = _validate(project, request)
         asked = _asked(request, None if provider is None else provider.name)
         job = jobs.enqueue(
@@ -238,6 +249,17 @@ def start(actor, project_id: str, data: dict) -> dict:
         details = {**asked, "search": request.search, "jobId": job.id}
         audit.record_for_project(actor, project, "pretranslation.started", details=details)
         return {"dryRun": False, "job": jobs.describe(job)}
+
+
+def _require_languages(permissions, request: Request) -> None:
+    """A job writing values needs the right to write them in each language; one writing
+    proposals, the right to propose there (a language whose values only change through
+    proposals too)."""
+    if not request.as_proposals:
+        policy.require_languages(permissions, request.languages)
+        return
+    for language in request.languages:
+        policy.require_proposal_language(permissions, language)
 
 
 def _asked(request: Request, provider_name: str | None) -> dict:
@@ -404,7 +426,7 @@ def _plan(actor, project_id: str, request: Request) -> Plan:
     """Everything the job needs from the database, read in one snapshot that then ends."""
     read_snapshot()
     project, permissions = policy.authorize(actor, project_id, policy.PRETRANSLATE)
-    policy.require_languages(permissions, request.languages)
+    _require_languages(permissions, request)
     provider = _validate(project, request)
     plan = Plan(
         organization_id=project.organization_id,
@@ -507,7 +529,7 @@ def pretranslate(
         request=_asked(request, provider_name),
     )
     progress(0, report.missing)
-    writer = _Writer(actor, project_id, operation_id, report)
+    writer = _Writer(actor, project_id, operation_id, report, request.as_proposals)
     for language, items in plan.missing.items():
         if cancelled():
             break
@@ -577,8 +599,9 @@ def same_placeholders(source: str, text: str) -> bool:
 class _Writer:
     """Writes batches of ``(Missing, text)`` in one language and counts what happened."""
 
-    def __init__(self, actor, project_id: str, operation_id: str, report: Report):
+    def __init__(self, actor, project_id: str, operation_id: str, report: Report, as_proposals=False):
         self.actor, self.project_id, self.operation_id, self.report = actor, project_id, operation_id, report
+        self.as_proposals = as_proposals
 
     def write(self, language: str, pairs: list[tuple[Missing, str]], tally: str) -> None:
         values = {}
@@ -616,6 +639,10 @@ class _Writer:
             values = kept
             done = self._fill(language, kept, tally)
         filled = len(done["filled"])
+        protected = done.get("protected") or []
+        if protected:
+            # A reviewed value the project protects is never overwritten: proposed instead.
+            self._propose(language, {tid: values[tid] for tid in protected}, tally)
         if tally == "fromMemory":
             self.report.from_memory += filled
         else:
@@ -626,7 +653,19 @@ class _Writer:
                 self.report.name(items[tid], language, "skipped", SKIPPED_REASON)
         self.report.operation_id = self.report.operation_id or done["operationId"]
 
+    def _propose(self, language: str, values: dict, tally: str) -> int:
+        origin = "memory" if tally == "fromMemory" else "machine"
+        made = proposals.add_machine_proposals(self.actor, self.project_id, language, values, origin)
+        self.report.proposed += made["proposed"]
+        return made["proposed"]
+
     def _fill(self, language: str, values: dict, tally: str) -> dict:
+        if self.as_proposals:
+            made = self._propose(language, values, tally)
+            # Counted as proposed, not filled; a text that is the value already, or
+            # proposed already, is skipped.
+            self.report.skipped += len(values) - made
+            return {"filled": [], "skipped": 0, "protected": [], "operationId": None}
         with agent_writes(PRE_TRANSLATED):  # values no person wrote wait for a review
             return fill_missing(
                 self.actor,

@@ -278,6 +278,13 @@ class PretranslateIn(ApiSchema):
         load_default=False,
         metadata={"description": "Answer what would be filled and what the provider would be asked; no job."},
     )
+    asProposals = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Write proposals (origin memory or machine) for a reviewer to accept, not "
+            "values; needs the right to propose in each language (a language in the propose mode too)."
+        },
+    )
 
 
 class PretranslateLanguageEstimate(ApiSchema):
@@ -374,6 +381,12 @@ class PretranslateReport(ApiSchema):
             "description": "ICU plural or select messages, never sent to the provider (their "
             "branches follow the target language's plural rules): translate them by hand."
         },
+    )
+    proposed = fields.Integer(
+        metadata={
+            "description": "Proposals made instead of values: all of them with asProposals, else "
+            "the empty reviewed values a project protecting reviewed values keeps."
+        }
     )
     operationId = fields.String(
         required=True, allow_none=True, metadata={"description": "The operation to undo it all as one."}

@@ -129,6 +129,8 @@ def _pretranslate_form() -> dict:
     if form.get("provider"):
         sources["provider"] = form["provider"]
     data: dict = {"languages": form.getlist("languages"), "sources": sources, "dryRun": "estimate" in form}
+    if form.get("as_proposals") == "true":
+        data["asProposals"] = True
     if form.getlist("files"):
         data["files"] = form.getlist("files")
     if form.get("search", "").strip():

@@ -451,3 +451,30 @@ class UndoArguments(UndoRequest):
         load_default=True,
         metadata={"description": "Only answer what the undo would do (default); false writes it."},
     )
+
+
+class ProposeArguments(TranslationRef):
+    language = _described(LanguageCode(required=True), "One of the project's languages.")
+    text = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=8192),
+        metadata={"description": "The proposed text, 1 to 8,192 characters."},
+    )
+
+
+class ProposalRef(ApiSchema):
+    proposalId = fields.String(required=True, validate=validate.Length(equal=36))
+
+
+class VoteArguments(ProposalRef):
+    value = fields.Integer(required=True, validate=validate.OneOf((1, -1, 0)))
+
+
+class AcceptArguments(ProposalRef):
+    text = fields.String(
+        validate=validate.Length(max=8192), metadata={"description": "An edit of the text to write instead."}
+    )
+
+
+class RejectArguments(ProposalRef):
+    reason = fields.String(validate=validate.Length(max=1000))

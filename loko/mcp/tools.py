@@ -28,6 +28,8 @@ from loko.machine.schemas import PretranslateIn, PretranslateStarted, Suggestion
 from loko.mcp import schemas
 from loko.memory import service as memory
 from loko.memory.schemas import MemoryAnswer, MemoryQuery
+from loko.proposals import service as proposals
+from loko.proposals.schemas import DecisionOut, ProposalEnvelope, ProposalOut, QueuePage, QueueQuery
 from loko.quality import queue, review
 from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, ReviewResult
 from loko.releases import service as releases
@@ -631,6 +633,60 @@ def _render_reviewed(result: dict) -> str:
     return f"{result['updated']} value(s) changed state."
 
 
+def _list_proposals(actor, args):
+    args = dict(args)
+    limit, cursor = args.pop("limit"), args.pop("cursor", None)
+    return proposals.list_queue(actor, actor.project_id, args, limit, cursor)
+
+
+def _render_proposals(result: dict) -> str:
+    if not result["proposals"]:
+        return "No open proposals."
+    lines = [
+        f"{item['id']}: {item['fileName']} {item['key']} ({item['language']}) {_quote(item['text'])} "
+        f"by {item['author']['name']}, {item['votes']:+d} votes"
+        for item in result["proposals"]
+    ]
+    if result["nextCursor"]:
+        lines.append(f"More: cursor {result['nextCursor']}")
+    return "\n".join(lines)
+
+
+def _propose(actor, args):
+    translation_id = comments.active_key_id(actor, actor.project_id, args["key"], args["fileName"])
+    proposal, created = proposals.propose(
+        actor, actor.project_id, translation_id, args["language"], args["text"]
+    )
+    return {"proposal": proposal, "created": created}
+
+
+def _render_proposal(result: dict) -> str:
+    proposal = result["proposal"]
+    if not result["created"]:
+        return f"This text is proposed already: {proposal['id']} ({proposal['votes']:+d} votes)."
+    return f"Proposed {proposal['id']}; it waits for a reviewer."
+
+
+def _vote(actor, args):
+    return proposals.vote(actor, actor.project_id, args["proposalId"], args["value"])
+
+
+def _render_one(result: dict) -> str:
+    return f"Proposal {result['id']}: {result['state']}, {result['votes']:+d} votes."
+
+
+def _accept(actor, args):
+    return proposals.accept(actor, actor.project_id, args["proposalId"], args.get("text"))
+
+
+def _render_decision(result: dict) -> str:
+    return f"Accepted {result['accepted']}, superseded {result['superseded']}."
+
+
+def _reject(actor, args):
+    return proposals.reject(actor, actor.project_id, args["proposalId"], args.get("reason"))
+
+
 TOOLS = {
     tool.name: tool
     for tool in (
@@ -979,6 +1035,67 @@ TOOLS = {
             MemoryAnswer,
             _search_memory,
             _render_memory,
+        ),
+        ToolSpec(
+            "list_proposals",
+            "List proposals",
+            "The open proposals of the project (texts proposed for a key and language, waiting for "
+            "a reviewer), each with its net `votes`, author, origin (person, machine, memory) and "
+            "the key's current value: best-voted first (`sort` oldest or newest for the others), "
+            "filtered by `language`, `fileName`, `minVotes`; page with `cursor` (nextCursor). Not "
+            "the suggestions (memory and machine translation) of suggest_translations.",
+            QueueQuery,
+            QueuePage,
+            _list_proposals,
+            _render_proposals,
+        ),
+        ToolSpec(
+            "propose_translation",
+            "Propose a translation",
+            "Propose `text` for a key (`key`, `fileName`) in `language`, for a reviewer to accept: "
+            "nothing is written to the values. The same text already proposed is answered as it is. "
+            "Needs a write key.",
+            schemas.ProposeArguments,
+            ProposalEnvelope,
+            _propose,
+            _render_proposal,
+            writes=True,
+        ),
+        ToolSpec(
+            "vote_proposal",
+            "Vote on a proposal",
+            "A person's +1 or -1 on a proposal (`proposalId`). Votes are people's, one each: an API "
+            "key does not vote, so this server, which takes API keys, answers the refusal; vote in "
+            "the review queue or over the REST API with a session.",
+            schemas.VoteArguments,
+            ProposalOut,
+            _vote,
+            _render_one,
+            writes=True,
+            idempotent=True,
+        ),
+        ToolSpec(
+            "accept_proposal",
+            "Accept a proposal",
+            "Accept a proposal (`proposalId`; `text` to write an edit of it): a reviewer's decision. "
+            "An API key does not review, so this server answers the refusal; a reviewer accepts in "
+            "the review queue or over the REST API with a session.",
+            schemas.AcceptArguments,
+            DecisionOut,
+            _accept,
+            _render_decision,
+            writes=True,
+        ),
+        ToolSpec(
+            "reject_proposal",
+            "Reject a proposal",
+            "Reject a proposal (`proposalId`, with a `reason`): a reviewer's decision, refused to an "
+            "API key as accept_proposal is.",
+            schemas.RejectArguments,
+            ProposalOut,
+            _reject,
+            _render_one,
+            writes=True,
         ),
     )
 }

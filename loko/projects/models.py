@@ -3,7 +3,7 @@ from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, Text, false
 from loko.database import UTCDateTime, id_column, utcnow
 from loko.extensions import db
 
-PROJECT_ROLES = ("admin", "reviewer", "editor", "viewer")
+PROJECT_ROLES = ("admin", "reviewer", "editor", "contributor", "viewer")
 # The columns of a project's link to another project; they are set together.
 LINK_FIELDS = ("linked_project_id", "linked_language_code", "linked_language_target_code")
 
@@ -39,13 +39,18 @@ class Project(db.Model):
     # other bump (any other ``data_version = data_version + 1``) is a shared change.
     shared_version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
     scoped_version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
+    # Whether a reviewed value is changed only through a proposal by whoever may not review
+    # (``loko.auth.policy``), and never by a pre-translation.
+    protect_reviewed = db.Column(Boolean, nullable=False, default=False, server_default=false())
     data_updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
 
 
 class ProjectMember(db.Model):
     __tablename__ = "project_members"
-    __table_args__ = (CheckConstraint("role IN ('admin', 'reviewer', 'editor', 'viewer')", name="role"),)
+    __table_args__ = (
+        CheckConstraint("role IN ('admin', 'reviewer', 'editor', 'contributor', 'viewer')", name="role"),
+    )
 
     project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
     user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)

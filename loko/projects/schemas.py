@@ -171,8 +171,9 @@ class ProjectMemberSet(ApiSchema):
         allow_none=True,
         validate=validate.OneOf(PROJECT_ROLES),
         metadata={
-            "description": "admin, reviewer, editor or viewer; null removes the project role. "
-            "A reviewer may edit translations and mark them reviewed."
+            "description": "admin, reviewer, editor, contributor or viewer; null removes the project "
+            "role. A reviewer may edit translations and mark them reviewed; a contributor views, "
+            "proposes values (never writes them) and comments."
         },
     )
     languages = LanguageLimit(

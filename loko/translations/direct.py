@@ -148,12 +148,16 @@ class DirectPatch:
         return self.kept_keys.read(token_hash(key), state, lambda: api_key_lookup(key))
 
     def _listened(self, project_id: str, state: bytes | None) -> bool:
-        """Whether anyone listens to the project's value or key events, kept between writes
+        """Whether anyone listens to the project's value or key events (or the project has
+        rules for who proposes, ``policy.project_has_rules``), kept between writes
         (``kept_listeners``): asking the listeners costs a session of its own."""
 
         def ask():
-            wanted = events.wanted(project_id, events.VALUES_CHANGED, direct=True) or events.wanted(
-                project_id, events.KEY_CREATED, direct=True
+            wanted = (
+                events.wanted(project_id, events.VALUES_CHANGED, direct=True)
+                or events.wanted(project_id, events.KEY_CREATED, direct=True)
+                # Proposal languages or protected reviewed values: the full path's policy.
+                or policy.project_has_rules(project_id)
             )
             return (wanted,)
 

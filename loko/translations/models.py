@@ -204,6 +204,8 @@ OPERATION_KINDS = (
     "undo",
     "pretranslate",
     "replace",
+    "proposals-accept",
+    "proposals-reject",
 )
 
 

@@ -25,6 +25,7 @@ from loko.database import (
 from loko.errors import BadRequest, Conflict, Forbidden, NotFound
 from loko.extensions import db
 from loko.files.service import ensure_file_records, file_records_ahead
+from loko.projects.models import Project
 from loko.projects.service import (
     TurnNeeded,
     bump_at_commit,
@@ -37,6 +38,7 @@ from loko.translations import history
 from loko.translations.models import (
     MACHINE_UNEDITED,
     MEMORY_UNEDITED,
+    REVIEWED,
     Translation,
     TranslationValue,
     natural_sort_key,
@@ -220,6 +222,15 @@ def _patch_once(actor, project_id, key, file_name, updates, expected, reviews, a
             Translation.deleted_at.is_(None),
         )
         permissions = policy.require_value_work(actor, project_id, policy.EDIT_TRANSLATIONS, updates, named)
+        if permissions.protects_reviewed:
+            policy.require_unreviewed(
+                permissions,
+                [
+                    f"updates.{code}.value"
+                    for code, value, _key in _reviewed_values(project_id, file_name, [key], updates)
+                    if updates[code] != value
+                ],
+            )
         if alone:
             take_turn_alone(project_id)
         return write_patch(
@@ -233,6 +244,26 @@ def _patch_once(actor, project_id, key, file_name, updates, expected, reviews, a
             may_create=permissions.can_manage_keys,
             reviews=reviews,
         )
+
+
+def _reviewed_values(project_id: str, file_name: str, keys: list[str], languages) -> list[tuple]:
+    """``(language, value, key)`` of the reviewed values of these active keys of the file in
+    ``languages`` (one query per chunk of keys), for the protection of reviewed values."""
+    found = []
+    for chunk in in_chunks(keys):
+        found += db.session.execute(
+            select(TranslationValue.language_code, TranslationValue.value, Translation.key)
+            .join(Translation, Translation.id == TranslationValue.translation_id)
+            .where(
+                Translation.project_id == project_id,
+                Translation.file_name == file_name,
+                Translation.deleted_at.is_(None),
+                Translation.key.in_(chunk),
+                TranslationValue.language_code.in_(list(languages)),
+                TranslationValue.state == REVIEWED,
+            )
+        ).all()
+    return found
 
 
 def write_patch(
@@ -336,6 +367,21 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
     with unit_of_work():
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         policy.require_languages(permissions, [language_code])
+        if permissions.protects_reviewed:
+            reviewed = {
+                key: value
+                for _code, value, key in _reviewed_values(
+                    project_id, file_name, [item["key"] for item in items], [language_code]
+                )
+            }
+            policy.require_unreviewed(
+                permissions,
+                [
+                    f"items.{index}.value"
+                    for index, item in enumerate(items)
+                    if item["key"] in reviewed and reviewed[item["key"]] != item["value"]
+                ][:20],
+            )
         bump_data_version(project_id, files=(file_name,), languages=(language_code,))
         ensure_file_records(project_id, file_name, [language_code])
         now = utcnow()
@@ -403,11 +449,16 @@ def fill_missing(
     skipped (as a key gone to the trash is). Recorded as an operation of ``kind`` (continued
     when ``operation_id`` names one recorded earlier), with the written values' state and
     checks as on every write path; Refused (a check at ``refuse``) writes nothing. ``tally``
-    names a count of the operation's details that adds up the values written. Returns
-    ``{filled: [translation ids written], skipped: count, operationId}``."""
+    names a count of the operation's details that adds up the values written. When the
+    project protects reviewed values, a reviewed value (an empty one) is never written: it is
+    listed under ``protected``. Returns ``{filled: [translation ids written], skipped: count,
+    protected: [translation ids], operationId}``."""
     with unit_of_work():
         policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
         bump_data_version(project_id, files=())
+        protect = db.session.execute(
+            select(Project.protect_reviewed).where(Project.id == project_id)
+        ).scalar_one_or_none()
         found = []
         for chunk in in_chunks(list(values)):
             found += db.session.execute(
@@ -423,7 +474,10 @@ def fill_missing(
                     Translation.deleted_at.is_(None),
                     or_(TranslationValue.value.is_(None), TranslationValue.value == ""),
                 )
+                .add_columns(TranslationValue.state)
             ).all()
+        protected = [row[0] for row in found if protect and row[4] == REVIEWED]
+        found = [row[:4] for row in found if not (protect and row[4] == REVIEWED)]
         files = sorted({row[2] for row in found})
         stamp_files(project_id, files, languages=(language,))
         for file_name in files:
@@ -449,9 +503,70 @@ def fill_missing(
     refresh_statistics({"translation_values": len(entries), "translation_history": len(entries)})
     return {
         "filled": [row[0] for row in found],
-        "skipped": len(values) - len(found),
+        "skipped": len(values) - len(found) - len(protected),
+        "protected": protected,
         "operationId": recorded["operation_id"],
     }
+
+
+def write_values(project_id: str, rows: list[tuple]) -> list[tuple]:
+    """Write ``(translation_id, language, value, author)`` rows to active keys, in the
+    caller's transaction (which checked the permission, called ``bump_data_version(project_id,
+    files=())`` first, and wraps a bulk write in an ``operation`` block): each is written as
+    every write path writes, its history entry recorded with its ``author`` (an actor, or
+    anything with ``kind``, ``id`` and ``name``), its checks run and its review state set.
+    Rows whose value is already stored are left. Refused (a check at ``refuse``) writes
+    nothing. Returns the ``(translation_id, language)`` pairs written."""
+    wanted = {(t, code): (value, author) for t, code, value, author in rows}
+    ids = sorted({t for t, _code in wanted})
+    languages = sorted({code for _t, code in wanted})
+    keys, stored = {}, {}
+    for chunk in in_chunks(ids):
+        for t, key, file_name in db.session.execute(
+            select(Translation.id, Translation.key, Translation.file_name).where(
+                Translation.id.in_(chunk),
+                Translation.project_id == project_id,
+                Translation.deleted_at.is_(None),
+            )
+        ):
+            keys[t] = (key, file_name)
+        for t, code, value in db.session.execute(
+            select(
+                TranslationValue.translation_id, TranslationValue.language_code, TranslationValue.value
+            ).where(TranslationValue.translation_id.in_(chunk), TranslationValue.language_code.in_(languages))
+        ):
+            stored[t, code] = value
+    files = sorted({file_name for _key, file_name in keys.values()})
+    stamp_files(project_id, files, languages=languages)
+    languages_of = defaultdict(set)
+    for t, code in wanted:
+        if t in keys:
+            languages_of[keys[t][1]].add(code)
+    for file_name in files:
+        ensure_file_records(project_id, file_name, sorted(languages_of[file_name]))
+    now = utcnow()
+    new_rows, changed_rows, by_author, written = [], [], defaultdict(list), []
+    for (t, code), (value, author) in wanted.items():
+        if t not in keys or stored.get((t, code)) == value:
+            continue
+        key, file_name = keys[t]
+        if (t, code) in stored:
+            changed_rows.append((t, code, value))
+            entry = (t, key, file_name, code, "updated", stored[t, code], value)
+        else:
+            new_rows.append((t, code, value))
+            entry = (t, key, file_name, code, "created", None, value)
+        by_author[(author.kind, author.id, author.name)].append((author, entry))
+        written.append((t, code))
+    _insert_values(project_id, new_rows, now)
+    update_values(changed_rows, now, state=written_state())
+    touch_keys(sorted({t for t, _code in written}), now)
+    for entries in by_author.values():
+        history.record_rows(
+            entries[0][0], project_id, [entry for _author, entry in entries], now, stated=True
+        )
+    refresh_statistics({"translation_values": len(new_rows), "translation_history": len(written)})
+    return written
 
 
 def bulk_delete(actor, project_id: str, file_name: str, keys: list[str], permanent: bool) -> dict:

@@ -214,6 +214,7 @@ def undo_changes(
         if chosen is not None:
             chosen.undone_at = utcnow()
             chosen.undone_by = details["operation_id"]
+            events.operation_undone(project_id, chosen.id)
     refresh_statistics({"translation_values": len(plan.inserts), "translation_history": len(plan.history)})
     return _answer(plan, chosen, details["operation_id"], dry_run=False)
 

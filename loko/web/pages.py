@@ -46,6 +46,7 @@ PROJECT_TABS = (
     ("Languages", "languages_ui.languages", "can_view_translations"),
     ("Files", "files_ui.files", "can_view_translations"),
     ("Screenshots", "screenshots_ui.screenshots", "can_view_translations"),
+    ("Proposals", "proposals_ui.queue", "can_view_translations"),
     ("Import", "imports_ui.import_page", "can_edit_translations"),
     ("Pre-translate", "machine_ui.pretranslate_page", "can_edit_translations"),
     ("Trash", "translations_ui.trash", "can_view_translations"),

@@ -602,6 +602,9 @@ class KeyDetails:
     can_edit: bool = False
     # Whoever may write comments (a translator limited to some languages too).
     can_comment: bool = False
+    # Whoever may propose values (contributors too) and vote on proposals (people).
+    can_propose: bool = False
+    can_vote: bool = False
 
 
 def _active_key(query, project_id: str, translation_id: str):
@@ -655,4 +658,6 @@ def key_details(actor, project_id: str, translation_id: str) -> KeyDetails:
         row.max_length,
         permissions.can_manage_keys,
         permissions.allows(policy.WRITE_COMMENTS),
+        permissions.can_propose,
+        permissions.allows(policy.VOTE_PROPOSALS),  # a page's caller is a person
     )

@@ -17,6 +17,7 @@ from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control
 from loko.http import load_args, load_query
 from loko.languages.service import file_names, project_languages
 from loko.projects.service import ProjectView
+from loko.proposals.service import list_for_key as key_proposals
 from loko.screenshots.service import key_screenshots
 from loko.translations import revert, service, undo
 from loko.translations.details import update_key_details
@@ -271,6 +272,7 @@ def editor_key(project_id, translation_id):
     details = key_details(actor, project_id, translation_id)
     comments = list_comments(actor, project_id, translation_id)
     screenshots = key_screenshots(actor, project_id, translation_id)
+    proposals = key_proposals(actor, project_id, translation_id)
     # The thread's forms are for whoever may comment, not only for who may edit the key.
     thread = replace(details, can_edit=details.can_comment)
     return render_page(
@@ -279,6 +281,7 @@ def editor_key(project_id, translation_id):
         thread=thread,
         comments=comments,
         screenshots=screenshots,
+        proposals=proposals,
     )
 
 

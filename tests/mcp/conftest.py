@@ -48,6 +48,11 @@ TOOL_NAMES = {
     "search_memory",
     "find_and_replace",
     "list_tasks",
+    "list_proposals",
+    "propose_translation",
+    "vote_proposal",
+    "accept_proposal",
+    "reject_proposal",
 }
 SEED = [
     (

@@ -488,6 +488,31 @@ WRITES = [
         "restore",
         lambda a: Form(project(a, f"/screenshots/{trashed_screenshot(a)}/restore"), {}),
     ),
+    ("proposals_editor_ui.propose", "propose", lambda a: proposal_form(a)),
+    ("proposals_editor_ui.vote", "vote", lambda a: vote_form(a)),
+    (
+        "proposals_ui.decide",
+        "accept",
+        lambda a: Form(project(a, f"/proposals/{proposal(a)[1]}"), {"action": "accept"}),
+    ),
+    (
+        "proposals_ui.bulk",
+        "reject",
+        lambda a: Form(project(a, "/proposals/bulk"), {"action": "reject", "proposalId": [proposal(a)[1]]}),
+    ),
+    (
+        "proposals_ui.undo",
+        "undo",
+        lambda a: Form(project(a, "/proposals/undo"), {"operationId": rejected(a)}),
+    ),
+    (
+        "proposals_ui.settings",
+        "save settings",
+        lambda a: (
+            languages(a, "en", "de")
+            or Form(project(a, "/proposals/settings"), {"protectReviewed": "true", "mode-de": "propose"})
+        ),
+    ),
 ]
 
 # Forms that write nothing: they answer with the page showing what they found (its text).
@@ -516,6 +541,33 @@ DRY_RUNS = [
         "What it would do",
     ),
 ]
+
+
+def proposal(a) -> tuple[str, str]:
+    """A key and a German proposal for it by the write key: ``(translation id, proposal id)``."""
+    languages(a, "en", "de")
+    translation = key_id(a)
+    response = a.api.post("/proposals", {"translationId": translation, "language": "de", "text": "Titel"})
+    assert response.status_code == 201, response.json
+    return translation, response.json["proposal"]["id"]
+
+
+def proposal_form(a) -> Form:
+    languages(a, "en", "de")
+    return Form(project(a, f"/editor/keys/{key_id(a)}/proposals"), {"language": "de", "text": "Titel"})
+
+
+def vote_form(a) -> Form:
+    translation, made = proposal(a)
+    return Form(project(a, f"/editor/keys/{translation}/proposals/{made}/vote"), {"value": "1"})
+
+
+def rejected(a) -> str:
+    response = a.owner.post(
+        f"/api/projects/{a.world.project_id}/proposals/bulk-reject", json={"proposalIds": [proposal(a)[1]]}
+    )
+    assert response.status_code == 200, response.json
+    return response.json["operationId"]
 
 
 def resolve_comment(a) -> Form:

@@ -1,7 +1,7 @@
 """tasks and notifications
 
 Revision ID: 0037_tasks_notifications
-Revises: 0034_screenshot_trash
+Revises: 0036_proposals
 
 New tables only: ``tasks`` (work on a frozen set of keys in one language), ``task_keys``,
 ``task_assignees``, ``notification_rules`` (a person's choice per project and kind of event)
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0037_tasks_notifications"
-down_revision = "0034_screenshot_trash"
+down_revision = "0036_proposals"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,157 @@
+"""Who may do what with proposals: every operation for each kind of caller (anonymous, keys,
+the world's members, a reviewer and a contributor), and what a contributor, an editor of a
+language in the propose mode and protected reviewed values leave to proposals."""
+
+import pytest
+
+from tests.factories import CALLERS
+from tests.proposals.conftest import set_settings
+
+EVERYONE = (*CALLERS, "reviewer", "contributor")
+# anonymous, unknown_key, revoked_key, other_project_key, read_key, write_key, viewer, editor,
+# project_admin, org_admin, org_owner, outsider, reviewer, contributor
+READ = (401, 401, 401, 403, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200)
+PROPOSE = (401, 401, 401, 403, 403, 200, 403, 200, 200, 200, 200, 404, 200, 200)
+VOTE = (401, 401, 401, 403, 403, 403, 403, 200, 200, 200, 200, 404, 200, 200)
+DECIDE = (401, 401, 401, 403, 403, 403, 403, 403, 200, 200, 200, 404, 200, 403)
+SETTINGS = (401, 401, 401, 403, 403, 403, 403, 403, 200, 200, 200, 404, 403, 403)
+
+
+def expected(statuses, caller, success=200):
+    status = statuses[EVERYONE.index(caller)]
+    return success if status == 200 else status
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_reading_the_queue_follows_the_policy(key, proposal, as_caller, caller):
+    proposal()
+    response = as_caller(caller).get(key.base)
+    assert response.status_code == expected(READ, caller), response.json
+    if response.status_code == 200:
+        assert [item["text"] for item in response.json["proposals"]] == ["Hallo"]
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_reading_a_keys_proposals_and_one_proposal_follows_the_policy(key, proposal, as_caller, caller):
+    made = proposal()
+    client = as_caller(caller)
+    listed = client.get(f"/api/projects/{key.project_id}/translations/{key.translation_id}/proposals")
+    one = client.get(key.url(made["id"]))
+    assert (listed.status_code, one.status_code) == (expected(READ, caller),) * 2
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_proposing_follows_the_policy(key, as_caller, caller):
+    response = as_caller(caller).post(
+        key.base, json={"translationId": key.translation_id, "language": "de", "text": f"Hallo {caller}"}
+    )
+    assert response.status_code == expected(PROPOSE, caller, 201), response.json
+    if response.status_code == 201:
+        assert response.json["proposal"]["state"] == "open"
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_voting_follows_the_policy(key, proposal, as_caller, caller):
+    made = proposal("contributor2")
+    response = as_caller(caller).post(key.url(made["id"], "vote"), json={"value": 1})
+    assert response.status_code == expected(VOTE, caller), response.json
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_accepting_follows_the_policy(key, proposal, as_caller, caller):
+    made = proposal("contributor2")
+    response = as_caller(caller).post(key.url(made["id"], "accept"), json={})
+    assert response.status_code == expected(DECIDE, caller), response.json
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_rejecting_follows_the_policy(key, proposal, as_caller, caller):
+    made = proposal("contributor2")
+    response = as_caller(caller).post(key.url(made["id"], "reject"), json={"reason": "Too formal"})
+    assert response.status_code == expected(DECIDE, caller), response.json
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_bulk_decisions_follow_the_policy(key, proposal, as_caller, caller):
+    made = proposal("contributor2")
+    client = as_caller(caller)
+    rejected = client.post(f"{key.base}/bulk-reject", json={"proposalIds": [made["id"]]})
+    assert rejected.status_code == expected(DECIDE, caller), rejected.json
+    accepted = client.post(f"{key.base}/bulk-accept", json={"proposalIds": [made["id"]]})
+    assert accepted.status_code == expected(DECIDE, caller), accepted.json
+
+
+@pytest.mark.parametrize("caller", EVERYONE)
+def test_changing_the_settings_follows_the_policy(key, as_caller, caller):
+    url = f"/api/projects/{key.project_id}/proposal-settings"
+    response = as_caller(caller).patch(url, json={"languages": {"de": {"mode": "propose"}}})
+    assert response.status_code == expected(SETTINGS, caller), response.json
+    assert as_caller(caller).get(url).status_code == expected(READ, caller)
+
+
+def _patch(client, key, language="de", value="Hallo"):
+    return client.patch(
+        f"/api/projects/{key.project_id}/translations",
+        json={"key": "greeting", "fileName": "common", "updates": {language: {"value": value}}},
+    )
+
+
+def test_a_contributor_never_writes_values(key, as_caller):
+    response = _patch(as_caller("contributor"), key)
+    assert response.status_code == 403
+    assert "proposes" in response.json["error"]
+
+
+def test_a_contributor_comments(key, as_caller):
+    url = f"/api/projects/{key.project_id}/translations/{key.translation_id}/comments"
+    assert as_caller("contributor").post(url, json={"body": "Formal or not?"}).status_code == 201
+
+
+@pytest.mark.parametrize("caller", ["editor", "write_key"])
+def test_under_propose_an_editor_or_a_write_key_only_proposes(key, as_caller, caller, proposal):
+    set_settings(as_caller, key.project_id, languages={"de": {"mode": "propose"}})
+    refused = _patch(as_caller(caller), key)
+    assert refused.status_code == 403
+    assert refused.json["error"].startswith("language:") and refused.json["details"]["propose"] is True
+    assert _patch(as_caller(caller), key, "en", "Hello there").status_code == 200
+    assert proposal(caller)["author"]["name"] == caller
+
+
+@pytest.mark.parametrize("caller", ["reviewer", "project_admin", "org_owner"])
+def test_under_propose_a_reviewer_still_writes(key, as_caller, caller):
+    set_settings(as_caller, key.project_id, languages={"de": {"mode": "propose"}})
+    assert _patch(as_caller(caller), key).status_code == 200
+
+
+def _review(as_caller, key):
+    response = as_caller("reviewer").post(
+        f"/api/projects/{key.project_id}/translations/review",
+        json={"fileName": "common", "keys": ["greeting"], "languages": ["de"], "state": "reviewed"},
+    )
+    assert response.status_code == 200, response.json
+
+
+@pytest.mark.parametrize("caller", ["editor", "write_key"])
+def test_a_protected_reviewed_value_is_changed_only_through_a_proposal(key, as_caller, caller, proposal):
+    assert _patch(as_caller("editor"), key, value="Hallo").status_code == 200
+    _review(as_caller, key)
+    set_settings(as_caller, key.project_id, protectReviewed=True)
+    refused = _patch(as_caller(caller), key, value="Hallo!")
+    assert refused.status_code == 403 and refused.json["error"].startswith("updates.de.value:")
+    bulk = as_caller(caller).put(
+        f"/api/projects/{key.project_id}/translations",
+        json={
+            "operation": "bulk-upsert",
+            "fileName": "common",
+            "languageCode": "de",
+            "translations": [{"key": "greeting", "value": "Hallo!"}],
+        },
+    )
+    assert bulk.status_code == 403 and bulk.json["error"].startswith("items.0.value:")
+    assert proposal(caller, "Hallo!")["state"] == "open"
+    assert _patch(as_caller("reviewer"), key, value="Servus").status_code == 200
+
+
+def test_an_unreviewed_value_stays_writable_under_protection(key, as_caller):
+    set_settings(as_caller, key.project_id, protectReviewed=True)
+    assert _patch(as_caller("editor"), key).status_code == 200
