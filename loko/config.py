@@ -65,6 +65,8 @@ DEFAULTS = {
     "LOKO_OIDC_PROVIDERS": None,
     "LOKO_PASSWORD_SIGNIN": True,
     "LOKO_AUDIT_RETENTION_DAYS": 365,
+    # The web app's language when neither the account nor the browser names a shipped one.
+    "LOKO_DEFAULT_LOCALE": "en",
 }
 
 _CONVERTERS = {
