@@ -26,6 +26,7 @@ from flask_babel import (
 )
 
 from loko.auth.actors import UserActor
+from loko.web.labels import label
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -259,6 +260,7 @@ def init_i18n(app) -> None:
         format_percent=format_percent,
         format_timedelta=format_timedelta,
     )
+    app.jinja_env.filters["label"] = label
     app.register_blueprint(i18n_ui)
 
 

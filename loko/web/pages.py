@@ -15,6 +15,7 @@ from loko.formats.registry import FORMAT_NAMES, format_module
 from loko.http import schema_instance
 from loko.projects.service import ProjectView, get_project
 from loko.web.csrf import set_csrf_cookie
+from loko.web.labels import label
 
 NOTICE_COOKIE = "loko-notice"
 MAX_NOTICE = 300
@@ -78,7 +79,7 @@ def format_choices() -> list[tuple[str, str]]:
     choices = []
     for name in FORMAT_NAMES:
         try:
-            choices.append((name, format_module(name).LABEL))
+            choices.append((name, label(format_module(name).LABEL)))
         except ImportError:
             continue
     return choices
