@@ -189,7 +189,7 @@ def script_messages() -> tuple:
     ``loko/web/static/*.js``, read once."""
     found = []
     for path in sorted(STATIC_DIR.glob("*.js")):
-        for _line, _funcname, message, _comments, _context in extract_from_file(
+        for _line, message, _comments, _context in extract_from_file(
             "javascript", str(path), keywords={"_": None, "ngettext": (1, 2)}
         ):
             if message not in found:

@@ -111,3 +111,22 @@ def test_a_form_error_is_shown_in_the_chosen_language(app, world):
 def test_the_api_stays_english_whatever_the_browser_asks(app, world):
     response = PageClient(app, {}).get("/api/projects/unknown", headers={"Accept-Language": PSEUDO})
     assert "[[" not in response.get_data(as_text=True)
+
+
+def test_the_scripts_messages_come_in_the_pages_language_as_a_data_attribute(app, world):
+    import html
+    import json
+
+    page = PageClient(app, {}).get("/login", headers={"Accept-Language": PSEUDO}).get_data(as_text=True)
+    raw = re.search(r'data-messages="([^"]*)"', page).group(1)
+    catalog = json.loads(html.unescape(raw))
+    assert catalog["locale"] == PSEUDO
+    assert catalog["messages"]["Copied"] == "[[Copied]]"
+    assert catalog["messages"]["%(num)s key selected"] == {
+        "one": "[[%(num)s key selected]]",
+        "other": "[[%(num)s keys selected]]",
+    }
+
+
+def test_an_english_page_carries_no_script_catalog(app, world):
+    assert "data-messages" not in PageClient(app, {}).get("/login").get_data(as_text=True)
