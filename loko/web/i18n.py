@@ -204,7 +204,7 @@ def switch_locale():
     from loko.auth.service import set_user_locale
 
     chosen = normalize_locale(request.form.get("locale"))
-    target = request.form.get("next", "")
+    target = request.form.get("page", "")
     target = request.script_root + target if _is_local(target) else url_for("organizations_ui.home")
     response = redirect(target, code=303)
     if chosen is None:
@@ -234,8 +234,9 @@ def _is_local(target: str) -> bool:
 
 def current_page() -> str:
     """This page's path and query, where the switcher returns to."""
-    path = request.full_path
-    return path[:-1] if path.endswith("?") else path
+    path = request.path.rstrip("/") or "/"
+    query = request.query_string.decode("latin-1")
+    return f"{path}?{query}" if query else path
 
 
 def init_i18n(app) -> None:

@@ -75,7 +75,7 @@ def test_the_default_setting_applies_when_the_browser_names_no_shipped_language(
 def test_the_switcher_returns_to_the_same_page_with_its_filters(app, world):
     owner = PageClient(app, world.credentials["org_owner"])
     page = f"/projects/{world.project_id}/trash?q=greet&fileName=common"
-    response = owner.submit("/locale", {"locale": PSEUDO, "next": page})
+    response = owner.submit("/locale", {"locale": PSEUDO, "page": page})
     assert response.status_code == 303
     assert response.location == page
     assert lang_of(owner.get(page)) == PSEUDO
@@ -84,25 +84,25 @@ def test_the_switcher_returns_to_the_same_page_with_its_filters(app, world):
 def test_the_switcher_on_a_page_carries_that_page_and_its_query(app, world):
     owner = PageClient(app, world.credentials["org_owner"])
     html = owner.get(f"/projects/{world.project_id}/trash?q=greet").get_data(as_text=True)
-    assert f'name="next" value="/projects/{world.project_id}/trash?q=greet"' in html
+    assert f'name="page" value="/projects/{world.project_id}/trash?q=greet"' in html
 
 
 def test_signed_out_the_switcher_keeps_the_language_in_a_cookie(app, world):
     anonymous = PageClient(app, {})
-    response = anonymous.submit("/locale", {"locale": PSEUDO, "next": "/login?next=/account"})
+    response = anonymous.submit("/locale", {"locale": PSEUDO, "page": "/login?next=/account"})
     assert response.location == "/login?next=/account"
     assert anonymous.client.get_cookie("loko-locale").value == PSEUDO
     assert lang_of(anonymous.get("/login")) == PSEUDO
 
 
 def test_the_switcher_never_leaves_the_site(app, world):
-    response = PageClient(app, {}).submit("/locale", {"locale": PSEUDO, "next": "//evil.example/x"})
+    response = PageClient(app, {}).submit("/locale", {"locale": PSEUDO, "page": "//evil.example/x"})
     assert response.location == "/"
 
 
 def test_a_form_error_is_shown_in_the_chosen_language(app, world):
     anonymous = PageClient(app, {})
-    anonymous.submit("/locale", {"locale": PSEUDO, "next": "/signup"})
+    anonymous.submit("/locale", {"locale": PSEUDO, "page": "/signup"})
     response = anonymous.submit("/signup", {"email": "not an address", "password": "correct horse battery"})
     assert response.status_code == 400
     assert alert_of(response) == "email: [[Not a valid email address.]]"

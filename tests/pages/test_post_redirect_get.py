@@ -208,7 +208,7 @@ WRITES = [
     (
         "i18n_ui.switch_locale",
         "switch the language",
-        lambda a: Form("/locale", {"locale": "de", "next": "/account"}),
+        lambda a: Form("/locale", {"locale": "de", "page": "/account"}),
     ),
     (
         "auth_ui.signup",
