@@ -53,7 +53,10 @@ def test_the_main_pages_pass_axe_in_each_language(page, project, code):
 def nav_boxes(page) -> dict:
     return page.evaluate(
         """() => {
-            const box = (el) => { const r = el.getBoundingClientRect(); return {left: r.left, right: r.right}; };
+            const box = (el) => {
+                const r = el.getBoundingClientRect();
+                return {left: r.left, right: r.right};
+            };
             const tabs = Array.from(document.querySelectorAll('nav.tabs a'));
             return {width: window.innerWidth, brand: box(document.querySelector('.brand')),
                     first: box(tabs[0]), last: box(tabs[tabs.length - 1])};
