@@ -132,8 +132,9 @@ clean:
 
 # The web app's catalogs: extract every marked message of the templates, page views and
 # scripts (babel.cfg) into loko/locale/messages.pot, update each language's messages.po
-# from it (a new language: `make catalogs NEW=nl`), and compile each to the messages.mo
-# Loko loads (committed, so an install needs no compiler).
+# from it (a new language: `make catalogs NEW=nl`), write the English source catalog (msgstr
+# = msgid, what `loko push` sends from loko/locale/loko.toml), and compile each to the
+# messages.mo Loko loads (committed, so an install needs no compiler).
 LOCALE_DIR := loko/locale
 NEW ?=
 catalogs: install
@@ -141,4 +142,8 @@ catalogs: install
 		--project Loko --copyright-holder "Loko" -o $(LOCALE_DIR)/messages.pot .
 	@if [ -n "$(NEW)" ]; then $(BIN)/pybabel init -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) -l $(NEW); fi
 	$(BIN)/pybabel update -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) --no-fuzzy-matching --ignore-obsolete
+	@mkdir -p $(LOCALE_DIR)/en/LC_MESSAGES
+	@if command -v msgen >/dev/null 2>&1; then \
+		msgen --no-wrap $(LOCALE_DIR)/messages.pot -o $(LOCALE_DIR)/en/LC_MESSAGES/messages.po; \
+	else echo "GNU gettext's msgen is missing: the English source catalog (for loko push) is not written"; fi
 	$(BIN)/pybabel compile -d $(LOCALE_DIR) --statistics
