@@ -17,7 +17,7 @@ from loko import checks
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "loko" / "locale"
 CATALOGS = sorted(path.parent.parent.name for path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"))
-COMPLETE = {"de", "fr", "es", "pt_BR", "ja", "ar"}  # languages whose catalog translates every message
+COMPLETE = {"de", "fr", "es", "pt_BR", "ja", "zh_Hans", "ar"}  # languages whose catalog translates every message
 CODES = ("placeholders", "tags", "icu-syntax")
 
 
