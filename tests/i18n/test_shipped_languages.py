@@ -49,8 +49,7 @@ def test_browsers_get_the_nearest_shipped_language(app, browser, served):
 
 def test_a_form_error_is_shown_in_german(app):
     anonymous = PageClient(app, {})
-    response = anonymous.submit(
-        "/signup", {"email": "no address", "password": "correct horse battery"}, headers={"Accept-Language": "de"}
-    )
+    form = {"email": "no address", "password": "correct horse battery"}
+    response = anonymous.submit("/signup", form, headers={"Accept-Language": "de"})
     assert response.status_code == 400
     assert alert_of(response) == "email: Keine gültige E-Mail-Adresse."
