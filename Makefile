@@ -142,8 +142,5 @@ catalogs: install
 		--project Loko --copyright-holder "Loko" -o $(LOCALE_DIR)/messages.pot .
 	@if [ -n "$(NEW)" ]; then $(BIN)/pybabel init -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) -l $(NEW); fi
 	$(BIN)/pybabel update -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) --no-fuzzy-matching --ignore-obsolete
-	@mkdir -p $(LOCALE_DIR)/en/LC_MESSAGES
-	@if command -v msgen >/dev/null 2>&1; then \
-		msgen --no-wrap $(LOCALE_DIR)/messages.pot -o $(LOCALE_DIR)/en/LC_MESSAGES/messages.po; \
-	else echo "GNU gettext's msgen is missing: the English source catalog (for loko push) is not written"; fi
+	$(BIN)/python -m loko.web.source_catalog
 	$(BIN)/pybabel compile -d $(LOCALE_DIR) --statistics
