@@ -35,6 +35,22 @@ ACTION_AREAS = (
 )
 
 
+# What each target type is called on the page.
+TARGET_LABELS = {
+    "user": lazy_gettext("User"),
+    "organization": lazy_gettext("Organization"),
+    "invitation": lazy_gettext("Invitation"),
+    "project": lazy_gettext("Project"),
+    "api_key": lazy_gettext("API key"),
+    "repository": lazy_gettext("Repository"),
+    "machine_provider": lazy_gettext("Machine translation provider"),
+    "webhook": lazy_gettext("Webhook"),
+    "glossary_term": lazy_gettext("Glossary term"),
+    "language": lazy_gettext("Language"),
+    "file": lazy_gettext("File"),
+}
+
+
 @audit_ui.get("/orgs/<uuid:organization_id>/audit")
 def audit_log(organization_id):
     actor, organization_id = page_user(), str(organization_id)
@@ -54,5 +70,6 @@ def audit_log(organization_id):
         actors=service.list_actors(actor, organization_id),
         areas=ACTION_AREAS,
         target_types=TARGET_TYPES,
+        target_labels=TARGET_LABELS,
         retention_days=current_app.config["LOKO_AUDIT_RETENTION_DAYS"],
     )

@@ -39,14 +39,6 @@ LOCALES = ("en", "de", "fr", "es", "pt_BR", "ja", "zh_Hans", "ar")
 i18n_ui = Blueprint("i18n_ui", __name__)
 
 
-def shipped_locales() -> tuple[str, ...]:
-    """The locales with a catalog in ``loko/locale`` (English needs none), in LOCALES order;
-    a catalog dropped in for another language is shipped too, after them."""
-    present = {path.parent.parent.name for path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")}
-    extra = sorted(present - set(LOCALES) - {"xx"})
-    return tuple(code for code in LOCALES if code == SOURCE_LOCALE or code in present) + tuple(extra)
-
-
 def normalize_locale(code: str | None) -> str | None:
     """The shipped locale ``code`` names (``de``, ``pt-BR``, ``zh_CN`` ...), or None."""
     if not code:
@@ -59,16 +51,10 @@ def match_locale(preferred, available) -> str | None:
     ``available`` serves: the same locale, or the same language and script (``zh-CN`` is
     ``zh_Hans_CN``, served by ``zh_Hans``), or the same language where the script agrees
     (``pt`` and ``pt-PT`` by ``pt_BR``, ``de-AT`` by ``de``)."""
-    parsed_available = []
-    for code in available:
-        try:
-            parsed_available.append((code, Locale.parse(code)))
-        except (ValueError, UnknownLocaleError):
-            continue
+    parsed_available = [(code, _parse(code)) for code in available if _parse(code) is not None]
     for tag in preferred:
-        try:
-            wanted = Locale.parse(str(tag).replace("-", "_"))
-        except (ValueError, UnknownLocaleError, TypeError):
+        wanted = _parse(str(tag).replace("-", "_"))
+        if wanted is None:
             continue
         for code, offered in parsed_available:
             if str(offered) == str(wanted):
@@ -79,14 +65,21 @@ def match_locale(preferred, available) -> str | None:
     return None
 
 
+@cache
+def _parse(code: str) -> Locale | None:
+    """``code`` as a Babel locale (None when Babel knows no such locale); parsed once."""
+    try:
+        return Locale.parse(code)
+    except (ValueError, UnknownLocaleError, TypeError):
+        return None
+
+
 def _script(locale: Locale) -> str | None:
     """The locale's script, or its language's likely one (``zh_CN``: Hans)."""
     if locale.script:
         return locale.script
-    try:
-        return Locale.parse(str(locale)).script or _default_script(locale.language)
-    except (ValueError, UnknownLocaleError):
-        return None
+    parsed = _parse(str(locale))
+    return (parsed.script if parsed else None) or _default_script(locale.language)
 
 
 @cache
@@ -135,7 +128,7 @@ def locale_choices() -> list[dict]:
             "code": code,
             "tag": code.replace("_", "-"),
             "name": _own_name(code),
-            "dir": Locale.parse(code).text_direction,
+            "dir": _parse(code).text_direction,
             "current": code == current,
         }
         for code in current_available()
@@ -144,7 +137,7 @@ def locale_choices() -> list[dict]:
 
 @cache
 def _own_name(code: str) -> str:
-    name = Locale.parse(code).get_display_name(code) or code
+    name = _parse(code).get_display_name(code) or code
     return name[:1].upper() + name[1:]
 
 
@@ -154,11 +147,11 @@ def script_catalog() -> str:
     locale = str(get_locale())
     if locale == SOURCE_LOCALE:
         return ""
-    return _script_catalog(locale, id(get_translations()))
+    return _script_catalog(locale, current_app.config["BABEL_TRANSLATION_DIRECTORIES"])
 
 
 @cache
-def _script_catalog(locale: str, _translations_id: int) -> str:
+def _script_catalog(locale: str, _folder: str) -> str:
     """A plural message maps each CLDR category of the language (the scripts pick one with
     ``Intl.PluralRules``) to the form gettext gives a number of that category."""
     import orjson
