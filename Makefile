@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run migrate test lint format system-deps browser-deps bench bench-deps bench-pg dist clean
+.PHONY: install run migrate test lint format system-deps browser-deps bench bench-deps bench-pg dist clean catalogs
 
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
@@ -134,3 +134,18 @@ dist:
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+
+# The web app's catalogs: extract every marked message of the templates, page views and
+# scripts (babel.cfg) into loko/locale/messages.pot, update each language's messages.po
+# from it (a new language: `make catalogs NEW=nl`), write the English source catalog (msgstr
+# = msgid, what `loko push` sends from loko/locale/loko.toml), and compile each to the
+# messages.mo Loko loads (committed, so an install needs no compiler).
+LOCALE_DIR := loko/locale
+NEW ?=
+catalogs: install
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k ngettext:1,2 --no-location --sort-output \
+		--project Loko --copyright-holder "Loko" -o $(LOCALE_DIR)/messages.pot .
+	@if [ -n "$(NEW)" ]; then $(BIN)/pybabel init -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) -l $(NEW); fi
+	$(BIN)/pybabel update -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/python -m loko.web.source_catalog
+	$(BIN)/pybabel compile -d $(LOCALE_DIR) --statistics

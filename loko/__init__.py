@@ -148,6 +148,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
+    from loko.web.i18n import init_i18n
     from loko.web.pages import error_page
     from loko.webhooks.api import webhooks_api
 
@@ -174,6 +175,7 @@ def create_app(config: dict | None = None) -> "Flask":
         member_bytes=app.config["LOKO_EXPORT_MEMBERS_MB"] * 1024 * 1024,
     )
     register_error_handlers(app, render_page=error_page)
+    init_i18n(app)
     app.session_interface = NoFlaskSession()
     app.before_request(resolve_identity)
     for blueprint in (

@@ -76,6 +76,8 @@ DEFAULTS = {
     "LOKO_MAIL_FROM": None,
     # The address people open Loko at, for the links in e-mails (default: host and port).
     "LOKO_PUBLIC_URL": None,
+    # The web app's language when neither the account nor the browser names a shipped one.
+    "LOKO_DEFAULT_LOCALE": "en",
 }
 
 _CONVERTERS = {

@@ -3,6 +3,7 @@ redirect leads to (post/redirect/get: reloading it creates no other key), and ne
 Loko's database keeps only its hash."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext
 
 from loko.apikeys import service
 from loko.apikeys.schemas import ApiKeyCreate
@@ -47,7 +48,7 @@ def revoke(project_id, key_id):
     done = submit(
         lambda: service.revoke_api_key(actor, project_id, str(key_id)),
         then=url_for("apikeys_ui.keys", project_id=project_id),
-        notice="API key revoked: it no longer works.",
+        notice=gettext("API key revoked: it no longer works."),
     )
     return done if done is not None else keys_page(actor, project_id)
 

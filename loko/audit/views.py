@@ -2,6 +2,7 @@
 a GET form (owners and admins)."""
 
 from flask import Blueprint, current_app, request
+from flask_babel import lazy_gettext
 
 from loko.audit import service
 from loko.audit.models import TARGET_TYPES
@@ -16,22 +17,38 @@ PAGE_SIZE = 50
 # The actions' areas, for the page's action filter (a prefix); sign-ins are listed only when
 # chosen here.
 ACTION_AREAS = (
-    ("auth.", "Sign-ins and sign-outs"),
-    ("organization.", "Organization members and settings"),
-    ("invitation.", "Invitations"),
-    ("project.", "Projects, their settings, links and roles"),
-    ("api_key.", "API keys"),
-    ("repository.", "Repository integration"),
-    ("machine_provider.", "Machine translation providers"),
-    ("webhook.", "Webhooks"),
-    ("export.", "Exports by API keys"),
-    ("glossary.", "Glossary terms and imports"),
-    ("import.", "File imports"),
-    ("pretranslation.", "Pre-translations"),
-    ("undo.", "Undos"),
-    ("language.", "Languages deleted"),
-    ("file.", "Files deleted"),
+    ("auth.", lazy_gettext("Sign-ins and sign-outs")),
+    ("organization.", lazy_gettext("Organization members and settings")),
+    ("invitation.", lazy_gettext("Invitations")),
+    ("project.", lazy_gettext("Projects, their settings, links and roles")),
+    ("api_key.", lazy_gettext("API keys")),
+    ("repository.", lazy_gettext("Repository integration")),
+    ("machine_provider.", lazy_gettext("Machine translation providers")),
+    ("webhook.", lazy_gettext("Webhooks")),
+    ("export.", lazy_gettext("Exports by API keys")),
+    ("glossary.", lazy_gettext("Glossary terms and imports")),
+    ("import.", lazy_gettext("File imports")),
+    ("pretranslation.", lazy_gettext("Pre-translations")),
+    ("undo.", lazy_gettext("Undos")),
+    ("language.", lazy_gettext("Languages deleted")),
+    ("file.", lazy_gettext("Files deleted")),
 )
+
+
+# What each target type is called on the page.
+TARGET_LABELS = {
+    "user": lazy_gettext("User"),
+    "organization": lazy_gettext("Organization"),
+    "invitation": lazy_gettext("Invitation"),
+    "project": lazy_gettext("Project"),
+    "api_key": lazy_gettext("API key"),
+    "repository": lazy_gettext("Repository"),
+    "machine_provider": lazy_gettext("Machine translation provider"),
+    "webhook": lazy_gettext("Webhook"),
+    "glossary_term": lazy_gettext("Glossary term"),
+    "language": lazy_gettext("Language"),
+    "file": lazy_gettext("File"),
+}
 
 
 @audit_ui.get("/orgs/<uuid:organization_id>/audit")
@@ -53,5 +70,6 @@ def audit_log(organization_id):
         actors=service.list_actors(actor, organization_id),
         areas=ACTION_AREAS,
         target_types=TARGET_TYPES,
+        target_labels=TARGET_LABELS,
         retention_days=current_app.config["LOKO_AUDIT_RETENTION_DAYS"],
     )

@@ -9,6 +9,8 @@ class UserActor:
     id: str
     email: str
     name: str
+    # The web app's language the account chose (None: the browser's); not part of who acts.
+    locale: str | None = field(default=None, compare=False, metadata={"recorded": False})
 
     kind = "user"
 

@@ -12,6 +12,9 @@ class User(db.Model):
     name = db.Column(String(128), nullable=False)
     password_hash = db.Column(String(255), nullable=False)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
+    # The web app's language the user chose (a shipped locale such as "de" or "pt_BR");
+    # null: the browser's Accept-Language decides.
+    locale = db.Column(String(35), nullable=True)
 
 
 class Session(db.Model):

@@ -55,7 +55,7 @@ def _password_matches(stored_hash: str, password: str) -> bool:
 
 
 def user_actor(user: User) -> UserActor:
-    return UserActor(id=user.id, email=user.email, name=user.name)
+    return UserActor(id=user.id, email=user.email, name=user.name, locale=user.locale)
 
 
 def create_user(
@@ -161,6 +161,16 @@ def rename_user(actor, name: str) -> User:
     with unit_of_work():
         user = db.session.get(User, caller.id)
         user.name = name
+    return user
+
+
+def set_user_locale(actor, locale: str | None) -> User:
+    """Set the language of the signed-in user's pages (None: the browser's); Forbidden for
+    an API key. The caller passes a shipped locale."""
+    caller = require_user(actor)
+    with unit_of_work():
+        user = db.session.get(User, caller.id)
+        user.locale = locale
     return user
 
 

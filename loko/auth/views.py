@@ -3,6 +3,7 @@
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask_babel import gettext
 
 from loko.auth import service
 from loko.auth.actors import UserActor
@@ -14,6 +15,7 @@ from loko.auth.signin import (
     with_session_cookie,
     without_session_cookie,
 )
+from loko.errors import BadRequest
 from loko.organizations.schemas import OrganizationCreate
 from loko.organizations.service import create_organization
 from loko.web.pages import form_input, page_user, redirect_with_notice, render_page, submit
@@ -53,14 +55,14 @@ def signup():
                 password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
             )
 
-        done = submit(sign_up, then=url_for("organizations_ui.home"), notice="Welcome to Loko.")
+        done = submit(sign_up, then=url_for("organizations_ui.home"), notice=gettext("Welcome to Loko."))
         if done is not None:
             return with_session_cookie(done, created["token"])
     return render_page(
         "auth/signup.html",
         open=current_app.config["LOKO_PASSWORD_SIGNIN"] and service.signup_open(allow),
         form=request.form,
-        title="Create your account",
+        title=gettext("Create your account"),
     )
 
 
@@ -79,7 +81,7 @@ def login():
                 password_signin=current_app.config["LOKO_PASSWORD_SIGNIN"],
             )
 
-        done = submit(sign_in, then=_next_page(), notice="Signed in.")
+        done = submit(sign_in, then=_next_page(), notice=gettext("Signed in."))
         if done is not None:
             return with_session_cookie(done, opened["token"])
     elif isinstance(g.get("actor"), UserActor):
@@ -125,7 +127,7 @@ def account():
             then=lambda organization: url_for(
                 "organizations_ui.organization", organization_id=organization["id"]
             ),
-            notice="Organization created.",
+            notice=gettext("Organization created."),
         )
         if done is not None:
             return done
@@ -138,8 +140,26 @@ def rename():
     done = submit(
         lambda: service.rename_user(actor, form_input(ProfilePatch)["name"]),
         then=url_for("auth_ui.account"),
-        notice="Your name was changed.",
+        notice=gettext("Your name was changed."),
     )
+    return done if done is not None else account_page(actor)
+
+
+@auth_ui.post("/account/locale")
+def set_locale():
+    """The account's language: a shipped one, or blank for the browser's."""
+    from loko.web.i18n import normalize_locale
+
+    actor = page_user()
+    chosen = request.form.get("locale", "").strip()
+    locale = normalize_locale(chosen)
+
+    def choose():
+        if chosen and locale is None:
+            raise BadRequest(gettext("locale: not a language of the web app."))
+        return service.set_user_locale(actor, locale)
+
+    done = submit(choose, then=url_for("auth_ui.account"), notice=lambda _user: gettext("Language saved."))
     return done if done is not None else account_page(actor)
 
 
@@ -157,7 +177,7 @@ def change_password():
     done = submit(
         change,
         then=url_for("auth_ui.account"),
-        notice="Your password was changed; your other sessions were signed out.",
+        notice=gettext("Your password was changed; your other sessions were signed out."),
     )
     return done if done is not None else account_page(actor)
 

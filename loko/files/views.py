@@ -3,6 +3,7 @@ renaming it everywhere, and deleting it (or one language of it) after a confirma
 says what is lost."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext
 
 from loko.errors import Conflict
 from loko.files import service
@@ -37,14 +38,14 @@ def files(project_id):
 @files_ui.post(PATH)
 def create_file(project_id):
     view = project_page(str(project_id))
-    done = submit(lambda: _create(view.project.id), then=_here(view), notice="File created.")
+    done = submit(lambda: _create(view.project.id), then=_here(view), notice=gettext("File created."))
     return done or _page(view, failed="create")
 
 
 @files_ui.post(PATH + "/rename")
 def rename_file(project_id):
     view = project_page(str(project_id))
-    done = submit(lambda: _rename(view.project.id), then=_here(view), notice="File renamed.")
+    done = submit(lambda: _rename(view.project.id), then=_here(view), notice=gettext("File renamed."))
     return done or _page(view, renaming=request.form.get("fileName"), failed="rename")
 
 

@@ -2,6 +2,7 @@
 or emoji, and deleting it after a confirmation that says what is lost."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext
 
 from loko.languages import service
 from loko.languages.codes import canonical_code
@@ -34,14 +35,14 @@ def languages(project_id):
 @languages_ui.post(PATH)
 def add_language(project_id):
     view = project_page(str(project_id))
-    done = submit(lambda: _add(view.project.id), then=_here(view), notice="Language added.")
+    done = submit(lambda: _add(view.project.id), then=_here(view), notice=gettext("Language added."))
     return done or _page(view, failed="add")
 
 
 @languages_ui.post(PATH + "/edit")
 def edit_language(project_id):
     view = project_page(str(project_id))
-    done = submit(lambda: _edit(view.project.id), then=_here(view), notice="Language saved.")
+    done = submit(lambda: _edit(view.project.id), then=_here(view), notice=gettext("Language saved."))
     return done or _page(view, editing=_stored(request.form.get("currentCode")), failed="edit")
 
 

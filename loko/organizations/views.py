@@ -3,6 +3,7 @@ invitation links, its settings (rename, delete, and the machine translation prov
 forms ``machine/views.py`` answers), and the page an invitation link opens."""
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask_babel import gettext
 
 from loko.auth.actors import UserActor
 from loko.auth.policy import DELETE_ORGANIZATION, RENAME_ORGANIZATION
@@ -63,7 +64,7 @@ def organization(organization_id):
                 ),
             ),
             then=lambda view: url_for("projects_ui.overview", project_id=view.project.id),
-            notice="Project created.",
+            notice=gettext("Project created."),
         )
         if done is not None:
             return done
@@ -89,7 +90,7 @@ def members(organization_id):
             done = submit(
                 lambda: service.remove_member(actor, organization_id, request.form.get("user_id", "")),
                 then=here,
-                notice="Member removed.",
+                notice=gettext("Member removed."),
             )
         elif action == "role":
             done = submit(
@@ -97,13 +98,13 @@ def members(organization_id):
                     actor, organization_id, request.form.get("user_id", ""), form_input(MemberRole)["role"]
                 ),
                 then=here,
-                notice="Role changed.",
+                notice=gettext("Role changed."),
             )
         else:
             done = submit(
                 lambda: service.add_member(actor, organization_id, **form_input(MemberAdd)),
                 then=here,
-                notice="Member added.",
+                notice=gettext("Member added."),
             )
         if done is not None:
             return done
@@ -175,7 +176,7 @@ def revoke_invitation(organization_id, invitation_id):
     done = submit(
         lambda: service.revoke_invitation(actor, organization_id, str(invitation_id)),
         then=url_for("organizations_ui.members", organization_id=organization_id) + "#invitations",
-        notice="Invitation revoked: its link no longer works.",
+        notice=gettext("Invitation revoked: its link no longer works."),
     )
     return done if done is not None else members_page(actor, organization)
 
@@ -257,7 +258,7 @@ def settings(organization_id):
                 actor, organization_id, form_input(OrganizationRename)["name"]
             ),
             then=url_for("organizations_ui.settings", organization_id=organization_id),
-            notice="Organization renamed.",
+            notice=gettext("Organization renamed."),
         )
         if done is not None:
             return done

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from urllib.parse import quote, unquote
 
 from flask import current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from marshmallow import Schema, ValidationError
 
 from loko.auth.actors import UserActor
@@ -14,6 +15,7 @@ from loko.formats.registry import FORMAT_NAMES, format_module
 from loko.http import schema_instance
 from loko.projects.service import ProjectView, get_project
 from loko.web.csrf import set_csrf_cookie
+from loko.web.labels import label
 
 NOTICE_COOKIE = "loko-notice"
 MAX_NOTICE = 300
@@ -23,7 +25,7 @@ class SignInRequired(Unauthorized):
     """A page that needs a signed-in user was opened without one."""
 
     def __init__(self):
-        super().__init__("Sign in to continue.")
+        super().__init__(gettext("Sign in to continue."))
 
 
 def page_user() -> UserActor:
@@ -41,24 +43,24 @@ def project_page(project_id: str) -> ProjectView:
 
 # The project's sections, in the order of its tab bar, with the permission each needs.
 PROJECT_TABS = (
-    ("Overview", "projects_ui.overview", "can_view_translations"),
-    ("Editor", "translations_ui.editor", "can_view_translations"),
-    ("Languages", "languages_ui.languages", "can_view_translations"),
-    ("Files", "files_ui.files", "can_view_translations"),
-    ("Screenshots", "screenshots_ui.screenshots", "can_view_translations"),
-    ("Proposals", "proposals_ui.queue", "can_view_translations"),
-    ("Import", "imports_ui.import_page", "can_edit_translations"),
-    ("Pre-translate", "machine_ui.pretranslate_page", "can_edit_translations"),
-    ("Trash", "translations_ui.trash", "can_view_translations"),
-    ("History", "translations_ui.history", "can_view_translations"),
-    ("Releases", "releases_ui.releases", "can_view_translations"),
-    ("Jobs", "jobs_ui.jobs", "can_view_translations"),
-    ("Tasks", "tasks_ui.board", "can_view_translations"),
-    ("Notifications", "notifications_ui.settings", "can_view_translations"),
-    ("API keys", "apikeys_ui.keys", "can_edit_projects"),
-    ("Settings", "projects_ui.settings", "can_edit_projects"),
-    ("Repository", "repohost_ui.repository", "can_edit_projects"),
-    ("Webhooks", "webhooks_ui.webhooks", "can_edit_projects"),
+    (lazy_gettext("Overview"), "projects_ui.overview", "can_view_translations"),
+    (lazy_gettext("Editor"), "translations_ui.editor", "can_view_translations"),
+    (lazy_gettext("Languages"), "languages_ui.languages", "can_view_translations"),
+    (lazy_gettext("Files"), "files_ui.files", "can_view_translations"),
+    (lazy_gettext("Screenshots"), "screenshots_ui.screenshots", "can_view_translations"),
+    (lazy_gettext("Proposals"), "proposals_ui.queue", "can_view_translations"),
+    (lazy_gettext("Import"), "imports_ui.import_page", "can_edit_translations"),
+    (lazy_gettext("Pre-translate"), "machine_ui.pretranslate_page", "can_edit_translations"),
+    (lazy_gettext("Trash"), "translations_ui.trash", "can_view_translations"),
+    (lazy_gettext("History"), "translations_ui.history", "can_view_translations"),
+    (lazy_gettext("Releases"), "releases_ui.releases", "can_view_translations"),
+    (lazy_gettext("Jobs"), "jobs_ui.jobs", "can_view_translations"),
+    (lazy_gettext("Tasks"), "tasks_ui.board", "can_view_translations"),
+    (lazy_gettext("Notifications"), "notifications_ui.settings", "can_view_translations"),
+    (lazy_gettext("API keys"), "apikeys_ui.keys", "can_edit_projects"),
+    (lazy_gettext("Settings"), "projects_ui.settings", "can_edit_projects"),
+    (lazy_gettext("Repository"), "repohost_ui.repository", "can_edit_projects"),
+    (lazy_gettext("Webhooks"), "webhooks_ui.webhooks", "can_edit_projects"),
 )
 
 
@@ -66,7 +68,7 @@ def project_tabs(view: ProjectView) -> list[dict]:
     """The tabs this caller may open, the current one marked."""
     return [
         {
-            "label": label,
+            "label": str(label),
             "url": url_for(endpoint, project_id=view.project.id),
             "current": request.endpoint == endpoint,
         }
@@ -81,7 +83,7 @@ def format_choices() -> list[tuple[str, str]]:
     choices = []
     for name in FORMAT_NAMES:
         try:
-            choices.append((name, format_module(name).LABEL))
+            choices.append((name, label(format_module(name).LABEL)))
         except ImportError:
             continue
     return choices
@@ -124,7 +126,13 @@ def require_typed_confirmation(expected: str, field: str = "confirm") -> None:
     """A delete for good of more than one key is confirmed by typing ``expected`` (a file
     name or language code) into the form's ``field``; BadRequest otherwise."""
     if request.form.get(field, "").strip() != expected:
-        raise BadRequest(f"{field}: type {expected} to confirm that it is deleted for good.")
+        raise BadRequest(
+            gettext(
+                "%(field)s: type %(expected)s to confirm that it is deleted for good.",
+                field=field,
+                expected=expected,
+            )
+        )
 
 
 def attempt(action: Callable[[], object]):
@@ -133,12 +141,47 @@ def attempt(action: Callable[[], object]):
     try:
         return action()
     except ValidationError as error:
-        g.form_error, g.form_status = describe_validation(error.messages) or "Invalid input.", 400
+        g.form_error, g.form_status = (
+            describe_validation(translated(error.messages)) or gettext("Invalid input."),
+            400,
+        )
     except LokoError as error:
         if isinstance(error, SignInRequired):
             raise
         g.form_error, g.form_status, g.form_details = error.message, error.status, error.details
     return REFUSED
+
+
+# The messages of the API's input checks (marshmallow's own and Loko's schemas') a page shows
+# in its language; the field names stay as the form sends them.
+FORM_MESSAGES = (
+    lazy_gettext("Missing data for required field."),
+    lazy_gettext("Field may not be null."),
+    lazy_gettext("Not a valid string."),
+    lazy_gettext("Not a valid integer."),
+    lazy_gettext("Not a valid boolean."),
+    lazy_gettext("Not a valid email address."),
+    lazy_gettext("Not a valid URL."),
+    lazy_gettext("Not a valid datetime."),
+    lazy_gettext("Not a valid choice."),
+    lazy_gettext("Unknown field."),
+    lazy_gettext("Invalid value."),
+    lazy_gettext("Shorter than minimum length 8."),
+    lazy_gettext("Length must be between 1 and 128."),
+    lazy_gettext("Length must be between 1 and 256."),
+    lazy_gettext("Must not be blank."),
+)
+
+
+def translated(messages):
+    """Marshmallow's messages, each in the page's language where the catalog has it."""
+    if isinstance(messages, dict):
+        return {key: translated(inner) for key, inner in messages.items()}
+    if isinstance(messages, list | tuple):
+        return [translated(inner) for inner in messages]
+    if isinstance(messages, str):
+        return gettext(messages)
+    return messages
 
 
 def page_query(schema: type[Schema], source, names: tuple[str, ...], **fixed) -> dict:
@@ -207,16 +250,16 @@ def error_page(status: int, message: str):
     if status == 401 and request.method == "GET":
         return redirect(url_for("auth_ui.login", next=request.full_path.rstrip("?")))
     titles = {
-        400: "Bad request",
-        401: "Signed out",
-        403: "Not allowed",
-        404: "Not found",
-        405: "Not allowed",
-        409: "Conflict",
-        413: "Too large",
-        429: "Too many attempts",
+        400: gettext("Bad request"),
+        401: gettext("Signed out"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        405: gettext("Not allowed"),
+        409: gettext("Conflict"),
+        413: gettext("Too large"),
+        429: gettext("Too many attempts"),
     }
-    title = titles.get(status, "Something went wrong" if status >= 500 else "Error")
+    title = titles.get(status, gettext("Something went wrong") if status >= 500 else gettext("Error"))
     sign_in = url_for("auth_ui.login", next=request.path) if status == 401 else None
     return render_page(
         "errors/error.html", status, title=title, message=message, code=status, sign_in=sign_in

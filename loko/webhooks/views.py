@@ -4,6 +4,7 @@ other endpoint); enabling, disabling, deleting one; delivering a message again. 
 redirects after it succeeds."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import lazy_gettext
 
 from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.errors import BadRequest
@@ -16,12 +17,12 @@ from loko.webhooks.schemas import WebhookIn
 webhooks_ui = Blueprint("webhooks_ui", __name__)
 PATH = "/projects/<uuid:project_id>/webhooks"
 EVENT_LABELS = {
-    "values.changed": "Values changed",
-    "import.finished": "Import finished",
-    "key.created": "Key created",
-    "key.trashed": "Key moved to the trash",
-    "key.restored": "Key restored",
-    "job.finished": "Job finished",
+    "values.changed": lazy_gettext("Values changed"),
+    "import.finished": lazy_gettext("Import finished"),
+    "key.created": lazy_gettext("Key created"),
+    "key.trashed": lazy_gettext("Key moved to the trash"),
+    "key.restored": lazy_gettext("Key restored"),
+    "job.finished": lazy_gettext("Job finished"),
 }
 
 

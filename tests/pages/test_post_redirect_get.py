@@ -204,6 +204,12 @@ WRITES = [
     ),
     ("auth_ui.logout", "sign out", lambda a: Form("/logout")),
     ("auth_ui.rename", "rename", lambda a: Form("/account/profile", {"name": "Ada Lovelace"})),
+    ("auth_ui.set_locale", "choose the language", lambda a: Form("/account/locale", {"locale": "de"})),
+    (
+        "i18n_ui.switch_locale",
+        "switch the language",
+        lambda a: Form("/locale", {"locale": "de", "page": "/account"}),
+    ),
     (
         "auth_ui.signup",
         "sign up",

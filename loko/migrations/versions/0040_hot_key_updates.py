@@ -1,7 +1,7 @@
 """translations: room in each page for a key's next version (PostgreSQL)
 
 Revision ID: 0040_hot_key_updates
-Revises: 0038_releases
+Revises: 0039_user_locale
 
 Every write of a key's values sets the key's ``updated_at``, a column no index holds. With
 pages full (PostgreSQL's default fill factor, 100), each such UPDATE puts the new row
@@ -16,7 +16,7 @@ and no row changes anywhere.
 from alembic import op
 
 revision = "0040_hot_key_updates"
-down_revision = "0038_releases"
+down_revision = "0039_user_locale"
 branch_labels = None
 depends_on = None
 

@@ -4,6 +4,8 @@
 // as markup. Without this script the editor is a read-only paged table.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
+  const ngettext = (singular, plural, count, values) => window.Loko.ngettext(singular, plural, count, values);
 
   const root = document.getElementById("editor");
   if (!root || !window.Loko) return;
@@ -110,7 +112,7 @@
     const parts = [];
     if (problem.missing.length) parts.push(`missing ${problem.missing.join(" ")}`);
     if (problem.extra.length) parts.push(`not in the source ${problem.extra.join(" ")}`);
-    return `Placeholders differ from the source: ${parts.join("; ")}.`;
+    return _("Placeholders differ from the source: %(differences)s.", { differences: parts.join("; ") });
   }
 
   // -- Cells and moves ---------------------------------------------------------------------
@@ -169,12 +171,12 @@
     toggle.className = "small link-button show-all";
     toggle.dataset.showAll = "";
     toggle.tabIndex = -1;
-    toggle.textContent = "Show all";
+    toggle.textContent = _("Show all");
     toggle.setAttribute("aria-expanded", "false");
     toggle.addEventListener("click", (event) => {
       event.stopPropagation();
       const open = element.classList.toggle("open");
-      toggle.textContent = open ? "Show less" : "Show all";
+      toggle.textContent = open ? _("Show less") : _("Show all");
       toggle.setAttribute("aria-expanded", String(open));
     });
     element.after(toggle);
@@ -217,7 +219,7 @@
     const match = /^([\w.-]+): ([\s\S]*)$/.exec(message || "");
     if (!match) return message;
     const path = match[1].split(".");
-    const names = { key: "Key", fileName: "File", ...labels };
+    const names = { key: _("Key"), fileName: _("File"), ...labels };
     let label = names[match[1]] || null;
     if (!label && (path[0] === "updates" || path[0] === "values") && path[1]) {
       label = `${plainLanguageName(path[1])} value`;
@@ -283,7 +285,7 @@
       if (focus) {
         pending.reopen = true;
         cell.focus();
-        Loko.announce(`Saving ${cell.parentElement.dataset.key}: it opens for editing once saved.`);
+        Loko.announce(_("Saving %(key)s: it opens for editing once saved.", { key: cell.parentElement.dataset.key }));
       }
       return false;
     }
@@ -305,12 +307,12 @@
     const note = document.createElement("p");
     note.className = "cell-note info";
     note.id = `note-${Math.random().toString(36).slice(2)}`;
-    note.textContent = "Enter saves, Shift+Enter adds a line, Esc cancels.";
+    note.textContent = _("Enter saves, Shift+Enter adds a line, Esc cancels.");
     textarea.setAttribute("aria-describedby", note.id);
     const actions = document.createElement("div");
     actions.className = "actions";
-    const save = button("Save", "small primary", () => commit(cell, () => cell.focus()));
-    const cancel = button("Cancel", "small", () => cancelEdit(cell));
+    const save = button(_("Save"), "small primary", () => commit(cell, () => cell.focus()));
+    const cancel = button(_("Cancel"), "small", () => cancelEdit(cell));
     actions.append(save, cancel);
     box.append(textarea, note, actions);
     const forms = pluralForms(cell, textarea);
@@ -386,7 +388,7 @@
         describeProblem(problem) + (confirming ? " Press Enter again to save anyway." : "");
     } else {
       edit.note.className = "cell-note info";
-      edit.note.textContent = "Enter saves, Shift+Enter adds a line, Esc cancels.";
+      edit.note.textContent = _("Enter saves, Shift+Enter adds a line, Esc cancels.");
     }
     return problem;
   }
@@ -462,7 +464,7 @@
       if (quality) quality.remove();
       if (!row.dataset.id && result.ok) ownRow(row, result.data.results[code].id);
       cell.classList.add("saved");
-      Loko.announce(`Saved ${row.dataset.key}`);
+      Loko.announce(_("Saved %(key)s", { key: row.dataset.key }));
       refreshRow(row);
       if (wanted) startEdit(cell);
     } else if (conflict && conflict[code]) {
@@ -479,7 +481,7 @@
         const edit = edits.get(cell);
         edit.note.className = "cell-note bad";
         edit.note.setAttribute("role", "alert");
-        edit.note.textContent = `Not saved: ${message}`;
+        edit.note.textContent = _("Not saved: %(message)s", { message });
       }
       Loko.announce(`${row.dataset.key} was not saved: ${message}`);
     }
@@ -499,7 +501,7 @@
     try {
       fresh = (await fetchRows(withParams(root.dataset.row, { id: row.dataset.id }))).rows[0];
     } catch (error) {
-      Loko.announce(`Reload the page to see what the checks found in ${row.dataset.key}.`);
+      Loko.announce(_("Reload the page to see what the checks found in %(key)s.", { key: row.dataset.key }));
       return;
     }
     if (refreshing.get(row) !== number || !fresh || !row.isConnected) return;
@@ -542,12 +544,12 @@
       state: "reviewed",
     });
     if (!result.ok) {
-      say(inWords(result.data && result.data.error) || `Not marked reviewed (error ${result.status}).`);
+      say(inWords(result.data && result.data.error) || _("Not marked reviewed (error %(status)s).", { status: result.status }));
       return;
     }
     await refreshRow(row);
     if (focused && !cell.contains(document.activeElement)) cell.focus();
-    say(`Marked reviewed: ${row.dataset.key} in ${code}.`);
+    say(_("Marked reviewed: %(key)s in %(language)s.", { key: row.dataset.key, language: code }));
   }
 
   // A row only the linked project had becomes this project's own once a value is overridden.
@@ -557,7 +559,7 @@
     const select = row.querySelector("[data-select]");
     if (select) {
       select.disabled = false;
-      select.setAttribute("aria-label", `Select ${row.dataset.key}`);
+      select.setAttribute("aria-label", _("Select %(key)s", { key: row.dataset.key }));
     }
   }
 
@@ -566,7 +568,7 @@
     try {
       return await Loko.api(method, url, body);
     } catch (error) {
-      return { ok: false, status: 0, data: { error: "The server could not be reached." } };
+      return { ok: false, status: 0, data: { error: _("The server could not be reached.") } };
     }
   }
 
@@ -576,33 +578,33 @@
     const box = document.createElement("div");
     box.className = "conflict";
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `Conflict on ${row.dataset.key}`);
+    box.setAttribute("aria-label", _("Conflict on %(key)s", { key: row.dataset.key }));
     const intro = document.createElement("p");
-    intro.textContent = "Someone else changed this value while you were editing it.";
+    intro.textContent = _("Someone else changed this value while you were editing it.");
     box.append(
       intro,
-      version("Theirs (saved now)", theirs, cell.dataset.l),
-      version("Yours (not saved)", mine, cell.dataset.l)
+      version(_("Theirs (saved now)"), theirs, cell.dataset.l),
+      version(_("Yours (not saved)"), mine, cell.dataset.l)
     );
     const actions = document.createElement("div");
     actions.className = "actions";
     actions.append(
-      button("Keep mine", "small primary", () => {
+      button(_("Keep mine"), "small primary", () => {
         box.remove();
         cell.classList.remove("conflicted");
         save(cell, mine, theirs);
         cell.focus();
       }),
-      button("Take theirs", "small", () => {
+      button(_("Take theirs"), "small", () => {
         box.remove();
         cell.classList.remove("conflicted");
-        Loko.announce(`Kept the other version of ${row.dataset.key}`);
+        Loko.announce(_("Kept the other version of %(key)s", { key: row.dataset.key }));
         cell.focus();
       })
     );
     box.append(actions);
     cell.append(box);
-    Loko.announce(`Conflict on ${row.dataset.key}: someone else changed it. Choose Keep mine or Take theirs.`);
+    Loko.announce(_("Conflict on %(key)s: someone else changed it. Choose Keep mine or Take theirs.", { key: row.dataset.key }));
   }
 
   function version(label, value, code) {
@@ -613,7 +615,7 @@
     const text = document.createElement("div");
     text.className = "version";
     if (value === null) {
-      text.textContent = "No value";
+      text.textContent = _("No value");
     } else {
       highlight(text, value);
       inLanguage(text, code);
@@ -633,7 +635,7 @@
   const suggestionsApi = root.dataset.suggestions;
   const reviewApi = root.dataset.reviewApi;
   const suggested = new Map(); // file, key and language -> the answer's promise
-  const SOURCE_LABELS = { machine: "Machine translation", memory: "Memory", glossary: "Glossary" };
+  const SOURCE_LABELS = { machine: _("Machine translation"), memory: _("Memory"), glossary: _("Glossary") };
   const MAX_SUGGESTIONS = 9;
   const REVIEWED_SOURCES = new Set(["machine", "memory"]);
 
@@ -670,8 +672,8 @@
     if (origin && typeof origin === "string") parts.push(origin);
     if (typeof item.score === "number") parts.push(`${Math.round(item.score)}%`);
     // A memory match in this key's placeholders, or one whose placeholders differ from them.
-    if (item.adapted === true) parts.push("placeholders adapted");
-    if (item.placeholdersDiffer === true) parts.push("placeholders differ");
+    if (item.adapted === true) parts.push(_("placeholders adapted"));
+    if (item.placeholdersDiffer === true) parts.push(_("placeholders differ"));
     return parts.join(" · ");
   }
 
@@ -688,14 +690,14 @@
     const panel = document.createElement("div");
     panel.className = "suggestions";
     panel.setAttribute("role", "group");
-    panel.setAttribute("aria-label", `Suggestions for ${cell.parentElement.dataset.key}`);
-    const show = button("Show suggestions", "small link-button", () => loadSuggestions(cell));
+    panel.setAttribute("aria-label", _("Suggestions for %(key)s", { key: cell.parentElement.dataset.key }));
+    const show = button(_("Show suggestions"), "small link-button", () => loadSuggestions(cell));
     const list = document.createElement("ol");
     list.className = "suggestion-list";
     list.hidden = true;
     const note = document.createElement("p");
     note.className = "suggestion-note small muted";
-    note.textContent = "Alt+1 … Alt+9 inserts a suggestion.";
+    note.textContent = _("Alt+1 … Alt+9 inserts a suggestion.");
     panel.append(show, list, note);
     actions.before(panel);
     edit.suggestions = { show, list, note, items: null };
@@ -708,7 +710,7 @@
     const shown = edit.suggestions;
     if (shown.items) return shown.items;
     shown.show.hidden = true;
-    shown.note.textContent = "Asking for suggestions…";
+    shown.note.textContent = _("Asking for suggestions…");
     const answer = await suggestionsOf(cell.parentElement, cell.dataset.l);
     if (edits.get(cell) !== edit) return null; // the editor closed meanwhile
     // A forbidden glossary term is listed to be avoided, marked as such, without a number:
@@ -744,7 +746,7 @@
       entry.className = "suggestion forbidden";
       const badge = document.createElement("span");
       badge.className = "badge bad";
-      badge.textContent = "Forbidden";
+      badge.textContent = _("Forbidden");
       const label = document.createElement("span");
       label.className = "suggestion-source";
       label.textContent = `${suggestionLabel(item)}: never use`;
@@ -759,12 +761,12 @@
     const problems = answer.error ? [answer.error] : answer.errors.map((item) => `${item.provider}: ${item.error}`);
     if (shown.items.length) {
       shown.note.textContent =
-        shown.items.length === 1 ? "Alt+1 inserts it." : `Alt+1 … Alt+${shown.items.length} inserts a suggestion.`;
+        shown.items.length === 1 ? _("Alt+1 inserts it.") : _("Alt+1 … Alt+%(last)s inserts a suggestion.", { last: shown.items.length });
       Loko.announce(
         shown.items.length === 1 ? "1 suggestion: Alt+1 inserts it." : `${shown.items.length} suggestions: Alt+1 to Alt+${shown.items.length} insert one.`
       );
     } else {
-      shown.note.textContent = "No suggestions.";
+      shown.note.textContent = _("No suggestions.");
     }
     if (shown.forbidden.length) shown.note.textContent += " A forbidden term is listed to avoid it, never inserted.";
     if (problems.length) shown.note.textContent += ` ${problems.join(" ")}`;
@@ -794,7 +796,7 @@
       edit.textarea.focus();
       edit.textarea.setSelectionRange(text.length, text.length);
     }
-    Loko.announce(`Inserted suggestion ${index + 1}, ${suggestionLabel(item)}. Enter saves it.`);
+    Loko.announce(_("Inserted suggestion %(number)s, %(label)s. Enter saves it.", { number: index + 1, label: suggestionLabel(item) }));
   }
 
   // -- Keyboard ----------------------------------------------------------------------------
@@ -838,7 +840,7 @@
       if (!action) return;
       event.preventDefault();
       if (pendingSaves === 0) action.form.requestSubmit(action);
-      else Loko.announce("Wait for the values being saved, then press the key again.");
+      else Loko.announce(_("Wait for the values being saved, then press the key again."));
     } else if ((event.key === "d" || event.key === "D") && row.parentElement === tbody) {
       event.preventDefault();
       openDetails(row);
@@ -859,7 +861,7 @@
     } else if (event.key === "Escape") {
       event.preventDefault();
       cancelEdit(cell);
-      Loko.announce("Edit cancelled");
+      Loko.announce(_("Edit cancelled"));
     } else if (event.key === "Enter" && !event.shiftKey && !event.altKey) {
       event.preventDefault();
       commit(cell, () => {
@@ -956,7 +958,7 @@
       Loko.announce(added.length === 1 ? "1 more key shown" : `${added.length} more keys shown`);
       if (added.length) valueCells(added[0])[0]?.focus();
     } catch (error) {
-      say(`Could not load more keys (${error.message}).`);
+      say(_("Could not load more keys (%(message)s).", { message: error.message }));
     } finally {
       more.disabled = false;
     }
@@ -976,8 +978,8 @@
       if (source && value) values[source] = value;
       const result = await call("POST", api, { key: form.get("key"), fileName: form.get("fileName"), values });
       if (!result.ok) {
-        const error = inWords(result.data && result.data.error, { key: "New key" });
-        say(error || `The key was not added (error ${result.status}).`);
+        const error = inWords(result.data && result.data.error, { key: _("New key") });
+        say(error || _("The key was not added (error %(status)s).", { status: result.status }));
         return;
       }
       const translation = result.data.translation;
@@ -998,7 +1000,7 @@
       }
       create.elements.key.value = "";
       if (create.elements.value) create.elements.value.value = "";
-      say(`Added ${translation.key} to ${translation.fileName}.`);
+      say(_("Added %(key)s to %(file)s.", { key: translation.key, file: translation.fileName }));
     });
   }
 
@@ -1017,7 +1019,7 @@
   function selectionChanged() {
     const rows = selectedRows();
     tbody.querySelectorAll("tr").forEach((row) => row.classList.toggle("selected", rows.includes(row)));
-    count.textContent = rows.length === 0 ? "No key selected" : rows.length === 1 ? "1 key selected" : `${rows.length} keys selected`;
+    count.textContent = rows.length === 0 ? _("No key selected") : ngettext("%(num)s key selected", "%(num)s keys selected", rows.length);
     trash.disabled = rows.length === 0;
     const all = tbody.querySelectorAll("[data-select]:not(:disabled)").length;
     selectAll.checked = all > 0 && rows.length === all;
@@ -1043,7 +1045,7 @@
         const keys = rows.map((row) => row.dataset.key);
         const result = await call("PUT", api, { operation: "bulk-delete", fileName, keys });
         if (!result.ok) {
-          say(inWords(result.data && result.data.error) || `Not moved to the trash (error ${result.status}).`);
+          say(inWords(result.data && result.data.error) || _("Not moved to the trash (error %(status)s).", { status: result.status }));
           break;
         }
         moved += result.data.deleted;
@@ -1056,7 +1058,7 @@
         status.append(`${moved === 1 ? "1 key" : `${moved} keys`} moved to the trash. `);
         const link = document.createElement("a");
         link.href = root.dataset.trashUrl;
-        link.textContent = "Open the trash";
+        link.textContent = _("Open the trash");
         status.append(link);
       }
       if (!tbody.querySelector("tr")) root.querySelector("[data-empty]").hidden = false;
@@ -1085,15 +1087,15 @@
     historyQuery = query;
     detailsOpener = document.activeElement;
     details.querySelector("h2").textContent = row.dataset.key;
-    detailsBody.textContent = "Loading…";
+    detailsBody.textContent = _("Loading…");
     historyList.textContent = "";
     historyStatus.textContent = "";
     historyMore.hidden = true;
     if (!details.open) details.showModal();
     if (!row.dataset.id) {
       detailsBody.textContent =
-        "Every value of this key is inherited from the linked project: override one to give it values of its own here.";
-      historyStatus.textContent = "No changes recorded in this project yet.";
+        _("Every value of this key is inherited from the linked project: override one to give it values of its own here.");
+      historyStatus.textContent = _("No changes recorded in this project yet.");
       return;
     }
     let values;
@@ -1104,7 +1106,7 @@
       if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
       values = new DOMParser().parseFromString(await response.text(), "text/html").body.childNodes;
     } catch (error) {
-      values = [`Could not load the values (${error.message}).`];
+      values = [_("Could not load the values (%(message)s).", { message: error.message })];
     }
     if (historyQuery !== query) return;
     detailsBody.replaceChildren(...values);
@@ -1169,17 +1171,17 @@
     const query = historyQuery;
     if (historyLoading === query) return;
     historyLoading = query;
-    historyStatus.textContent = "Loading the history…";
+    historyStatus.textContent = _("Loading the history…");
     const result = await call("GET", withParams(root.dataset.history, query));
     if (historyQuery !== query) return;
     historyLoading = null;
     if (!result.ok) {
-      historyStatus.textContent = (result.data && result.data.error) || "Could not load the history.";
+      historyStatus.textContent = (result.data && result.data.error) || _("Could not load the history.");
       return;
     }
     for (const entry of result.data.history) historyList.append(historyItem(entry));
     Loko.localDates(historyList);
-    historyStatus.textContent = historyList.children.length ? "" : "No changes recorded yet.";
+    historyStatus.textContent = historyList.children.length ? "" : _("No changes recorded yet.");
     query.cursor = result.data.next_cursor;
     historyMore.hidden = !result.data.next_cursor;
   }
@@ -1191,15 +1193,15 @@
     const time = document.createElement("time");
     time.setAttribute("datetime", entry.created_at);
     time.textContent = entry.created_at;
-    const who = entry.actor.name || (entry.actor.type === "api_key" ? "API key" : "Loko");
+    const who = entry.actor.name || (entry.actor.type === "api_key" ? _("API key") : "Loko");
     meta.append(time, ` · ${who} · ${entry.action}${entry.language ? ` ${entry.language}` : ""}`);
     item.append(meta);
     if (entry.old_value !== null || entry.new_value !== null) {
       const change = document.createElement("dl");
       change.className = "history-change";
       for (const [label, value, className] of [
-        ["Before", entry.old_value, "old"],
-        ["After", entry.new_value, "new"],
+        [_("Before"), entry.old_value, "old"],
+        [_("After"), entry.new_value, "new"],
       ]) {
         if (value === null) continue;
         const term = document.createElement("dt");
@@ -1234,7 +1236,7 @@
       : await call("PATCH", `${thread}/${encodeURIComponent(commentId)}`, { resolved });
     submitter.disabled = false;
     if (!result.ok) {
-      const message = inWords(result.data && result.data.error, { body: "New comment", language: "Comment about" });
+      const message = inWords(result.data && result.data.error, { body: _("New comment"), language: _("Comment about") });
       let alert = form.querySelector(":scope > .error");
       if (!alert) {
         alert = document.createElement("p");
@@ -1242,10 +1244,10 @@
         alert.setAttribute("role", "alert");
         form.prepend(alert);
       }
-      alert.textContent = message || `Not saved (error ${result.status}).`;
+      alert.textContent = message || _("Not saved (error %(status)s).", { status: result.status });
       return;
     }
-    const done = adding ? "Comment added." : resolved ? "Comment resolved." : "Comment reopened.";
+    const done = adding ? _("Comment added.") : resolved ? _("Comment resolved.") : _("Comment reopened.");
     await redrawThread(row, adding ? null : commentId);
     refreshRow(row);
     Loko.announce(done);

@@ -8,6 +8,7 @@
 // reach the page as text only.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
 
   const root = document.getElementById("editor");
   if (!root || !root.dataset.glossary || !root.dataset.source) return;
@@ -109,7 +110,7 @@
     }
     const list = document.createElement("p");
     list.className = "glossary-terms small";
-    list.textContent = `Glossary: ${terms.map(describe).join("; ")}`;
+    list.textContent = _("Glossary: %(terms)s", { terms: terms.map(describe).join("; ") });
     box.after(list);
   }
 
@@ -202,7 +203,7 @@
         parts.push(`${term.term} → ${term.translation}${found(text, term.translation) ? " (used)" : ""}`);
       }
     }
-    const words = [parts.length ? `Glossary: ${parts.join("; ")}.` : "", ...warnings].filter(Boolean).join(" ");
+    const words = [parts.length ? _("Glossary: %(terms)s.", { terms: parts.join("; ") }) : "", ...warnings].filter(Boolean).join(" ");
     if (hint.textContent !== words) hint.textContent = words;
     hint.classList.toggle("warn", warnings.length > 0);
     hint.hidden = words === "";

@@ -3,6 +3,31 @@
 (function () {
   "use strict";
 
+  // The page's language: <html lang> and, for any language but English, the translations
+  // of the scripts' messages in <html data-messages> (no inline script: the strict CSP).
+  const pageLang = document.documentElement.lang || "en";
+  let catalog = {};
+  try {
+    catalog = JSON.parse(document.documentElement.dataset.messages || "{}").messages || {};
+  } catch (error) {
+    catalog = {};
+  }
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  }
+  // _("Saved %(key)s", {key}) and ngettext("%(num)s key", "%(num)s keys", n): a message in
+  // the page's language (CLDR's plural categories pick the form), values filled in.
+  function _(message, values) {
+    const found = catalog[message];
+    return fill(typeof found === "string" && found ? found : message, values);
+  }
+  const pluralRules = new Intl.PluralRules(pageLang);
+  function ngettext(singular, plural, count, values) {
+    const forms = catalog[singular];
+    const chosen = forms && typeof forms === "object" ? forms[pluralRules.select(count)] : null;
+    return fill(chosen || (count === 1 ? singular : plural), { num: count, ...values });
+  }
+
   function csrfToken() {
     const meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.content : "";
@@ -20,7 +45,7 @@
     return { ok: response.ok, status: response.status, data };
   }
 
-  const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const dateFormat = new Intl.DateTimeFormat(pageLang, { dateStyle: "medium", timeStyle: "short" });
   function localDates(root) {
     root.querySelectorAll("time[datetime]").forEach((element) => {
       const value = new Date(element.getAttribute("datetime"));
@@ -52,15 +77,15 @@
     const text = source.value !== undefined ? source.value : source.textContent;
     try {
       await navigator.clipboard.writeText(text.trim());
-      button.textContent = "Copied";
-      announce("Copied to the clipboard");
+      button.textContent = _("Copied");
+      announce(_("Copied to the clipboard"));
     } catch (error) {
       const range = document.createRange();
       range.selectNodeContents(source);
       const selection = window.getSelection();
       selection.removeAllRanges();
       selection.addRange(range);
-      announce("Selected: press Ctrl+C to copy");
+      announce(_("Selected: press Ctrl+C to copy"));
     }
   });
 
@@ -123,9 +148,9 @@
         if (bar && total) {
           bar.max = job.progress.total;
           bar.value = job.progress.done;
-          bar.textContent = `${job.progress.done} of ${total}`;
+          bar.textContent = _("%(done)s of %(total)s", { done: job.progress.done, total });
         }
-        if (text && total) text.textContent = `${job.progress.done} of ${total} done`;
+        if (text && total) text.textContent = _("%(done)s of %(total)s done", { done: job.progress.done, total });
       }
       setTimeout(look, JOB_POLL_MS);
     }
@@ -138,5 +163,5 @@
     followJobs(document);
   });
 
-  window.Loko = { api, csrfToken, localDates, announce };
+  window.Loko = { api, csrfToken, localDates, announce, _, ngettext, lang: pageLang };
 })();

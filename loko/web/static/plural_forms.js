@@ -8,6 +8,7 @@
 // textarea itself.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
 
   // CLDR's order of the categories (the page's JSON sorts its keys by name).
   const ORDER = ["zero", "one", "two", "few", "many", "other"];
@@ -192,10 +193,10 @@
       list.textContent = "";
       const examples = examplesOf(parts.kind);
       const categories = ORDER.filter((category) => category in examples);
-      legend.textContent = `${parts.kind === "plural" ? "Plural" : "Ordinal"} forms of {${parts.argument}} in ${options.languageName}`;
+      legend.textContent = parts.kind === "plural" ? _("Plural forms of {%(argument)s} in %(language)s", { argument: parts.argument, language: options.languageName }) : _("Ordinal forms of {%(argument)s} in %(language)s", { argument: parts.argument, language: options.languageName });
       fields = [];
       if (parts.before !== "" || parts.hadBefore) {
-        fields.push({ part: "before", input: field("Text before", "", parts.before, "before") });
+        fields.push({ part: "before", input: field(_("Text before"), "", parts.before, "before") });
       }
       for (const form of fieldsOf(parts, categories)) {
         let hint = "";
@@ -207,7 +208,7 @@
         fields.push({ selector: form.selector, input });
       }
       if (parts.after !== "" || parts.hadAfter) {
-        fields.push({ part: "after", input: field("Text after", "", parts.after, "after") });
+        fields.push({ part: "after", input: field(_("Text after"), "", parts.after, "after") });
       }
     }
 
@@ -226,7 +227,7 @@
       asText = on;
       list.hidden = on;
       textarea.hidden = !on;
-      toggle.textContent = on ? "Edit as plural forms" : "Edit as ICU text";
+      toggle.textContent = on ? _("Edit as plural forms") : _("Edit as ICU text");
       toggle.setAttribute("aria-pressed", String(on));
     }
 
@@ -235,7 +236,7 @@
       if (asText) {
         const again = split(textarea.value);
         if (!again) {
-          window.Loko.announce("This text holds no plural to show as forms.");
+          window.Loko.announce(_("This text holds no plural to show as forms."));
           textarea.focus();
           return;
         }

@@ -3,6 +3,8 @@
 // JPEG and WebP files are taken; the server checks each again.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
+  const ngettext = (singular, plural, count, values) => window.Loko.ngettext(singular, plural, count, values);
   const zone = document.querySelector("[data-drop-zone]");
   if (!zone) return;
   const input = zone.querySelector("input[type=file]");
@@ -41,14 +43,15 @@
       else left += 1;
     }
     if (!images.files.length) {
-      status.textContent = "Nothing to upload: drop PNG, JPEG or WebP images.";
+      status.textContent = _("Nothing to upload: drop PNG, JPEG or WebP images.");
       return;
     }
     input.files = images.files;
     const count = images.files.length;
-    status.textContent =
-      `Uploading ${count} image${count === 1 ? "" : "s"}` +
-      (left ? ` (${left} other file${left === 1 ? "" : "s"} left out)` : "") + "…";
+    status.textContent = left
+      ? ngettext("Uploading %(num)s image…", "Uploading %(num)s images…", count) +
+        " " + ngettext("(%(num)s other file left out)", "(%(num)s other files left out)", left)
+      : ngettext("Uploading %(num)s image…", "Uploading %(num)s images…", count);
     input.form.requestSubmit();
   });
 })();

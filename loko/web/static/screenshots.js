@@ -6,6 +6,7 @@
 // form of numbers stays the way to do the same without this script.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
   const picture = document.querySelector("figure.screenshot svg[data-drawable]");
   const form = document.getElementById("place-form");
   if (!picture || !form || !window.Loko) return;
@@ -152,13 +153,13 @@
     const r = rectangleOf(region);
     const before = saved.get(region);
     if (before && NAMES.every((name) => before[name] === r[name])) return;
-    say(`Saving ${region.dataset.name}…`);
+    say(_("Saving %(name)s…", { name: region.dataset.name }));
     const url = `${picture.dataset.regionsApi}/${encodeURIComponent(region.dataset.region)}`;
     let result;
     try {
       result = await Loko.api("PATCH", url, r);
     } catch (error) {
-      result = { ok: false, status: 0, data: { error: "the server could not be reached" } };
+      result = { ok: false, status: 0, data: { error: _("the server could not be reached") } };
     }
     if (!result.ok) {
       if (before) place(region, before);
@@ -172,7 +173,7 @@
     place(region, now);
     if (region === chosen) drawHandles();
     showSaved(region, now);
-    say(`Saved ${region.dataset.name}: left ${now.x}, top ${now.y}, ${now.width} × ${now.height}.`);
+    say(_("Saved %(name)s: left %(x)s, top %(y)s, %(width)s × %(height)s.", { name: region.dataset.name, x: now.x, y: now.y, width: now.width, height: now.height }));
   }
 
   // Keys pressed one after another are saved once, when they stop.
