@@ -76,12 +76,14 @@ def subscribe_workbench() -> None:
     from loko.audit.service import start_listening as audit_events
     from loko.quality.service import start_listening as checks_on_writes
     from loko.screenshots.listeners import start_listening as screenshot_files
+    from loko.tags.service import start_listening as tag_undo
     from loko.webhooks.service import start_listening as webhook_deliveries
 
     checks_on_writes()
     audit_events()
     webhook_deliveries()
     screenshot_files()
+    tag_undo()
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -119,6 +121,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
     from loko.sso.setup import init_sso
+    from loko.tags.api import tags_api
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
     from loko.web import web_ui
@@ -166,6 +169,7 @@ def create_app(config: dict | None = None) -> "Flask":
         webhooks_api,
         comments_api,
         screenshots_api,
+        tags_api,
         machine_api,
         glossary_api,
         memory_api,

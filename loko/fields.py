@@ -232,3 +232,44 @@ class CommaList(fields.Field):
         parts = (part.strip() if self.strip else part for item in raw for part in item.split(","))
         items = [part for part in parts if part]
         return tuple(dict.fromkeys(self.inner.deserialize(item) for item in items))
+
+
+# A tag on keys: letters, digits and . _ - : (no comma: tags are listed comma-separated in a
+# query), a letter or a digit first.
+MAX_TAG = 50
+TAG_PATTERN = re.compile(r"[^\W_][\w.:-]*")
+TAG_RULE = (
+    f"a tag is 1 to {MAX_TAG} letters, digits and the characters . _ - :, beginning with a letter or a digit"
+)
+# Tags one filter or one request may name.
+MAX_TAGS = 50
+
+
+def valid_tag(value: str) -> None:
+    if not 1 <= len(value) <= MAX_TAG or TAG_PATTERN.fullmatch(value) is None:
+        raise ValidationError(f"{value[:60]!r} is not a valid tag: {TAG_RULE}.")
+
+
+def TagName(**kwargs):
+    metadata = {"description": TAG_RULE[0].upper() + TAG_RULE[1:] + ".", "example": "web"}
+    return fields.String(validate=valid_tag, metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)
+
+
+def TagList(description: str, **kwargs):
+    """Tags in a query: the parameter repeated or the tags comma-separated."""
+    return CommaList(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": description, "example": "web,ios"},
+        **kwargs,
+    )
+
+
+def tag_query_fields() -> dict:
+    """The tag filter's query parameters (``tag``, ``tags``, ``excludeTags``), for a schema
+    that narrows keys by their tags."""
+    return {
+        "tag": TagName(metadata={"description": "Only keys with this tag."}),
+        "tags": TagList("Only keys with every one of these tags."),
+        "excludeTags": TagList("Only keys with none of these tags."),
+    }

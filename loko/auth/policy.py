@@ -60,6 +60,12 @@ PRETRANSLATE = EDIT_TRANSLATIONS
 # A member or key limited to some languages writes values in those languages only.
 MANAGE_KEYS = "canManageKeys"
 
+# Tags on keys: seen by whoever sees the translations (a read key too); added to and removed
+# from keys by whoever manages the keys (a write key too, not a member limited to some
+# languages), since they choose what the exports and the other filters take.
+VIEW_TAGS = VIEW_TRANSLATIONS
+MANAGE_TAGS = MANAGE_KEYS
+
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."
 

@@ -177,6 +177,7 @@ OPERATION_KINDS = (
     "undo",
     "pretranslate",
     "replace",
+    "tag",
 )
 
 
