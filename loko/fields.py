@@ -263,13 +263,3 @@ def TagList(description: str, **kwargs):
         metadata={"description": description, "example": "web,ios"},
         **kwargs,
     )
-
-
-def tag_query_fields() -> dict:
-    """The tag filter's query parameters (``tag``, ``tags``, ``excludeTags``), for a schema
-    that narrows keys by their tags."""
-    return {
-        "tag": TagName(metadata={"description": "Only keys with this tag."}),
-        "tags": TagList("Only keys with every one of these tags."),
-        "excludeTags": TagList("Only keys with none of these tags."),
-    }
