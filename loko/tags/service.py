@@ -40,6 +40,16 @@ def list_tags(actor, project_id: str) -> list[dict]:
     return [{"name": name, "keys": count} for name, count in rows]
 
 
+def project_tag_names(project_id: str) -> list[str]:
+    """The names of the project's tags (those on a key in the trash too), by name: one walk
+    of the tags' index."""
+    return list(
+        db.session.execute(
+            select(KeyTag.tag).where(KeyTag.project_id == project_id).distinct().order_by(KeyTag.tag)
+        ).scalars()
+    )
+
+
 def tags_of(translation_ids: list[str]) -> dict[str, list[str]]:
     """``{translation id: its tags, by name}`` of the keys named (those with none left out)."""
     found: dict[str, list[str]] = {}

@@ -13,11 +13,12 @@ from werkzeug.datastructures import MultiDict
 
 from loko.auth.views import _is_local_path
 from loko.comments.service import list_comments
-from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
+from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, TagList, TagName, no_control_characters
 from loko.http import load_args, load_query
 from loko.languages.service import file_names, project_languages
 from loko.projects.service import ProjectView
 from loko.screenshots.service import key_screenshots
+from loko.tags.filters import TagFilter
 from loko.translations import revert, service, undo
 from loko.translations.details import update_key_details
 from loko.translations.history import history_actors, newer_cursor
@@ -74,6 +75,9 @@ class EditorQuery(ApiSchema):
     issues = fields.String(validate=[validate.Length(min=1, max=32), no_control_characters])
     review = fields.String(validate=validate.OneOf(["needed"]))
     shots = fields.String(validate=validate.OneOf(["with", "without"]))
+    tag = TagName()
+    tags = TagList("Keys with every one of these tags.")
+    excludeTags = TagList("Keys with none of these tags.")
 
     @pre_load
     def leave_out_blank_fields(self, data, **kwargs):
@@ -102,6 +106,7 @@ def _arguments_of(query: dict) -> dict:
         issues=query.get("issues"),
         needs_review="review" in query,
         screenshots=query.get("shots"),
+        tags=TagFilter.from_query(query),
     )
     return {
         "filters": filters,
@@ -125,6 +130,7 @@ def _links(filters: EditorFilters, page) -> dict:
         "issues": filters.issues,
         "review": "needed" if filters.needs_review else None,
         "shots": filters.screenshots,
+        **filters.tags.as_query(),
         "source": page.source,
         "lang": page.shown[1:],
     }
@@ -179,7 +185,19 @@ def editor_rows(project_id):
     return render_page("translations/_editor_fragment.html", page=page, view_query=view_query)
 
 
-EDITOR_VIEW_FIELDS = ("file", "q", "missing", "since", "inherited", "issues", "review", "source", "lang")
+EDITOR_VIEW_FIELDS = (
+    "file",
+    "q",
+    "missing",
+    "since",
+    "inherited",
+    "issues",
+    "review",
+    "tags",
+    "excludeTags",
+    "source",
+    "lang",
+)
 
 
 def _back_to_editor(project_id: str) -> str:

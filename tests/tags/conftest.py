@@ -7,6 +7,7 @@ from loko.extensions import db
 from loko.organizations.models import Organization
 from loko.projects.models import Project
 from tests.factories import CallerClient, add_language, add_org_member, make_session, make_user, user_id
+from tests.pages.conftest import PageClient
 
 KEYS = {
     "common": {
@@ -69,3 +70,13 @@ def tag(api, project):
         return response
 
     return send
+
+
+@pytest.fixture
+def page_as(app, world):
+    """``page_as("editor").get("/projects/...")``: that caller's browser."""
+
+    def make(name: str) -> PageClient:
+        return PageClient(app, world.credentials[name])
+
+    return make
