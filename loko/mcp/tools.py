@@ -32,6 +32,9 @@ from loko.quality.schemas import ChecksPage, ReviewQueuePage, ReviewRequest, Rev
 from loko.replace import service as replacing
 from loko.replace.schemas import ReplaceRequest, ReplaceResult
 from loko.screenshots import service as screenshots
+from loko.tags import service as tagging
+from loko.tags.filters import TagFilter
+from loko.tags.schemas import BulkTagRequest, BulkTagResult, TagList
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
     OperationsPage,
@@ -305,7 +308,12 @@ def _render_import(result: dict) -> str:
 
 def _export_file(actor, args):
     languages = (args["language"],) if args.get("language") else None
-    query = exports.ExportQuery(format=args["format"], languages=languages, file_names=(args["fileName"],))
+    query = exports.ExportQuery(
+        format=args["format"],
+        languages=languages,
+        file_names=(args["fileName"],),
+        tags=TagFilter.from_query(args),
+    )
     project, etag = exports.authorize_export(actor, actor.project_id, query)
     export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
     body = export.body if isinstance(export.body, bytes) else b"".join(export.body)
@@ -380,6 +388,34 @@ def _render_replace(result: dict) -> str:
     ]
     lines += [f"- timed out {t['fileName']} {t['key']} ({t['language']})" for t in result["timedOut"][:20]]
     return "\n".join(lines) + _more(result.get("nextCursor"))
+
+
+def _list_tags(actor, _args):
+    return {"tags": tagging.list_tags(actor, actor.project_id)}
+
+
+def _render_tags(result: dict) -> str:
+    if not result["tags"]:
+        return "No key has a tag."
+    return "\n".join(f"- {tag['name']}: {tag['keys']} key(s)" for tag in result["tags"])
+
+
+def _tag_keys(actor, args):
+    return tagging.tag_keys(
+        actor,
+        actor.project_id,
+        add=args["add"],
+        remove=args["remove"],
+        ids=args.get("ids"),
+        key_filter=args.get("filter"),
+    )
+
+
+def _render_tagged(result: dict) -> str:
+    return (
+        f"{result['matched']} key(s) chosen: {result['added']} tag(s) added, {result['removed']} "
+        f"removed; operation {result['operationId'] or 'none'}."
+    )
 
 
 def _suggest_translations(actor, args):
@@ -828,6 +864,32 @@ TOOLS = {
             _find_and_replace,
             _render_replace,
             writes=True,
+        ),
+        ToolSpec(
+            "list_tags",
+            "List tags",
+            "The project's tags on keys, each with how many active keys carry it. A tag narrows "
+            "an export (export_file's `tag`, `tags`, `excludeTags`), a find and replace and a "
+            "pre-translation to part of the project.",
+            schemas.NoArguments,
+            TagList,
+            _list_tags,
+            _render_tags,
+        ),
+        ToolSpec(
+            "tag_keys",
+            "Add or remove tags on keys",
+            "Add the tags `add` to, and remove the tags `remove` from, the keys named by `ids` "
+            "(translation ids, as get_translation and search_translations give them) or chosen by "
+            "`filter` (`fileName`, `search` in the key, `tags` all carried, `excludeTags` none "
+            "carried; `{}` is every key). A tag is 1 to 50 letters, digits and . _ - :. All or "
+            "nothing, as one operation (undo_changes takes it back).",
+            BulkTagRequest,
+            BulkTagResult,
+            _tag_keys,
+            _render_tagged,
+            writes=True,
+            idempotent=True,
         ),
         ToolSpec(
             "search_memory",

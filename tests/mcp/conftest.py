@@ -43,6 +43,8 @@ TOOL_NAMES = {
     "pretranslate",
     "search_memory",
     "find_and_replace",
+    "list_tags",
+    "tag_keys",
 }
 SEED = [
     (
