@@ -17,6 +17,7 @@ PROJECT = "00000000-0000-7000-8000-0000000000b1"
 KEYS = ("00000000-0000-7000-8000-0000000000c1", "00000000-0000-7000-8000-0000000000c2")
 WRITTEN = datetime(2026, 3, 1, 9, 30, 15, 123456, tzinfo=UTC)
 KEY_COLUMNS = ("id", "project_id", "file_name", "key", "sort_key", "created_at", "updated_at", "deleted_at")
+LANGUAGE_ROW = "INSERT INTO project_languages (project_id, code, name, emoji) VALUES (:p, 'en', 'en', '')"
 VALUE_COLUMNS = ("translation_id", "language_code", "project_id", "value", "state")
 
 
@@ -56,9 +57,7 @@ def upgraded(empty_database_url):
             {"id": PROJECT, "org": ORG, "at": at},
         )
         connection.execute(
-            sa.text(
-                "INSERT INTO project_languages (project_id, code, name, emoji) VALUES (:p, 'en', 'English', '')"
-            ),
+            sa.text(LANGUAGE_ROW),
             {"p": PROJECT},
         )
         connection.execute(
