@@ -1,6 +1,14 @@
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from loko.fields import MAX_VALUE, ApiSchema, FileName, LanguageCode, no_control_characters
+from loko.fields import (
+    MAX_TAGS,
+    MAX_VALUE,
+    ApiSchema,
+    FileName,
+    LanguageCode,
+    TagName,
+    no_control_characters,
+)
 from loko.replace.matching import MAX_FIND, MODES
 from loko.translations.models import VALUE_STATES
 
@@ -72,6 +80,16 @@ class ReplaceRequest(ApiSchema):
     )
     state = fields.String(
         validate=validate.OneOf(VALUE_STATES), metadata={"description": "Only values in this review state."}
+    )
+    tags = fields.List(
+        TagName(),
+        validate=validate.Length(min=1, max=MAX_TAGS),
+        metadata={"description": "Only keys with every one of these tags."},
+    )
+    excludeTags = fields.List(
+        TagName(),
+        validate=validate.Length(min=1, max=MAX_TAGS),
+        metadata={"description": "Only keys with none of these tags."},
     )
     includeSource = fields.Boolean(
         load_default=False, metadata={"description": "Also replace in the source language's values."}

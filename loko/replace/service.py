@@ -35,6 +35,7 @@ from loko.quality.service import preview as checks_preview
 from loko.replace.guards import breakage
 from loko.replace.matching import VALUE_TIMEOUT, TimedOut, compile_replacement
 from loko.replace.schemas import DEFAULT_PAGE
+from loko.tags.filters import TagFilter
 from loko.translations import history
 from loko.translations.models import REQUESTED, Translation, TranslationValue
 from loko.translations.operations import operation
@@ -275,6 +276,9 @@ def _condition(project_id: str, languages: list[str], data: dict, rule):
             .correlate(Translation)
         )
         conditions.append(contains_text(Translation.key, data["search"]) | in_a_value)
+    tags = TagFilter(tuple(data.get("tags", ())), tuple(data.get("excludeTags", ())))
+    if tags:
+        conditions.append(tags.condition(Translation.id))
     if rule.pattern is None:
         # Text in its case: the database's (case-insensitive) substring match finds a superset.
         conditions.append(contains_text(TranslationValue.value, rule.find))
