@@ -852,7 +852,8 @@ TOOLS = {
             "Find and replace",
             "Replace `find` by `replace` in the project's values: `mode` text (as written) or "
             "regex (`\\1`, `\\g<name>` insert groups), `matchCase`, `wholeWord`, filtered by "
-            "`languages`, `fileName`, `search`, `state`, `tags` and `excludeTags`; the source language only with "
+            "`languages`, `fileName`, `search`, `state`, `tags` and `excludeTags`; the source "
+            "language only with "
             "`includeSource`. First call it as it is (`dryRun` true): it lists each change "
             "`{translationId, language, before, after}`, the results refused (they would break a "
             "placeholder, tag or ICU syntax) and values that timed out. Then call it again with "
