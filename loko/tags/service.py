@@ -179,39 +179,46 @@ def _chosen_keys(project_id: str, ids: list[str] | None, key_filter: dict):
 
 
 def _add(project_id: str, tag: str, keys, now) -> int:
-    lacking = keys.where(
-        ~exists().where(KeyTag.translation_id == Translation.id, KeyTag.tag == tag)
-    ).subquery()
-    operation_id = current_operation_id()
+    lacking = keys.where(~exists().where(KeyTag.translation_id == Translation.id, KeyTag.tag == tag))
     # Counted first: an INSERT ... SELECT's rowcount is not told on every driver.
-    recorded = _count(lacking)
+    recorded = _count(lacking.subquery())
     if not recorded:
         return 0
+    at = literal(now, type_=TagChange.created_at.type)
+    chosen = lacking.subquery()
     db.session.execute(
         insert(TagChange).from_select(
             ["project_id", "operation_id", "translation_id", "tag", "action", "created_at"],
             select(
                 literal(project_id),
-                literal(operation_id),
-                lacking.c.id,
+                literal(current_operation_id()),
+                chosen.c.id,
                 literal(tag),
                 literal(ADDED),
-                literal(now, type_=TagChange.created_at.type),
+                at,
             ),
         )
     )
+    # The same selection again: the tags are not there yet, so it names the same keys.
+    chosen = lacking.subquery()
     db.session.execute(
         insert(KeyTag).from_select(
             ["translation_id", "tag", "project_id", "created_at"],
-            select(
-                TagChange.translation_id,
-                TagChange.tag,
-                TagChange.project_id,
-                TagChange.created_at,
-            ).where(TagChange.operation_id == operation_id, TagChange.tag == tag),
+            select(chosen.c.id, literal(tag), literal(project_id), at),
         )
     )
     return recorded
+
+
+def add_tag_in_operation(project_id: str, tag: str, translation_ids: list[str]) -> int:
+    """Add ``tag`` to the keys named (the project's), inside the caller's transaction and
+    operation (an import's): the number of keys that lacked it. The caller checked
+    canManageKeys."""
+    added, now = 0, utcnow()
+    for chunk in in_chunks(sorted(set(translation_ids))):
+        keys = select(Translation.id).where(Translation.project_id == project_id, Translation.id.in_(chunk))
+        added += _add(project_id, tag, keys, now)
+    return added
 
 
 def _count(subquery) -> int:
