@@ -9,6 +9,7 @@ has issues (``status --checks``); 5 values wait for a review (``status --review`
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -459,10 +460,41 @@ def _source_language(config: Config, remote: Remote) -> str | None:
     return remote.source_language()
 
 
+# A tag as the server takes it (the client imports nothing of the server).
+TAG = re.compile(r"[^\W_][\w.:-]{0,49}")
+
+
+def _tags(_ctx, param, values) -> tuple[str, ...]:
+    """Tags given with the option repeated or comma-separated."""
+    parts = (part.strip() for value in values for part in value.split(","))
+    tags = tuple(dict.fromkeys(part for part in parts if part))
+    for tag in tags:
+        if TAG.fullmatch(tag) is None:
+            raise click.BadParameter(
+                f"{tag!r} is not a tag: 1 to 50 letters, digits and . _ - :, a letter or digit first.",
+                param=param,
+            )
+    return tags
+
+
 @click.command("pull")
 @client_options
 @language_option
-def pull_command(config, out, languages):
+@click.option(
+    "--tag",
+    "tags",
+    multiple=True,
+    callback=_tags,
+    help="Only the keys with this tag (repeat, or separate with commas: keys with every one).",
+)
+@click.option(
+    "--exclude-tag",
+    "exclude_tags",
+    multiple=True,
+    callback=_tags,
+    help="Only the keys with none of these tags (repeat, or separate with commas).",
+)
+def pull_command(config, out, languages, tags, exclude_tags):
     """Write the project's translations into the local files.
 
     Each [[files]] entry's path places them; a file is written only when its bytes differ,
@@ -471,7 +503,10 @@ def pull_command(config, out, languages):
 
     With several [[files]] entries of one format, a project file goes to the entry under
     whose path it exists here (in any language); one found under none goes to the first
-    entry of its format."""
+    entry of its format.
+
+    With --tag or --exclude-tag, the files hold only the keys those tags keep (the server's
+    ETag names the filter, so a pull with another filter downloads again)."""
     _refuse_language_filter(config, languages)
     state = PullState.load(config.root, out.warn)
     results = []
@@ -480,7 +515,7 @@ def pull_command(config, out, languages):
         for format_name, file_sets in _by_format(config.files).items():
             record = state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag, source)
+            answer = remote.export(format_name, languages, etag, source, tags, exclude_tags)
             if answer.not_modified:
                 results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
                 out.say(f"{format_name}: up to date")

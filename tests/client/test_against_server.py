@@ -469,3 +469,18 @@ def test_push_screenshots_of_a_file_that_is_no_image_exits_1_naming_it(loko, wor
     assert result.exit_code == 1
     assert "'fake.png'" in result.stderr and "(HTTP 400)" in result.stderr
     assert server_screenshots(project) == []
+
+
+def test_pull_with_a_tag_writes_only_the_tagged_keys(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Grüße", "title": "Laden"})
+    with project.api() as api:
+        response = api.post("/tags/bulk", json={"add": ["web"], "filter": {"search": "title"}})
+        response.raise_for_status()
+    result = loko("pull", "--tag", "web")
+    assert result.exit_code == 0, result.output
+    assert (workdir / "locales/de/common.json").read_bytes() == b'{"title":"Laden"}'
+    assert loko("pull", "--exclude-tag", "web").exit_code == 0
+    assert (workdir / "locales/de/common.json").read_bytes() == '{"hello":"Grüße"}'.encode()
+    refused = loko("pull", "--tag", "no spaces")
+    assert refused.exit_code != 0
+    assert "not a tag" in refused.output
