@@ -54,6 +54,7 @@ from loko.machine import service as machine
 from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
 from loko.screenshots import service as screenshots
+from loko.tags.filters import TagFilter
 from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
 from loko.translations.queries import contains_text, has_inherited_value
 from loko.translations.service import fill_missing
@@ -85,6 +86,8 @@ class Request:
     changed_since: date | None = None
     min_score: int | None = None
     provider_id: str | None = None
+    tags: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
 
     @classmethod
     def from_fields(cls, data: dict) -> "Request":
@@ -99,6 +102,8 @@ class Request:
             changed_since=chosen.get("changedSince"),
             min_score=None if memory is None else memory["minScore"],
             provider_id=sources.get("provider"),
+            tags=tuple(dict.fromkeys(chosen.get("tags") or ())),
+            exclude_tags=tuple(dict.fromkeys(chosen.get("excludeTags") or ())),
         )
 
     def payload(self) -> dict:
@@ -109,6 +114,8 @@ class Request:
             "changedSince": None if self.changed_since is None else self.changed_since.isoformat(),
             "minScore": self.min_score,
             "providerId": self.provider_id,
+            "tags": list(self.tags),
+            "excludeTags": list(self.exclude_tags),
         }
 
     @classmethod
@@ -121,6 +128,8 @@ class Request:
             changed_since=None if since is None else date.fromisoformat(since),
             min_score=payload.get("minScore"),
             provider_id=payload.get("providerId"),
+            tags=tuple(payload.get("tags") or ()),
+            exclude_tags=tuple(payload.get("excludeTags") or ()),
         )
 
 
@@ -367,6 +376,9 @@ def _missing_in(project, request: Request, language: str) -> list[Missing]:
         )
     if request.changed_since is not None:
         conditions.append(Translation.updated_at >= datetime.combine(request.changed_since, time.min, UTC))
+    tags = TagFilter(request.tags, request.exclude_tags)
+    if tags:
+        conditions.append(tags.condition(Translation.id))
     link = link_of(project)
     if link is not None and link.target == language:
         conditions.append(~has_inherited_value(link))
