@@ -173,7 +173,51 @@ def _render_editor(project_id, arguments: dict):
         checks=check_titles(),
         any_check=ANY_CHECK,
         view_query=urlencode(params, doseq=True),
+        **_replace_scope(filters, page),
     )
+
+
+# The editor's filters a find and replace cannot narrow by, as the dialog names them.
+NOT_REPLACE_FILTERS = {
+    "missing": "missing in",
+    "changed_since": "changed since",
+    "inherited": "inherited",
+    "issues": "check issues",
+    "screenshots": "screenshots",
+}
+
+
+def _replace_scope(filters: EditorFilters, page) -> dict:
+    """The find and replace dialog's filter (the editor's, as ``ReplaceRequest`` takes it: the
+    file, the search, the review state, the tags, and the languages shown that the caller
+    edits, but the source), what it covers in words, and the filters it leaves out."""
+    body = {}
+    if filters.file_name:
+        body["fileName"] = filters.file_name
+    if filters.search:
+        body["search"] = filters.search
+    if filters.needs_review:
+        body["state"] = "needs-review"
+    if filters.tags.all_of:
+        body["tags"] = list(filters.tags.all_of)
+    if filters.tags.none_of:
+        body["excludeTags"] = list(filters.tags.none_of)
+    sources = {page.source, page.project.source_language}
+    languages = [
+        code for code in page.shown if code not in sources and page.permissions.may_edit_language(code)
+    ]
+    if languages:
+        body["languages"] = languages
+    names = page.language_names
+    scope = (
+        "the values in " + ", ".join(names[code]["name"] for code in languages)
+        if languages
+        else "the values in every language you edit but the source"
+    )
+    if body.keys() - {"languages"}:
+        scope += " of the keys this view's filters show"
+    ignored = [name for field, name in NOT_REPLACE_FILTERS.items() if getattr(filters, field)]
+    return {"replace_filter": body, "replace_scope": scope, "replace_ignored": ignored}
 
 
 @translations_ui.get("/projects/<uuid:project_id>/editor/rows")
