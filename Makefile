@@ -103,6 +103,7 @@ bench: install bench-deps
 	$(BIN)/python -m bench.dist
 	$(BIN)/python -m bench.memory
 	$(BIN)/python -m bench.screenshots
+	$(BIN)/python -m bench.replace
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }
