@@ -63,11 +63,11 @@ def upgraded(empty_database_url):
         connection.execute(
             sa.text(
                 "INSERT INTO translations (id, project_id, file_name, key, sort_key, created_at, updated_at, "
-                "deleted_at) VALUES (:id, :p, 'common', :key, :key, :at, :at, :deleted)"
+                "deleted_at) VALUES (:id, :p, 'common', :key, :sort, :at, :at, :deleted)"
             ),
             [
-                {"id": KEYS[0], "p": PROJECT, "key": "title", "at": at, "deleted": None},
-                {"id": KEYS[1], "p": PROJECT, "key": "old", "at": at, "deleted": at},
+                {"id": KEYS[0], "p": PROJECT, "key": "title", "sort": "title", "at": at, "deleted": None},
+                {"id": KEYS[1], "p": PROJECT, "key": "old", "sort": "old", "at": at, "deleted": at},
             ],
         )
         connection.execute(
