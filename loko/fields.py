@@ -238,6 +238,7 @@ class CommaList(fields.Field):
 # query), a letter or a digit first.
 MAX_TAG = 50
 TAG_PATTERN = re.compile(r"[^\W_][\w.:-]*")
+TAG_PATTERN_ANCHORED = r"^[^\W_][\w.:-]*$"
 TAG_RULE = (
     f"a tag is 1 to {MAX_TAG} letters, digits and the characters . _ - :, beginning with a letter or a digit"
 )
@@ -251,8 +252,17 @@ def valid_tag(value: str) -> None:
 
 
 def TagName(**kwargs):
+    """A tag's name; the document states its rule as a pattern and lengths too."""
     metadata = {"description": TAG_RULE[0].upper() + TAG_RULE[1:] + ".", "example": "web"}
-    return fields.String(validate=valid_tag, metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)
+    return fields.String(
+        validate=[
+            validate.Length(min=1, max=MAX_TAG),
+            validate.Regexp(TAG_PATTERN_ANCHORED, error=f"Not a valid tag: {TAG_RULE}."),
+            valid_tag,
+        ],
+        metadata={**metadata, **kwargs.pop("metadata", {})},
+        **kwargs,
+    )
 
 
 def TagList(description: str, **kwargs):

@@ -28,10 +28,22 @@ class TagList(ApiSchema):
     tags = fields.List(fields.Nested(TagOut), required=True)
 
 
+# At least one tag, to add or to remove.
+SOME_TAG = {
+    "anyOf": [
+        {"required": ["add"], "properties": {"add": {"minItems": 1}}},
+        {"required": ["remove"], "properties": {"remove": {"minItems": 1}}},
+    ]
+}
+
+
 class KeyTagsChange(ApiSchema):
     """Tags to add to and to remove from one key."""
 
     BODY_REQUIRED = True
+
+    class Meta(ApiSchema.Meta):
+        json_schema = SOME_TAG
 
     add = _tags("Tags to add (those the key carries already are left as they are).")
     remove = _tags("Tags to remove (those the key lacks are left as they are).")
@@ -72,7 +84,7 @@ class BulkTagRequest(ApiSchema):
     BODY_REQUIRED = True
 
     class Meta(ApiSchema.Meta):
-        json_schema = {"oneOf": [{"required": ["ids"]}, {"required": ["filter"]}]}
+        json_schema = {"oneOf": [{"required": ["ids"]}, {"required": ["filter"]}], **SOME_TAG}
 
     add = _tags("Tags to add to each key chosen.")
     remove = _tags("Tags to remove from each key chosen.")
