@@ -106,6 +106,7 @@ bench: install bench-deps
 	$(BIN)/python -m bench.notifications
 	$(BIN)/python -m bench.releases
 	$(BIN)/python -m bench.proposals
+	$(BIN)/python -m bench.replace
 
 bench-pg: install bench-deps
 	@test -n "$$LOKO_TEST_DATABASE_URL" || { echo "set LOKO_TEST_DATABASE_URL to a PostgreSQL server URL"; exit 1; }

@@ -90,6 +90,7 @@ def subscribe_workbench() -> None:
     from loko.quality.service import start_listening as checks_on_writes
     from loko.releases.freeze import start_guarding as string_freeze
     from loko.screenshots.listeners import start_listening as screenshot_files
+    from loko.tags.service import start_listening as tag_undo
     from loko.webhooks.service import start_listening as webhook_deliveries
 
     string_freeze()
@@ -104,6 +105,7 @@ def subscribe_workbench() -> None:
 
     use_key_filter(task_keys_query)
     proposals_on_undo()
+    tag_undo()
 
 
 def create_app(config: dict | None = None) -> "Flask":
@@ -144,6 +146,7 @@ def create_app(config: dict | None = None) -> "Flask":
     from loko.repohost.api import repohost_api
     from loko.screenshots.api import screenshots_api
     from loko.sso.setup import init_sso
+    from loko.tags.api import tags_api
     from loko.tasks.api import tasks_api
     from loko.translations.api import translations_api
     from loko.translations.direct import DirectPatch
@@ -198,6 +201,7 @@ def create_app(config: dict | None = None) -> "Flask":
         notifications_api,
         proposals_api,
         screenshots_api,
+        tags_api,
         machine_api,
         glossary_api,
         memory_api,

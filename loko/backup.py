@@ -27,6 +27,7 @@ COUNTED = (
     ("translations", "translations", "WHERE deleted_at IS NULL"),
     ("in the trash", "translations", "WHERE deleted_at IS NOT NULL"),
     ("history entries", "translation_history", ""),
+    ("tags on keys", "key_tags", ""),
     ("API keys", "api_keys", ""),
     ("image files", carried.TABLE, ""),
 )

@@ -232,3 +232,44 @@ class CommaList(fields.Field):
         parts = (part.strip() if self.strip else part for item in raw for part in item.split(","))
         items = [part for part in parts if part]
         return tuple(dict.fromkeys(self.inner.deserialize(item) for item in items))
+
+
+# A tag on keys: letters, digits and . _ - : (no comma: tags are listed comma-separated in a
+# query), a letter or a digit first.
+MAX_TAG = 50
+TAG_PATTERN = re.compile(r"[^\W_][\w.:-]*")
+TAG_PATTERN_ANCHORED = r"^[^\W_][\w.:-]*$"
+TAG_RULE = (
+    f"a tag is 1 to {MAX_TAG} letters, digits and the characters . _ - :, beginning with a letter or a digit"
+)
+# Tags one filter or one request may name.
+MAX_TAGS = 50
+
+
+def valid_tag(value: str) -> None:
+    if not 1 <= len(value) <= MAX_TAG or TAG_PATTERN.fullmatch(value) is None:
+        raise ValidationError(f"{value[:60]!r} is not a valid tag: {TAG_RULE}.")
+
+
+def TagName(**kwargs):
+    """A tag's name; the document states its rule as a pattern and lengths too."""
+    metadata = {"description": TAG_RULE[0].upper() + TAG_RULE[1:] + ".", "example": "web"}
+    return fields.String(
+        validate=[
+            validate.Length(min=1, max=MAX_TAG),
+            validate.Regexp(TAG_PATTERN_ANCHORED, error=f"Not a valid tag: {TAG_RULE}."),
+            valid_tag,
+        ],
+        metadata={**metadata, **kwargs.pop("metadata", {})},
+        **kwargs,
+    )
+
+
+def TagList(description: str, **kwargs):
+    """Tags in a query: the parameter repeated or the tags comma-separated."""
+    return CommaList(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": description, "example": "web,ios"},
+        **kwargs,
+    )

@@ -86,6 +86,11 @@ MANAGE_KEYS = "canManageKeys"
 # admins), or by a write key, as a pipeline names a release when it ships one.
 VIEW_RELEASES = VIEW_TRANSLATIONS
 MANAGE_RELEASES = "canManageReleases"
+# Tags on keys: seen by whoever sees the translations (a read key too); added to and removed
+# from keys by whoever manages the keys (a write key too, not a member limited to some
+# languages), since they choose what the exports and the other filters take.
+VIEW_TAGS = VIEW_TRANSLATIONS
+MANAGE_TAGS = MANAGE_KEYS
 
 SESSION_ONLY = frozenset({EDIT_PROJECTS, DELETE_PROJECT, REVIEW_TRANSLATIONS})
 PROJECT_NOT_FOUND = "Project not found."

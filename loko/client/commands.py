@@ -9,6 +9,7 @@ has issues (``status --checks``); 5 values wait for a review (``status --review`
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -460,6 +461,23 @@ def _source_language(config: Config, remote: Remote) -> str | None:
     return remote.source_language()
 
 
+# A tag as the server takes it (the client imports nothing of the server).
+TAG = re.compile(r"[^\W_][\w.:-]{0,49}")
+
+
+def _tags(_ctx, param, values) -> tuple[str, ...]:
+    """Tags given with the option repeated or comma-separated."""
+    parts = (part.strip() for value in values for part in value.split(","))
+    tags = tuple(dict.fromkeys(part for part in parts if part))
+    for tag in tags:
+        if TAG.fullmatch(tag) is None:
+            raise click.BadParameter(
+                f"{tag!r} is not a tag: 1 to 50 letters, digits and . _ - :, a letter or digit first.",
+                param=param,
+            )
+    return tags
+
+
 @click.command("pull")
 @client_options
 @language_option
@@ -470,7 +488,21 @@ def _source_language(config: Config, remote: Remote) -> str | None:
     "or an operation's id.",
 )
 @click.option("--release", help="The project as it was at this release (its name, e.g. v1.2).")
-def pull_command(config, out, languages, as_of, release):
+@click.option(
+    "--tag",
+    "tags",
+    multiple=True,
+    callback=_tags,
+    help="Only the keys with this tag (repeat, or separate with commas: keys with every one).",
+)
+@click.option(
+    "--exclude-tag",
+    "exclude_tags",
+    multiple=True,
+    callback=_tags,
+    help="Only the keys with none of these tags (repeat, or separate with commas).",
+)
+def pull_command(config, out, languages, as_of, release, tags, exclude_tags):
     """Write the project's translations into the local files.
 
     Each [[files]] entry's path places them; a file is written only when its bytes differ,
@@ -482,7 +514,10 @@ def pull_command(config, out, languages, as_of, release):
     entry of its format.
 
     With --as-of or --release the files are written as the project was then (the pull is
-    not remembered: the next plain pull compares with the server as it is)."""
+    not remembered: the next plain pull compares with the server as it is).
+
+    With --tag or --exclude-tag, the files hold only the keys those tags keep (the server's
+    ETag names the filter, so a pull with another filter downloads again)."""
     _refuse_language_filter(config, languages)
     if as_of and release:
         raise click.UsageError("--as-of and --release: give one of them")
@@ -494,7 +529,9 @@ def pull_command(config, out, languages, as_of, release):
         for format_name, file_sets in _by_format(config.files).items():
             record = None if past else state.get(format_name)
             etag = record.etag_to_send(config.root, languages) if record else None
-            answer = remote.export(format_name, languages, etag, source, as_of=as_of, release=release)
+            answer = remote.export(
+                format_name, languages, etag, source, tags, exclude_tags, as_of=as_of, release=release
+            )
             if answer.not_modified:
                 results.append({"format": format_name, "notModified": True, "written": [], "unchanged": None})
                 out.say(f"{format_name}: up to date")

@@ -334,15 +334,22 @@ class Remote:
         languages: tuple[str, ...] | None,
         etag: str | None,
         source_language: str | None = None,
+        tags: tuple[str, ...] = (),
+        exclude_tags: tuple[str, ...] = (),
         as_of: str | None = None,
         release: str | None = None,
     ) -> ExportAnswer:
         """``GET /translations`` as a ZIP, revalidated with ``etag`` when there is one. A
         bilingual file (XLIFF) names ``source_language`` as its source; without one, the server
-        uses the project's source language. ``as_of`` (an instant or an operation id) or
+        uses the project's source language. With ``tags``, only the keys with every one of them;
+        with ``exclude_tags``, only those with none. ``as_of`` (an instant or an operation id) or
         ``release`` (a release's name): the project as it was then."""
         params = [("format", format), ("zip", "true")]
         params += [("language", language) for language in languages or ()]
+        if tags:
+            params.append(("tags", ",".join(tags)))
+        if exclude_tags:
+            params.append(("excludeTags", ",".join(exclude_tags)))
         if source_language:
             params.append(("sourceLanguage", source_language))
         if as_of:

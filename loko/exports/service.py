@@ -51,12 +51,14 @@ from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.releases.service import release_moment
+from loko.tags.filters import TagFilter
 from loko.translations import timeline
 from loko.translations.models import REVIEWED, Translation, TranslationValue
 from loko.translations.queries import source_language as source_language_of
 from loko.translations.timeline import Moment
 
 PO_MIMETYPE = "text/x-gettext-translation"
+NO_TAGS = TagFilter()
 ROWS_PER_FETCH = 10_000
 
 
@@ -75,6 +77,9 @@ class ExportQuery:
     as_of: str | None = None
     release: str | None = None
     moment: Moment | None = None
+    # Only the project's own keys with every tag of ``tags.all_of`` and none of
+    # ``tags.none_of``; a key only the linked project has carries no tag here.
+    tags: TagFilter = NO_TAGS
 
 
 def export_query(arguments: dict) -> ExportQuery:
@@ -89,6 +94,7 @@ def export_query(arguments: dict) -> ExportQuery:
         reviewed_only=arguments.get("state") == REVIEWED,
         as_of=arguments.get("asOf"),
         release=arguments.get("release"),
+        tags=TagFilter.from_query(arguments),
     )
 
 
@@ -313,6 +319,7 @@ def export_etag(project, query: ExportQuery) -> str:
             query.inherit,
             query.source_language,
             query.reviewed_only,
+            *((query.tags.all_of, query.tags.none_of) if query.tags else ()),
         )
     )
     return hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
@@ -563,6 +570,7 @@ class _Values:
         self.reviewed = query.reviewed_only
         languages = list(languages)
         self.batches = iter([languages] if one_batch else _language_batches(project, languages))
+        self.tagged = _tagged_keys(project.id, query) if query.tags else None
         self.keys = self._keys() if untranslated else None
         self.keys_created = self._keys_created() if untranslated and dated else {}
         self.loaded: dict[str, dict[str, dict]] = {}
@@ -579,6 +587,11 @@ class _Values:
         for rows in _rows(KEY_ROWS, KEY_ROWS_IN_FILES, parameters, self.file_names):
             for file_name, key in rows:
                 keys[file_name].append(key)
+        if self.tagged is not None:
+            return {
+                name: [key for key in found if key in self.tagged.get(name, ())]
+                for name, found in keys.items()
+            }
         return keys
 
     def _keys_created(self) -> dict:
@@ -654,6 +667,9 @@ class _Values:
         if language not in self.loaded:
             self._load_next_batch()
         values = self.loaded[language].get(file_name, {})
+        if self.tagged is not None:
+            kept = self.tagged.get(file_name, ())
+            values = {key: value for key, value in values.items() if key in kept}
         if self.keys is None:
             return values
         return dict.fromkeys(self.keys.get(file_name, ()), None) | values
@@ -663,6 +679,22 @@ class _Values:
             self._load_next_batch()
         latest = max(self.dates[language].get(file_name, ""), self.keys_created.get(file_name, ""))
         return utc_moment(latest) if latest else None
+
+
+def _tagged_keys(project_id: str, query: ExportQuery) -> dict[str, set[str]]:
+    """``{file_name: keys}`` of the project's active keys the tag filter of ``query`` keeps
+    (one query, each key's tags read by their primary key)."""
+    statement = select(Translation.file_name, Translation.key).where(
+        Translation.project_id == project_id,
+        Translation.deleted_at.is_(None),
+        query.tags.condition(Translation.id),
+    )
+    if query.file_names is not None:
+        statement = statement.where(Translation.file_name.in_(query.file_names))
+    kept = defaultdict(set)
+    for file_name, key in db.session.execute(statement):
+        kept[file_name].add(key)
+    return kept
 
 
 def _json_writer(project: Row, query: ExportQuery, link: Link | None, languages, one_batch: bool = False):
@@ -890,7 +922,8 @@ def _member_key(project, query: ExportQuery, layout: dict, language: str | None,
     whose one file holds every language, the languages it holds)."""
     languages = tuple(layout) if language is None else language
     source = query.source_language if query.format in BILINGUAL else None
-    return (project.id, query.format, query.reviewed_only, query.inherit, source, languages, file_name)
+    tags = (query.tags.all_of, query.tags.none_of)
+    return (project.id, query.format, query.reviewed_only, query.inherit, source, languages, file_name, tags)
 
 
 def _member_versions(project, query: ExportQuery, link: Link | None, layout: dict, multilingual: bool):

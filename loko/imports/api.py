@@ -76,6 +76,7 @@ def import_translations(project_id):
         mode=query["mode"],
         removed_keys=query["removedKeys"],
         dry_run=query["dryRun"],
+        tag=query.get("tag"),
     )
     if query["run_async"]:
         return JobEnvelope().dump(

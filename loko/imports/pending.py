@@ -59,6 +59,7 @@ def upload_options(query: dict, upload_name: str, data: bytes) -> ImportOptions:
         path_template=query.get("pathTemplate"),
         mode=query["mode"],
         removed_keys=query["removedKeys"],
+        tag=query.get("tag"),
     )
 
 

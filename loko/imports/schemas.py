@@ -2,7 +2,7 @@
 
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema, FileName, LanguageCode
+from loko.fields import ApiSchema, FileName, LanguageCode, TagName
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.service import MODES, REMOVED_KEYS
 
@@ -44,6 +44,12 @@ class ImportQuery(ApiSchema):
     )
     dryRun = fields.Boolean(
         load_default=False, metadata={"description": "Answer the same diff without writing anything."}
+    )
+    tag = TagName(
+        metadata={
+            "description": "A tag given to every key the upload names, created or already there "
+            "(needs canManageKeys); `tagged` in the answer counts the keys that lacked it."
+        }
     )
     run_async = fields.Boolean(
         data_key="async",
@@ -142,6 +148,9 @@ class ImportResult(ApiSchema):
         },
     )
     summary = fields.Nested(ImportSummary, required=True)
+    tagged = fields.Integer(
+        metadata={"description": "With `tag`: the keys that got it (those that had it count none)."}
+    )
     files = fields.List(fields.Nested(ImportedFile), required=True)
     created = fields.List(
         fields.Nested(ValueChange),

@@ -36,6 +36,7 @@ from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version, stamp_files
 from loko.quality.service import details_wanted, preview
+from loko.tags.service import add_tag_in_operation
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
@@ -71,6 +72,7 @@ class ImportOptions:
     removed_keys: str = "keep"
     dry_run: bool = False
     expected: str | None = None  # the digest of a dry run this import must still match
+    tag: str | None = None  # given to every key the upload names (created or already there)
 
 
 @dataclass
@@ -103,6 +105,8 @@ class Plan:
     unchanged: int = 0
     # The stored keys' (max_length, comment, source value) for the checks, or None.
     details: dict | None = None
+    # Every key the upload names, by translation id (the import's tag goes to each).
+    named: list = field(default_factory=list)
 
 
 KEYS_WITH_VALUES = (
@@ -188,6 +192,8 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         permissions = policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     else:
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    if options.tag is not None:
+        policy.require_permission(actor, project_id, policy.MANAGE_TAGS)
     files = _parsed(data, options)
     if options.dry_run:
         plan = _plan(project_id, files, options)
@@ -205,7 +211,10 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
             warnings = _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
-            details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids))
+            tagged = add_tag_in_operation(project_id, options.tag, plan.named) if options.tag else 0
+            if tagged:
+                bump_data_version(project_id)  # which keys a tag filter keeps changed
+            details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids) + tagged)
         if details["operation_id"]:
             audit.record_import(actor, project_id, plan.files, _summary(plan), details["operation_id"])
             events.emit_one(
@@ -223,6 +232,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
     return {
         **_answer(plan, files, options, details["operation_id"]),
         "checks": {"refused": [], "warnings": warnings},
+        **({"tagged": tagged} if options.tag else {}),
     }
 
 
@@ -335,6 +345,7 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                     else:
                         translation_id = item.id
                     imported_keys[key] = translation_id
+                    plan.named.append(translation_id)
                 if key not in chosen:
                     notes = _notes(entry)
                     if any(part is not None for part in notes) or (

@@ -22,7 +22,7 @@ from loko.web.pages import (
 
 imports_ui = Blueprint("imports_ui", __name__)
 PATH = "/projects/<uuid:project_id>/import"
-OPTIONAL = ("format", "language", "fileName", "pathTemplate")
+OPTIONAL = ("format", "language", "fileName", "pathTemplate", "tag")
 
 
 @imports_ui.get(PATH)

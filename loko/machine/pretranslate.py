@@ -55,6 +55,7 @@ from loko.machine.models import MachineProvider
 from loko.projects.service import link_of
 from loko.proposals import service as proposals
 from loko.screenshots import service as screenshots
+from loko.tags.filters import TagFilter
 from loko.translations.models import PRE_TRANSLATED, Translation, TranslationValue
 from loko.translations.queries import contains_text, has_inherited_value
 from loko.translations.service import fill_missing
@@ -88,6 +89,8 @@ class Request:
     provider_id: str | None = None
     # Proposals (``loko.proposals``) instead of values, for a reviewer to accept.
     as_proposals: bool = False
+    tags: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
 
     @classmethod
     def from_fields(cls, data: dict) -> "Request":
@@ -103,6 +106,8 @@ class Request:
             min_score=None if memory is None else memory["minScore"],
             provider_id=sources.get("provider"),
             as_proposals=bool(data.get("asProposals")),
+            tags=tuple(dict.fromkeys(chosen.get("tags") or ())),
+            exclude_tags=tuple(dict.fromkeys(chosen.get("excludeTags") or ())),
         )
 
     def payload(self) -> dict:
@@ -114,6 +119,8 @@ class Request:
             "minScore": self.min_score,
             "providerId": self.provider_id,
             "asProposals": self.as_proposals,
+            "tags": list(self.tags),
+            "excludeTags": list(self.exclude_tags),
         }
 
     @classmethod
@@ -127,6 +134,8 @@ class Request:
             min_score=payload.get("minScore"),
             provider_id=payload.get("providerId"),
             as_proposals=bool(payload.get("asProposals")),
+            tags=tuple(payload.get("tags") or ()),
+            exclude_tags=tuple(payload.get("excludeTags") or ()),
         )
 
 
@@ -389,6 +398,9 @@ def _missing_in(project, request: Request, language: str) -> list[Missing]:
         )
     if request.changed_since is not None:
         conditions.append(Translation.updated_at >= datetime.combine(request.changed_since, time.min, UTC))
+    tags = TagFilter(request.tags, request.exclude_tags)
+    if tags:
+        conditions.append(tags.condition(Translation.id))
     link = link_of(project)
     if link is not None and link.target == language:
         conditions.append(~has_inherited_value(link))

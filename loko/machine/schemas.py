@@ -4,10 +4,12 @@ from marshmallow import fields, validate
 
 from loko.fields import (
     HTTP_URL_PATTERN,
+    MAX_TAGS,
     ApiSchema,
     FileName,
     LanguageCode,
     LanguageMap,
+    TagName,
     TranslationKey,
     no_control_characters,
 )
@@ -251,6 +253,16 @@ class PretranslateFilter(ApiSchema):
     )
     changedSince = fields.Date(
         metadata={"description": "As the editor's filter: keys changed on or after this day (UTC)."}
+    )
+    tags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with every one of these tags."},
+    )
+    excludeTags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with none of these tags."},
     )
 
 

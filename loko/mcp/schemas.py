@@ -9,7 +9,7 @@ from apispec.ext.marshmallow import OpenAPIConverter
 from marshmallow import fields, validate
 
 from loko.comments.schemas import STATUSES, comment_body
-from loko.fields import ApiSchema, FileName, LanguageCode, TranslationKey
+from loko.fields import MAX_TAGS, ApiSchema, FileName, LanguageCode, TagName, TranslationKey
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import ImportResult
 from loko.imports.service import MODES, REMOVED_KEYS
@@ -423,6 +423,17 @@ class CompareArguments(ApiSchema):
 
 class ReleaseOutEnvelope(ReleaseEnvelope):
     pass
+    tag = TagName(metadata={"description": "Only keys with this tag."})
+    tags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with every one of these tags."},
+    )
+    excludeTags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with none of these tags."},
+    )
 
 
 class ImportOut(ImportResult):

@@ -37,6 +37,9 @@ from loko.releases.schemas import ReleaseComparison, ReleaseList
 from loko.replace import service as replacing
 from loko.replace.schemas import ReplaceRequest, ReplaceResult
 from loko.screenshots import service as screenshots
+from loko.tags import service as tagging
+from loko.tags.filters import TagFilter
+from loko.tags.schemas import BulkTagRequest, BulkTagResult, TagList
 from loko.tasks import service as tasks
 from loko.tasks.schemas import TaskList, TasksQuery
 from loko.translations import operations, queries, service, undo
@@ -318,6 +321,7 @@ def _export_file(actor, args):
         file_names=(args["fileName"],),
         as_of=args.get("asOf"),
         release=args.get("release"),
+        tags=TagFilter.from_query(args),
     )
     project, query, etag = exports.authorize(actor, actor.project_id, query)
     export = exports.build_export(project, query, etag, current_app.extensions["loko_export_cache"])
@@ -446,6 +450,34 @@ def _render_replace(result: dict) -> str:
     ]
     lines += [f"- timed out {t['fileName']} {t['key']} ({t['language']})" for t in result["timedOut"][:20]]
     return "\n".join(lines) + _more(result.get("nextCursor"))
+
+
+def _list_tags(actor, _args):
+    return {"tags": tagging.list_tags(actor, actor.project_id)}
+
+
+def _render_tags(result: dict) -> str:
+    if not result["tags"]:
+        return "No key has a tag."
+    return "\n".join(f"- {tag['name']}: {tag['keys']} key(s)" for tag in result["tags"])
+
+
+def _tag_keys(actor, args):
+    return tagging.tag_keys(
+        actor,
+        actor.project_id,
+        add=args["add"],
+        remove=args["remove"],
+        ids=args.get("ids"),
+        key_filter=args.get("filter"),
+    )
+
+
+def _render_tagged(result: dict) -> str:
+    return (
+        f"{result['matched']} key(s) chosen: {result['added']} tag(s) added, {result['removed']} "
+        f"removed; operation {result['operationId'] or 'none'}."
+    )
 
 
 def _suggest_translations(actor, args):
@@ -999,7 +1031,8 @@ TOOLS = {
             "Find and replace",
             "Replace `find` by `replace` in the project's values: `mode` text (as written) or "
             "regex (`\\1`, `\\g<name>` insert groups), `matchCase`, `wholeWord`, filtered by "
-            "`languages`, `fileName`, `search` and `state`; the source language only with "
+            "`languages`, `fileName`, `search`, `state`, `tags` and `excludeTags`; the source "
+            "language only with "
             "`includeSource`. First call it as it is (`dryRun` true): it lists each change "
             "`{translationId, language, before, after}`, the results refused (they would break a "
             "placeholder, tag or ICU syntax) and values that timed out. Then call it again with "
@@ -1022,6 +1055,32 @@ TOOLS = {
             TaskList,
             _list_tasks,
             _render_tasks,
+        ),
+        ToolSpec(
+            "list_tags",
+            "List tags",
+            "The project's tags on keys, each with how many active keys carry it. A tag narrows "
+            "an export (export_file's `tag`, `tags`, `excludeTags`), a find and replace and a "
+            "pre-translation to part of the project.",
+            schemas.NoArguments,
+            TagList,
+            _list_tags,
+            _render_tags,
+        ),
+        ToolSpec(
+            "tag_keys",
+            "Add or remove tags on keys",
+            "Add the tags `add` to, and remove the tags `remove` from, the keys named by `ids` "
+            "(translation ids, as get_translation and search_translations give them) or chosen by "
+            "`filter` (`fileName`, `search` in the key, `tags` all carried, `excludeTags` none "
+            "carried; `{}` is every key). A tag is 1 to 50 letters, digits and . _ - :. All or "
+            "nothing, as one operation (undo_changes takes it back).",
+            BulkTagRequest,
+            BulkTagResult,
+            _tag_keys,
+            _render_tagged,
+            writes=True,
+            idempotent=True,
         ),
         ToolSpec(
             "search_memory",

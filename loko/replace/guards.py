@@ -3,6 +3,8 @@ ICU message syntax (the checks engine reads the value before as the source of th
 after; only what it finds after and not before counts), empty a value of them, contain the
 NUL character, or grow past the longest value."""
 
+import re
+
 from loko import checks
 from loko.checks import Target
 from loko.checks.placeholders import read as read_placeholders
@@ -10,6 +12,9 @@ from loko.checks.tags import TAG
 from loko.fields import MAX_VALUE
 
 GUARDED = ("placeholders", "icu-syntax", "tags")
+# Whatever the guarded checks find begins with one of these: a placeholder (%, {, $), ICU
+# syntax ({) or a markup tag (<). A value without any, before and after, has none to break.
+MARKS = re.compile(r"[%{$<]")
 
 
 def breakage(before: str, after: str, language: str) -> tuple[str | None, str] | None:
@@ -22,6 +27,8 @@ def breakage(before: str, after: str, language: str) -> tuple[str | None, str] |
             None,
             f"The result would be {len(after):,} characters long; a value holds at most {MAX_VALUE:,}.",
         )
+    if MARKS.search(before) is None and MARKS.search(after) is None:
+        return None
     if not after:
         tokens, _icu = read_placeholders(before)
         if tokens:

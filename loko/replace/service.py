@@ -14,7 +14,7 @@ it; an agent's (MCP) waits for one as the agent's writes do.
 import time
 from collections import defaultdict
 
-from sqlalchemy import and_, exists, select, tuple_
+from sqlalchemy import and_, bindparam, exists, or_, select, tuple_
 from sqlalchemy.orm import aliased
 
 from loko.auth import policy
@@ -23,6 +23,7 @@ from loko.database import (
     in_chunks,
     read_snapshot,
     refresh_statistics,
+    stream_batches,
     unit_of_work,
     utcnow,
 )
@@ -35,6 +36,7 @@ from loko.quality.service import preview as checks_preview
 from loko.replace.guards import breakage
 from loko.replace.matching import VALUE_TIMEOUT, TimedOut, compile_replacement
 from loko.replace.schemas import DEFAULT_PAGE
+from loko.tags.filters import TagFilter
 from loko.translations import history
 from loko.translations.models import REQUESTED, Translation, TranslationValue
 from loko.translations.operations import operation
@@ -50,6 +52,8 @@ from loko.translations.writing import (
 
 OPERATION_KIND = "replace"
 BATCH = 2000  # values read per statement of a preview
+# At most this many values may match a text for its keys to be looked up first.
+RARE = 2000
 # Values whose matching may run out of time in one request before the pattern is refused.
 MAX_TIMEOUTS = 20
 # Seconds of matching a preview page may take (it ends early, with a nextCursor) and an apply
@@ -275,10 +279,58 @@ def _condition(project_id: str, languages: list[str], data: dict, rule):
             .correlate(Translation)
         )
         conditions.append(contains_text(Translation.key, data["search"]) | in_a_value)
-    if rule.pattern is None:
-        # Text in its case: the database's (case-insensitive) substring match finds a superset.
-        conditions.append(contains_text(TranslationValue.value, rule.find))
+    tags = TagFilter(tuple(data.get("tags", ())), tuple(data.get("excludeTags", ())))
+    if tags:
+        conditions.append(tags.condition(Translation.id))
+    narrowed = _may_match(project_id, languages, data, rule)
+    if narrowed is not None:
+        conditions.append(narrowed)
     return and_(*conditions)
+
+
+# The characters beyond ASCII that a case-insensitive match (the ``regex`` module's) takes for
+# an ASCII letter: LATIN CAPITAL LETTER I WITH DOT ABOVE (i), KELVIN SIGN (k) and LATIN SMALL
+# LETTER LONG S (s), every one there is. An ASCII LIKE does not find them.
+_FOLDED_INTO_ASCII = {"i": "\u0130", "k": "\u212a", "s": "\u017f"}
+
+
+def _may_match(project_id: str, languages: list[str], data: dict, rule):
+    """A condition on the value that every value the replacement changes meets, checked by the
+    database before Python matches a value at all (a rare term in a million values is found
+    by one scan in the database's C, not a million regular-expression calls); None when there
+    is none (a regular expression, or a non-ASCII text in any case).
+
+    The database's substring match is case-insensitive (SQLite's LIKE for ASCII letters, and
+    exact for the others; PostgreSQL's ILIKE), so for text in its case, whole word or not, it
+    finds a superset; for ASCII text in any case too, with the values holding a character
+    that folds into one of its letters."""
+    if data["mode"] != "text":
+        return None
+    if data["matchCase"]:
+        folded = []
+    elif rule.find.isascii():
+        folded = [char for letter, char in _FOLDED_INTO_ASCII.items() if letter in rule.find.lower()]
+    else:
+        return None
+    scanned = aliased(TranslationValue)
+
+    def may_match(values):
+        found = contains_text(values.value, rule.find)
+        return or_(found, *(values.value.contains(char) for char in folded)) if folded else found
+
+    # A rare term: the keys of the values that may match, found by one scan of the languages'
+    # values (in their index's order, stopping after RARE), so that the keys are walked in
+    # order and only theirs read; walking the keys in order and reading every value to match
+    # it took 5 s for a million. A common term fills a page at once in the keys' order.
+    candidates = db.session.execute(
+        select(scanned.translation_id)
+        .where(scanned.project_id == project_id, scanned.language_code.in_(languages), may_match(scanned))
+        .limit(RARE + 1)
+    ).all()
+    if len(candidates) <= RARE:
+        keys = sorted({row[0] for row in candidates})
+        return and_(may_match(TranslationValue), Translation.id.in_(keys))
+    return may_match(TranslationValue)
 
 
 _POSITION = (Translation.file_name, Translation.key, TranslationValue.language_code)
@@ -363,29 +415,39 @@ def _refuse_by_checks(project_id: str, found: list, changes: list, refused: list
             refused.append({**item, "check": issue["check"], "reason": issue["message"]})
 
 
+# The items' values by the values' primary key, one language and chunk of ids a statement,
+# and their keys (active, of the project) once a key whatever its languages; read from the
+# driver as plain tuples (a hundred thousand items are read at once).
+STORED_VALUES = select(TranslationValue.translation_id, TranslationValue.value).where(
+    TranslationValue.translation_id.in_(bindparam("ids", expanding=True)),
+    TranslationValue.language_code == bindparam("language"),
+)
+STORED_KEYS = select(Translation.id, Translation.key, Translation.file_name).where(
+    Translation.id.in_(bindparam("ids", expanding=True)),
+    Translation.project_id == bindparam("project_id"),
+    Translation.deleted_at.is_(None),
+)
+
+
 def _stored(project_id: str, items: list[dict]) -> dict[tuple, tuple]:
     """``{(translation_id, language): (key, file_name, value)}`` of the items' values of active
-    keys of the project: one statement per language and chunk of ids."""
+    keys of the project: one statement per language and chunk of ids, and one per chunk of
+    their keys."""
     ids = defaultdict(list)
     for item in items:
         ids[item["language"]].append(item["translationId"])
+    keys = {}
+    for chunk in in_chunks(sorted({item["translationId"] for item in items})):
+        for rows in stream_batches(STORED_KEYS, {"ids": chunk, "project_id": project_id}):
+            keys.update((row[0], row[1:]) for row in rows)
     stored = {}
     for language, translation_ids in ids.items():
         for chunk in in_chunks(translation_ids):
-            rows = db.session.execute(
-                select(Translation.id, Translation.key, Translation.file_name, TranslationValue.value)
-                .join(
-                    TranslationValue,
-                    (TranslationValue.translation_id == Translation.id)
-                    & (TranslationValue.language_code == language),
-                )
-                .where(
-                    Translation.id.in_(chunk),
-                    Translation.project_id == project_id,
-                    Translation.deleted_at.is_(None),
-                )
-            ).all()
-            stored.update(((row[0], language), tuple(row[1:])) for row in rows)
+            for rows in stream_batches(STORED_VALUES, {"ids": chunk, "language": language}):
+                for translation_id, value in rows:
+                    key = keys.get(translation_id)
+                    if key is not None:
+                        stored[translation_id, language] = (*key, value)
     return stored
 
 

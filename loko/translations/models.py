@@ -206,6 +206,7 @@ OPERATION_KINDS = (
     "replace",
     "proposals-accept",
     "proposals-reject",
+    "tag",
 )
 
 

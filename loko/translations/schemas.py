@@ -10,6 +10,8 @@ from loko.fields import (
     FileName,
     LanguageCode,
     LanguageMap,
+    TagList,
+    TagName,
     TranslationKey,
     TranslationValue,
     WholeNumber,
@@ -410,6 +412,12 @@ class ExportQuerySchema(ApiSchema):
         validate=validate.Length(min=1, max=64),
         metadata={"description": "The project as it was at this release's moment (its name, e.g. v1.2)."},
     )
+    tag = TagName(metadata={"description": "Only keys with this tag (as `tags` with one tag)."})
+    tags = TagList(
+        "Only keys with every one of these tags: repeat the parameter or comma-separate tags. A "
+        "key only the linked project has carries no tag here, so it is left out."
+    )
+    excludeTags = TagList("Only keys with none of these tags.")
     stale = fields.String(
         validate=validate.OneOf(["ok"]),
         metadata={

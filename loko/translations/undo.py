@@ -72,6 +72,26 @@ STRUCTURAL = ("file-delete", "language-delete")
 
 
 @dataclass(frozen=True)
+class OperationUndo:
+    """The undo of operations whose changes the history of values does not hold (a tagging):
+    ``owns(project_id, operation_id)`` says whether an operation of one of ``kinds`` is one,
+    and ``undo(actor, project_id, operation, dry_run)`` answers as ``undo_changes`` does. The
+    package that records such changes plugs it in from ``create_app`` (``register_undo``)."""
+
+    kinds: tuple[str, ...]
+    owns: object
+    undo: object
+
+
+_UNDOES: list[OperationUndo] = []
+
+
+def register_undo(undo: OperationUndo) -> None:
+    if undo not in _UNDOES:
+        _UNDOES.append(undo)
+
+
+@dataclass(frozen=True)
 class Selection:
     """Which history entries to undo: one operation's, or those matching every filter given."""
 
@@ -183,6 +203,9 @@ def undo_changes(
     """
     if skip_changed and include_changed:
         raise BadRequest("includeChanged: choose skipChanged or includeChanged, not both.")
+    elsewhere = _undone_elsewhere(project_id, selection)
+    if elsewhere is not None:
+        return _undo_elsewhere(actor, project_id, selection, elsewhere, dry_run)
     if dry_run:
         read_snapshot()
         plan, chosen = _plan(actor, project_id, selection, include_changed)
@@ -217,6 +240,43 @@ def undo_changes(
             events.operation_undone(project_id, chosen.id)
     refresh_statistics({"translation_values": len(plan.inserts), "translation_history": len(plan.history)})
     return _answer(plan, chosen, details["operation_id"], dry_run=False)
+
+
+def _undone_elsewhere(project_id: str, selection: Selection) -> OperationUndo | None:
+    """The registered undo that takes the selected operation, if one does."""
+    if selection.operation_id is None or not _UNDOES:
+        return None
+    kind = db.session.execute(
+        select(Operation.kind).where(
+            Operation.id == selection.operation_id, Operation.project_id == project_id
+        )
+    ).scalar()
+    for undo in _UNDOES:
+        if kind in undo.kinds and undo.owns(project_id, selection.operation_id):
+            return undo
+    return None
+
+
+def _undo_elsewhere(actor, project_id: str, selection: Selection, undo: OperationUndo, dry_run: bool) -> dict:
+    policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
+    if dry_run:
+        read_snapshot()
+        answer = undo.undo(actor, project_id, _chosen_operation(project_id, selection), True)
+        db.session.rollback()
+        return answer
+    with unit_of_work():
+        chosen = _chosen_operation(project_id, selection)
+        answer = undo.undo(actor, project_id, chosen, False)
+        events.audited(
+            actor,
+            project_id,
+            "undo.applied",
+            None,
+            {"undoes": _undoes(selection), **answer["summary"], "operationId": answer["operationId"]},
+        )
+        chosen.undone_at = utcnow()
+        chosen.undone_by = answer["operationId"]
+    return answer
 
 
 def _undoes(selection: Selection) -> dict:

@@ -31,6 +31,8 @@ from loko.quality.models import ValueIssue
 from loko.quality.review import set_review_state
 from loko.screenshots.models import Screenshot, ScreenshotRegion
 from loko.screenshots.service import row_thumbnails
+from loko.tags.filters import TagFilter
+from loko.tags.service import project_tag_names, tags_of
 from loko.tasks.service import task_key_ids, task_of
 from loko.translations.models import NEEDS_REVIEW, REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.queries import (
@@ -70,6 +72,8 @@ class EditorFilters:
     screenshots: str | None = None
     # The keys of one task (its language shown, its assignees' temporary right applied).
     task_id: str | None = None
+    # Keys with every tag of ``tags.all_of`` and none of ``tags.none_of``.
+    tags: TagFilter = TagFilter()  # noqa: RUF009 - frozen, shared safely
 
 
 ANY_CHECK = "any"
@@ -98,6 +102,8 @@ class EditorRow:
     issues: dict[str, list[ShownIssue]] = field(default_factory=dict)
     # The screenshot shown beside the key ({id, name, thumbnail, count}), if it is on one.
     screenshot: dict | None = None
+    # The key's tags, by name.
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,8 @@ class EditorPage:
     next_cursor: str | None
     previous_cursor: str | None
     dropped: tuple[str, ...] = ()
+    # The project's tags, by name (the filter's and the bulk change's suggestions).
+    tags: list[str] = field(default_factory=list)
 
     @property
     def language_names(self) -> dict[str, dict]:
@@ -205,6 +213,7 @@ def editor_page(
         next_cursor,
         previous_cursor,
         dropped,
+        project_tag_names(project_id),
     )
 
 
@@ -305,6 +314,8 @@ def _condition(project_id: str, filters: EditorFilters, link: Link | None, shown
             .correlate(Translation)
         )
         conditions.append(on_one if filters.screenshots == "with" else ~on_one)
+    if filters.tags:
+        conditions.append(filters.tags.condition(Translation.id))
     return and_(*conditions)
 
 
@@ -332,9 +343,13 @@ def _needing_review(project_id: str, shown: list[str]):
 def _lent_keys(project_id: str, filters: EditorFilters, link: Link | None):
     """``(key, filter)`` of the keys only the linked project has, as ``Translation``-like
     aliases and the condition the filters put on them; None when none can show."""
-    if link is None or filters.translation_id is not None or filters.task_id is not None:
-        return None
-    if filters.missing == link.target:
+    if (
+        link is None
+        or filters.translation_id is not None
+        or filters.task_id is not None
+        or filters.missing == link.target
+        or filters.tags.all_of  # a key only the linked project has carries no tag here
+    ):
         return None
     theirs, their_value = aliased(Translation), aliased(TranslationValue)
     ours = aliased(Translation)
@@ -462,6 +477,7 @@ def _with_values(project_id: str, rows, shown: list[str], link: Link | None) -> 
             inherited = inherited_values(link, lacking)
     comments = open_counts(ids)
     screenshots = row_thumbnails(project_id, ids, link.project_id if link is not None else None)
+    tags = tags_of(ids) if ids else {}
     return [
         EditorRow(
             row.id,
@@ -473,6 +489,7 @@ def _with_values(project_id: str, rows, shown: list[str], link: Link | None) -> 
             states.get(row.id, {}),
             issues.get(row.id, {}),
             screenshots.get(row.id),
+            tags.get(row.id, []),
         )
         for row in rows
     ]

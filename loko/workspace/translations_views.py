@@ -13,12 +13,13 @@ from werkzeug.datastructures import MultiDict
 
 from loko.auth.views import _is_local_path
 from loko.comments.service import list_comments
-from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, no_control_characters
+from loko.fields import ApiSchema, CommaList, FileName, LanguageCode, TagList, TagName, no_control_characters
 from loko.http import load_args, load_query
 from loko.languages.service import file_names, project_languages
 from loko.projects.service import ProjectView
 from loko.proposals.service import list_for_key as key_proposals
 from loko.screenshots.service import key_screenshots
+from loko.tags.filters import TagFilter
 from loko.translations import revert, service, undo
 from loko.translations.details import update_key_details
 from loko.translations.history import history_actors, newer_cursor
@@ -76,6 +77,9 @@ class EditorQuery(ApiSchema):
     review = fields.String(validate=validate.OneOf(["needed"]))
     shots = fields.String(validate=validate.OneOf(["with", "without"]))
     task = fields.String(validate=TRANSLATION_ID)
+    tag = TagName()
+    tags = TagList("Keys with every one of these tags.")
+    excludeTags = TagList("Keys with none of these tags.")
 
     @pre_load
     def leave_out_blank_fields(self, data, **kwargs):
@@ -105,6 +109,7 @@ def _arguments_of(query: dict) -> dict:
         needs_review="review" in query,
         screenshots=query.get("shots"),
         task_id=query.get("task"),
+        tags=TagFilter.from_query(query),
     )
     return {
         "filters": filters,
@@ -129,6 +134,7 @@ def _links(filters: EditorFilters, page) -> dict:
         "review": "needed" if filters.needs_review else None,
         "shots": filters.screenshots,
         "task": filters.task_id,
+        **filters.tags.as_query(),
         "source": page.source,
         "lang": page.shown[1:],
     }
@@ -171,7 +177,51 @@ def _render_editor(project_id, arguments: dict):
         checks=check_titles(),
         any_check=ANY_CHECK,
         view_query=urlencode(params, doseq=True),
+        **_replace_scope(filters, page),
     )
+
+
+# The editor's filters a find and replace cannot narrow by, as the dialog names them.
+NOT_REPLACE_FILTERS = {
+    "missing": "missing in",
+    "changed_since": "changed since",
+    "inherited": "inherited",
+    "issues": "check issues",
+    "screenshots": "screenshots",
+}
+
+
+def _replace_scope(filters: EditorFilters, page) -> dict:
+    """The find and replace dialog's filter (the editor's, as ``ReplaceRequest`` takes it: the
+    file, the search, the review state, the tags, and the languages shown that the caller
+    edits, but the source), what it covers in words, and the filters it leaves out."""
+    body = {}
+    if filters.file_name:
+        body["fileName"] = filters.file_name
+    if filters.search:
+        body["search"] = filters.search
+    if filters.needs_review:
+        body["state"] = "needs-review"
+    if filters.tags.all_of:
+        body["tags"] = list(filters.tags.all_of)
+    if filters.tags.none_of:
+        body["excludeTags"] = list(filters.tags.none_of)
+    sources = {page.source, page.project.source_language}
+    languages = [
+        code for code in page.shown if code not in sources and page.permissions.may_edit_language(code)
+    ]
+    if languages:
+        body["languages"] = languages
+    names = page.language_names
+    scope = (
+        "the values in " + ", ".join(names[code]["name"] for code in languages)
+        if languages
+        else "the values in every language you edit but the source"
+    )
+    if body.keys() - {"languages"}:
+        scope += " of the keys this view's filters show"
+    ignored = [name for field, name in NOT_REPLACE_FILTERS.items() if getattr(filters, field)]
+    return {"replace_filter": body, "replace_scope": scope, "replace_ignored": ignored}
 
 
 @translations_ui.get("/projects/<uuid:project_id>/editor/rows")
@@ -192,6 +242,8 @@ EDITOR_VIEW_FIELDS = (
     "issues",
     "review",
     "task",
+    "tags",
+    "excludeTags",
     "source",
     "lang",
 )

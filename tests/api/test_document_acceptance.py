@@ -98,6 +98,8 @@ GLOSSARY_TRANSLATIONS = (
     r"translations\.\d+: \S+ has the translation .* already; a term has one allowed translation "
     r"per language"
 )
+# A tag both added and removed (two lists compared).
+BOTH_ADDED_AND_REMOVED = r"remove: '[^']*' is both added and removed; name it once\.$"
 # The 400s that no schema can rule out, by operation and message: the rules the operations'
 # descriptions and the README's API notes state in words (rules over stored data, the time of
 # the request, or several items or properties compared).
@@ -134,6 +136,10 @@ STATED_IN_WORDS = {
         r"|replace: not a valid replacement for this pattern: "
         r"|cursor: not a nextCursor of this preview; "
         r"|items: items\.\d+: this value is listed twice\.$"
+    ),
+    "PATCH /api/projects/{project_id}/tags/keys/{translation_id}": re.compile(BOTH_ADDED_AND_REMOVED),
+    "POST /api/projects/{project_id}/tags/bulk": re.compile(
+        rf"{BOTH_ADDED_AND_REMOVED}|add: at most \d+ tags to add and remove in one request\.$"
     ),
     "POST /api/organizations/{organization_id}/glossary/terms": re.compile(GLOSSARY_TRANSLATIONS),
     "PATCH /api/organizations/{organization_id}/glossary/terms/{term_id}": re.compile(GLOSSARY_TRANSLATIONS),

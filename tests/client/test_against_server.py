@@ -488,3 +488,18 @@ def test_tasks_lists_the_projects_tasks_with_their_progress(loko, workdir, proje
     assert "German  translate de  open  0% of 1 keys  (nobody)" in result.stdout
     answer = json.loads(loko("tasks", "--json", "--state", "all").stdout)
     assert [task["title"] for task in answer["tasks"]] == ["German"]
+
+
+def test_pull_with_a_tag_writes_only_the_tagged_keys(loko, workdir, project):
+    project.upsert("common", "de", {"hello": "Grüße", "title": "Laden"})
+    with project.api() as api:
+        response = api.post("/tags/bulk", json={"add": ["web"], "filter": {"search": "title"}})
+        response.raise_for_status()
+    result = loko("pull", "--tag", "web")
+    assert result.exit_code == 0, result.output
+    assert (workdir / "locales/de/common.json").read_bytes() == b'{"title":"Laden"}'
+    assert loko("pull", "--exclude-tag", "web").exit_code == 0
+    assert (workdir / "locales/de/common.json").read_bytes() == '{"hello":"Grüße"}'.encode()
+    refused = loko("pull", "--tag", "no spaces")
+    assert refused.exit_code != 0
+    assert "not a tag" in refused.output

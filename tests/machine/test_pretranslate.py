@@ -466,3 +466,27 @@ def test_the_mcp_tool_refuses_a_read_key(app, project, libre):
             {"languages": ["de"], "sources": {"provider": libre.provider["id"]}},
         )
     assert result.is_error
+
+
+def test_only_the_keys_a_tag_filter_keeps_are_filled(app, project, owner, libre):
+    tagged = owner.post(url(project, "/tags/bulk"), json={"add": ["web"], "filter": {"search": "greeting"}})
+    assert tagged.status_code == 200, tagged.json
+    job = pretranslated(
+        app,
+        owner,
+        project,
+        languages=["de"],
+        filter={"tags": ["web"]},
+        sources={"provider": libre.provider["id"]},
+    )
+    assert set(values(app, project, "de")) == {"greeting"}, job
+    other = pretranslated(
+        app,
+        owner,
+        project,
+        languages=["fr"],
+        filter={"excludeTags": ["web"]},
+        sources={"provider": libre.provider["id"]},
+    )
+    filled = values(app, project, "fr")
+    assert "greeting" not in filled and "title" in filled, other

@@ -53,6 +53,8 @@ TOOL_NAMES = {
     "vote_proposal",
     "accept_proposal",
     "reject_proposal",
+    "list_tags",
+    "tag_keys",
 }
 SEED = [
     (

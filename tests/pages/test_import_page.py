@@ -459,3 +459,13 @@ def test_cancelling_needs_the_csrf_token(page_as, app, world):
     pending_id = pending_id_of(preview(browser, world, json_upload({"title": "Title"})))
     assert browser.post(import_path(world, "/cancel"), data={"pending": pending_id}).status_code == 403
     assert pending_count(app) == 1
+
+
+def test_the_import_form_tags_every_key_of_the_upload(page_as, world, api, as_caller):
+    api.upsert("en", {"title": "Title"}, file_name="home")
+    browser = page_as("editor")
+    assert 'name="tag"' in browser.get(import_path(world)).get_data(as_text=True)
+    upload = json_upload({"title": "Title", "body": "Body"})
+    confirm(browser, world, pending_id_of(preview(browser, world, upload, tag="release-2")))
+    tags = as_caller("read_key").get(f"/api/projects/{world.project_id}/tags").json
+    assert tags == {"tags": [{"name": "release-2", "keys": 2}]}

@@ -2,7 +2,7 @@
 each language takes changes; protected reviewed values
 
 Revision ID: 0036_proposals
-Revises: 0034_screenshot_trash
+Revises: 0035_key_tags
 
 ``proposals`` holds one row per proposed text (open, accepted, rejected or superseded) and
 ``proposal_votes`` one row per person and proposal (+1 or -1). ``project_languages`` gains
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0036_proposals"
-down_revision = "0034_screenshot_trash"
+down_revision = "0035_key_tags"
 branch_labels = None
 depends_on = None
 
