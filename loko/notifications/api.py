@@ -10,9 +10,9 @@ from loko.notifications.schemas import (
     MarkedOut,
     MarkRead,
     NotificationList,
+    NotificationSettingsIn,
+    NotificationSettingsOut,
     NotificationsQuery,
-    SettingsIn,
-    SettingsOut,
     UnreadOut,
     UnsubscribeOut,
 )
@@ -66,9 +66,11 @@ def mark_read():
 
 
 @notifications_api.get("/projects/<uuid:project_id>/notification-settings")
-@documented("My notification choices in a project", tags=TAGS, auth=SESSION, responses={200: SettingsOut})
+@documented(
+    "My notification choices in a project", tags=TAGS, auth=SESSION, responses={200: NotificationSettingsOut}
+)
 def get_settings(project_id):
-    return SettingsOut().dump(service.get_settings(current_actor(), str(project_id)))
+    return NotificationSettingsOut().dump(service.get_settings(current_actor(), str(project_id)))
 
 
 @notifications_api.put("/projects/<uuid:project_id>/notification-settings")
@@ -76,14 +78,16 @@ def get_settings(project_id):
     "Choose how I am told of each kind of event in a project",
     tags=TAGS,
     auth=SESSION,
-    body=SettingsIn,
-    responses={200: SettingsOut},
+    body=NotificationSettingsIn,
+    responses={200: NotificationSettingsOut},
     description="Channels: app, email, daily, weekly, off. The e-mail ones answer 400 while the "
     "server has no SMTP host.",
 )
 def update_settings(project_id):
-    data = load_body(SettingsIn)
-    return SettingsOut().dump(service.update_settings(current_actor(), str(project_id), data["rules"]))
+    data = load_body(NotificationSettingsIn)
+    return NotificationSettingsOut().dump(
+        service.update_settings(current_actor(), str(project_id), data["rules"])
+    )
 
 
 @notifications_api.post("/notifications/unsubscribe")

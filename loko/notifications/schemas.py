@@ -43,7 +43,7 @@ class MarkedOut(ApiSchema):
     marked = fields.Integer()
 
 
-class SettingsIn(ApiSchema):
+class NotificationSettingsIn(ApiSchema):
     BODY_REQUIRED = True
 
     rules = fields.Dict(
@@ -54,7 +54,7 @@ class SettingsIn(ApiSchema):
     )
 
 
-class SettingsOut(ApiSchema):
+class NotificationSettingsOut(ApiSchema):
     emailAvailable = fields.Boolean()
     rules = fields.Dict(keys=fields.String(), values=fields.String())
 

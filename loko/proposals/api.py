@@ -16,12 +16,12 @@ from loko.proposals.schemas import (
     ProposalCreate,
     ProposalEnvelope,
     ProposalList,
+    ProposalSettingsOut,
+    ProposalSettingsPatch,
     QueuePage,
     QueueQuery,
     RejectedOut,
     RejectIn,
-    SettingsOut,
-    SettingsPatch,
     VoteIn,
 )
 
@@ -183,10 +183,10 @@ def key_proposals(project_id, translationId):
 @documented(
     "Who proposes: each language's mode and the protection of reviewed values",
     tags=TAGS,
-    responses={200: SettingsOut},
+    responses={200: ProposalSettingsOut},
 )
 def get_settings(project_id):
-    return SettingsOut().dump(service.get_settings(current_actor(), str(project_id)))
+    return ProposalSettingsOut().dump(service.get_settings(current_actor(), str(project_id)))
 
 
 @proposals_api.patch("/projects/<uuid:project_id>/proposal-settings")
@@ -194,11 +194,11 @@ def get_settings(project_id):
     "Change who proposes: languages' modes, the protection of reviewed values",
     tags=TAGS,
     auth=("session",),
-    body=SettingsPatch,
-    responses={200: SettingsOut},
+    body=ProposalSettingsPatch,
+    responses={200: ProposalSettingsOut},
     description="canEditProjects, by session. A language in the votes mode needs autoAcceptVotes "
     "(400 naming it); a language the project does not have is a 404 naming it.",
 )
 def update_settings(project_id):
-    data = load_body(SettingsPatch)
-    return SettingsOut().dump(service.update_settings(current_actor(), str(project_id), data))
+    data = load_body(ProposalSettingsPatch)
+    return ProposalSettingsOut().dump(service.update_settings(current_actor(), str(project_id), data))

@@ -199,12 +199,12 @@ class LanguageSetting(ApiSchema):
     autoAcceptVotes = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=1000))
 
 
-class SettingsOut(ApiSchema):
+class ProposalSettingsOut(ApiSchema):
     protectReviewed = fields.Boolean(required=True)
     languages = fields.Dict(keys=fields.String(), values=fields.Nested(LanguageSetting), required=True)
 
 
-class SettingsPatch(ApiSchema):
+class ProposalSettingsPatch(ApiSchema):
     protectReviewed = fields.Boolean(
         metadata={"description": "Reviewed values change only through proposals for whoever may not review."}
     )

@@ -10,7 +10,7 @@ from loko.fields import ApiSchema
 from loko.http import load_args, schema_instance
 from loko.languages.service import language_rows
 from loko.proposals import service
-from loko.proposals.schemas import QueueQuery, SettingsPatch
+from loko.proposals.schemas import ProposalSettingsPatch, QueueQuery
 from loko.translations.undo import Selection, undo_changes
 from loko.web.pages import (
     REFUSED,
@@ -165,7 +165,7 @@ def settings(project_id):
                 votes = int(typed) if typed.isdecimal() else None
                 languages[code] = {"mode": mode, **({"autoAcceptVotes": votes} if mode == "votes" else {})}
         data = {"protectReviewed": request.form.get("protectReviewed") == "true", "languages": languages}
-        return service.update_settings(actor, project_id, schema_instance(SettingsPatch).load(data))
+        return service.update_settings(actor, project_id, schema_instance(ProposalSettingsPatch).load(data))
 
     result = attempt(work)
     if result is REFUSED:
