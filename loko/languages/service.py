@@ -8,7 +8,7 @@ from sqlalchemy.orm import aliased
 from loko import events
 from loko.apikeys.models import ApiKey
 from loko.auth import policy
-from loko.database import unit_of_work
+from loko.database import refresh_statistics, unit_of_work
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
 from loko.files.models import FileRecord
@@ -335,7 +335,10 @@ def delete_language(actor, project_id: str, code: str, permanent: bool = False) 
             },
         )
         db.session.expire_all()
-        return language_rows(project_id), details["operation_id"]
+        answer = language_rows(project_id), details["operation_id"]
+    # Its history rows (one per value) are what a restore reads: the planner must know them.
+    refresh_statistics({"translation_history": removed, "translation_values": removed})
+    return answer
 
 
 def _refuse_source_language(project_id: str, code: str) -> None:
