@@ -2,6 +2,7 @@
 e-mail's unsubscribe link opens (no sign-in needed)."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext, ngettext
 
 from loko.notifications import service
 from loko.notifications.models import CHANNELS, EMAIL_CHANNELS, KINDS
@@ -26,7 +27,7 @@ def mark_read():
     done = submit(
         lambda: service.mark_read(actor, None),
         then=url_for("notifications_ui.notifications"),
-        notice=lambda count: f"{count} marked read.",
+        notice=lambda count: ngettext("%(num)s marked read.", "%(num)s marked read.", count),
     )
     return done if done is not None else notifications()
 
@@ -57,7 +58,7 @@ def save_settings(project_id):
     done = submit(
         lambda: service.update_settings(page_user(), project_id, rules),
         then=url_for("notifications_ui.settings", project_id=project_id),
-        notice="Notification choices saved.",
+        notice=gettext("Notification choices saved."),
     )
     return done if done is not None else _settings(project_id)
 

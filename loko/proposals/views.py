@@ -4,6 +4,7 @@ bulk, and the undo of that bulk decision. Every form redirects after it succeeds
 proposals.js adds the keyboard (j/k to move, a to accept, r to reject)."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext, ngettext
 from marshmallow import fields, validate
 
 from loko.fields import ApiSchema
@@ -101,7 +102,9 @@ def decide(project_id, proposal_id):
     result = attempt(work)
     if result is REFUSED:
         return _queue_page(project_id)
-    notice = {"accept": "Proposal accepted.", "reject": "Proposal rejected."}.get(action, "Vote saved.")
+    notice = {"accept": gettext("Proposal accepted."), "reject": gettext("Proposal rejected.")}.get(
+        action, gettext("Vote saved.")
+    )
     return redirect_with_notice(_back(project_id, data.get("view")), notice)
 
 
@@ -125,9 +128,14 @@ def bulk(project_id):
     if result is REFUSED:
         return _queue_page(project_id)
     if data["action"] == "accept":
-        notice = f"Accepted {result['accepted']} proposals (superseded {result['superseded']})."
+        notice = ngettext(
+            "Accepted %(num)s proposal (superseded %(superseded)s).",
+            "Accepted %(num)s proposals (superseded %(superseded)s).",
+            result["accepted"],
+            superseded=result["superseded"],
+        )
     else:
-        notice = f"Rejected {result['rejected']} proposals."
+        notice = ngettext("Rejected %(num)s proposal.", "Rejected %(num)s proposals.", result["rejected"])
     return redirect_with_notice(
         _back(project_id, undo=result["operationId"]) if result["operationId"] else _back(project_id), notice
     )
@@ -145,7 +153,7 @@ def undo(project_id):
     if result is REFUSED:
         return _queue_page(project_id)
     return redirect_with_notice(
-        _back(project_id), "Undone: the values are back and the proposals open again."
+        _back(project_id), gettext("Undone: the values are back and the proposals open again.")
     )
 
 
@@ -170,4 +178,4 @@ def settings(project_id):
     result = attempt(work)
     if result is REFUSED:
         return _queue_page(project_id)
-    return redirect_with_notice(_back(project_id), "Proposal settings saved.")
+    return redirect_with_notice(_back(project_id), gettext("Proposal settings saved."))

@@ -4,6 +4,7 @@ freeze), and the comparison of a release with another or with now. Every form re
 it succeeds."""
 
 from flask import Blueprint, redirect, request, url_for
+from flask_babel import gettext
 
 from loko.errors import BadRequest
 from loko.http import load_args
@@ -43,14 +44,14 @@ def create(actor, project_id: str):
     created = attempt(work)
     if created is REFUSED:
         return _page(actor, project_id, form=request.form)
-    return redirect_with_notice(_here(project_id), f"Release {created['name']} created.")
+    return redirect_with_notice(_here(project_id), gettext("Release %(name)s created.", name=created["name"]))
 
 
 def delete(actor, project_id: str):
     name = request.form.get("release", "")
     if attempt(lambda: service.delete_release(actor, project_id, name)) is REFUSED:
         return _page(actor, project_id)
-    return redirect_with_notice(_here(project_id), f"Release {name} deleted.")
+    return redirect_with_notice(_here(project_id), gettext("Release %(name)s deleted.", name=name))
 
 
 @releases_ui.get(PATH + "/<name>/compare")
@@ -67,7 +68,7 @@ def compare_chosen(project_id):
     """The list's compare form: on to the comparison of the two choices."""
     project_id, base = str(project_id), request.args.get("from", "")
     if not base:
-        raise BadRequest("from: choose a release to compare from.")
+        raise BadRequest(gettext("from: choose a release to compare from."))
     other = request.args.get("with") or None
     arguments = {"with": other} if other else {}
     return redirect(url_for("releases_ui.compare", project_id=project_id, name=base, **arguments), code=303)

@@ -3,6 +3,7 @@ the form that makes a task from the editor's filters, a task's page (progress, a
 report, close or reopen) and "My tasks"."""
 
 from flask import Blueprint, request, url_for
+from flask_babel import gettext, ngettext
 
 from loko.languages.service import language_rows
 from loko.tasks import service
@@ -22,18 +23,24 @@ FILTER_FIELDS = {"file": "fileName", "q": "search", "missing": "missing", "issue
 
 
 def _columns(tasks: list[dict]) -> list[tuple[str, list[dict]]]:
-    columns = {"To do": [], "In progress": [], "Done": [], "Closed": []}
+    columns = {"todo": [], "progress": [], "done": [], "closed": []}
     for task in tasks:
         done = task["progress"] or {}
         if task["state"] == "closed":
-            columns["Closed"].append(task)
+            columns["closed"].append(task)
         elif done.get("done"):
-            columns["Done"].append(task)
+            columns["done"].append(task)
         elif done.get("translated") if task["kind"] == "translate" else done.get("reviewed"):
-            columns["In progress"].append(task)
+            columns["progress"].append(task)
         else:
-            columns["To do"].append(task)
-    return list(columns.items())
+            columns["todo"].append(task)
+    names = {
+        "todo": gettext("To do"),
+        "progress": gettext("In progress"),
+        "done": gettext("Done"),
+        "closed": gettext("Closed"),
+    }
+    return [(names[column], tasks) for column, tasks in columns.items()]
 
 
 def _filter_of(source) -> dict:
@@ -86,9 +93,13 @@ def create(project_id):
     if made is REFUSED:
         return _board(project_id, {"filter": filters, "language": data["language"]})
     task, overlaps = made["task"], made["overlaps"]
-    notice = f"Task made with {made['keyCount']} keys."
+    notice = ngettext("Task made with %(num)s key.", "Task made with %(num)s keys.", made["keyCount"])
     if overlaps:
-        notice += f" {len(overlaps)} of them are already in another open task of this kind: see below."
+        notice += " " + ngettext(
+            "%(num)s of them is already in another open task of this kind: see below.",
+            "%(num)s of them are already in another open task of this kind: see below.",
+            len(overlaps),
+        )
     return redirect_with_notice(
         url_for(
             "tasks_ui.task_page", project_id=project_id, task_id=task["id"], overlaps=len(overlaps) or None
@@ -123,7 +134,7 @@ def change_state(project_id, task_id):
     done = submit(
         lambda: service.update_task(page_user(), project_id, task_id, {"state": state}),
         then=url_for("tasks_ui.task_page", project_id=project_id, task_id=task_id),
-        notice="Task closed." if state == "closed" else "Task reopened.",
+        notice=gettext("Task closed.") if state == "closed" else gettext("Task reopened."),
     )
     return done if done is not None else task_page(project_id, task_id)
 

@@ -38,6 +38,7 @@ LABELS = (
     lazy_gettext("reviewer"),
     lazy_gettext("editor"),
     lazy_gettext("viewer"),
+    lazy_gettext("contributor"),
     # check levels in a project's settings
     lazy_gettext("off"),
     lazy_gettext("warn"),
@@ -58,6 +59,22 @@ LABELS = (
     lazy_gettext("deleted"),
     lazy_gettext("restored"),
     lazy_gettext("purged"),
+    lazy_gettext("renamed"),
+    # proposals: where a proposal came from
+    lazy_gettext("machine"),
+    lazy_gettext("memory"),
+    # notifications: what a person is told about, and how
+    lazy_gettext("New keys in my languages"),
+    lazy_gettext("A task assigned to me"),
+    lazy_gettext("My task due soon or overdue"),
+    lazy_gettext("A comment on a key I follow"),
+    lazy_gettext("An @mention of me"),
+    lazy_gettext("My import or pre-translation finished or failed"),
+    lazy_gettext("In the app"),
+    lazy_gettext("E-mail at once"),
+    lazy_gettext("Daily digest"),
+    lazy_gettext("Weekly digest"),
+    lazy_gettext("Off"),
 )
 KNOWN = frozenset(str(label._args[0]) for label in LABELS)
 

@@ -3,6 +3,7 @@ language, vote on a proposal. Each posts, then goes back to the editor showing t
 shows the refusal there)."""
 
 from flask import Blueprint, url_for
+from flask_babel import gettext
 from marshmallow import fields, validate
 
 from loko.fields import ApiSchema
@@ -35,7 +36,9 @@ def propose(project_id, translation_id):
         add,
         then=_back(project_id, translation_id),
         notice=lambda made: (
-            "Proposal added." if made[1] else "That text was proposed already: your vote is counted."
+            gettext("Proposal added.")
+            if made[1]
+            else gettext("That text was proposed already: your vote is counted.")
         ),
     )
     return done if done is not None else editor_of_key(project_id, translation_id)
@@ -47,6 +50,6 @@ def vote(project_id, translation_id, proposal_id):
     done = submit(
         lambda: service.vote(actor, project_id, proposal_id, form_input(VoteForm)["value"]),
         then=_back(project_id, translation_id),
-        notice="Vote saved.",
+        notice=gettext("Vote saved."),
     )
     return done if done is not None else editor_of_key(project_id, translation_id)

@@ -7,6 +7,7 @@ from datetime import UTC
 from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, current_app, request, url_for
+from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup, escape
 from marshmallow import fields, pre_load, validate
 from werkzeug.datastructures import MultiDict
@@ -183,11 +184,11 @@ def _render_editor(project_id, arguments: dict):
 
 # The editor's filters a find and replace cannot narrow by, as the dialog names them.
 NOT_REPLACE_FILTERS = {
-    "missing": "missing in",
-    "changed_since": "changed since",
-    "inherited": "inherited",
-    "issues": "check issues",
-    "screenshots": "screenshots",
+    "missing": lazy_gettext("missing in"),
+    "changed_since": lazy_gettext("changed since"),
+    "inherited": lazy_gettext("inherited"),
+    "issues": lazy_gettext("check issues"),
+    "screenshots": lazy_gettext("screenshots"),
 }
 
 
@@ -213,13 +214,20 @@ def _replace_scope(filters: EditorFilters, page) -> dict:
     if languages:
         body["languages"] = languages
     names = page.language_names
-    scope = (
-        "the values in " + ", ".join(names[code]["name"] for code in languages)
-        if languages
-        else "the values in every language you edit but the source"
-    )
-    if body.keys() - {"languages"}:
-        scope += " of the keys this view's filters show"
+    narrowed = bool(body.keys() - {"languages"})
+    shown = ", ".join(names[code]["name"] for code in languages)
+    if languages and narrowed:
+        scope = gettext(
+            "In the values in %(languages)s of the keys this view's filters show.", languages=shown
+        )
+    elif languages:
+        scope = gettext("In the values in %(languages)s.", languages=shown)
+    elif narrowed:
+        scope = gettext(
+            "In the values in every language you edit but the source of the keys this view's filters show."
+        )
+    else:
+        scope = gettext("In the values in every language you edit but the source.")
     ignored = [name for field, name in NOT_REPLACE_FILTERS.items() if getattr(filters, field)]
     return {"replace_filter": body, "replace_scope": scope, "replace_ignored": ignored}
 

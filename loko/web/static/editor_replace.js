@@ -4,6 +4,8 @@
 // values are listed and never written.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
+  const ngettext = (singular, plural, count, values) => window.Loko.ngettext(singular, plural, count, values);
 
   const root = document.getElementById("editor");
   const dialog = document.getElementById("editor-replace");
@@ -26,7 +28,7 @@
       status.append(" ");
       const link = document.createElement("a");
       link.href = `${dialog.dataset.undoUrl}?operation=${encodeURIComponent(operationId)}`;
-      link.textContent = "Undo this replacement";
+      link.textContent = _("Undo this replacement");
       link.setAttribute("data-replace-undo", "");
       status.append(link);
     }
@@ -36,7 +38,7 @@
     try {
       return await Loko.api("POST", dialog.dataset.replaceApi, body);
     } catch (error) {
-      return { ok: false, status: 0, data: { error: "The server could not be reached." } };
+      return { ok: false, status: 0, data: { error: _("The server could not be reached.") } };
     }
   }
 
@@ -54,7 +56,10 @@
   function refreshApply() {
     const count = ticked().length;
     apply.disabled = count === 0;
-    apply.textContent = count === 1 ? "Replace in the ticked value" : `Replace in the ${count} ticked values`;
+    apply.textContent =
+      count === 1
+        ? _("Replace in the ticked value")
+        : ngettext("Replace in the %(num)s ticked value", "Replace in the %(num)s ticked values", count);
     const boxes = rows.querySelectorAll("[data-change]").length;
     all.checked = boxes > 0 && count === boxes;
     all.indeterminate = count > 0 && count < boxes;
@@ -79,10 +84,10 @@
   function showLists(answer) {
     refusedBox.textContent = "";
     const parts = [
-      listed("Not replaced: the result would be refused", answer.refused || [], (item) => item.reason),
-      listed("Not replaced: the matching took too long", answer.timedOut || [], () => "left as it is"),
-      listed("Skipped", answer.skipped || [], (item) =>
-        item.reason === "changed" ? "changed since the preview" : item.reason
+      listed(_("Not replaced: the result would be refused"), answer.refused || [], (item) => item.reason),
+      listed(_("Not replaced: the matching took too long"), answer.timedOut || [], () => _("left as it is")),
+      listed(_("Skipped"), answer.skipped || [], (item) =>
+        item.reason === "changed" ? _("changed since the preview") : item.reason
       ),
     ];
     parts.filter(Boolean).forEach((part) => refusedBox.append(part));
@@ -98,7 +103,7 @@
       box.type = "checkbox";
       box.checked = true;
       box.dataset.change = String(index);
-      box.setAttribute("aria-label", `Replace in ${change.key} (${change.language})`);
+      box.setAttribute("aria-label", _("Replace in %(key)s (%(language)s)", { key: change.key, language: change.language }));
       pick.append(box);
       row.append(
         pick,
@@ -112,9 +117,14 @@
     results.hidden = false;
     apply.hidden = changes.length === 0;
     showLists(answer);
-    const more = answer.nextCursor ? " (the first page: apply it, then preview again for the rest)" : "";
-    const count = changes.length === 1 ? "1 value would change" : `${changes.length} values would change`;
-    say(changes.length ? `${count}${more}.` : "No value would change.");
+    const count = answer.nextCursor
+      ? ngettext(
+          "%(num)s value would change (the first page: apply it, then preview again for the rest).",
+          "%(num)s values would change (the first page: apply it, then preview again for the rest).",
+          changes.length
+        )
+      : ngettext("%(num)s value would change.", "%(num)s values would change.", changes.length);
+    say(changes.length ? count : _("No value would change."));
     refreshApply();
   }
 
@@ -135,11 +145,11 @@
       matchCase: fields.matchCase.checked,
       wholeWord: fields.wholeWord.checked,
     };
-    say("Looking…");
+    say(_("Looking…"));
     const result = await send({ ...request, dryRun: true });
     if (!result.ok) {
       results.hidden = true;
-      say((result.data && result.data.error) || `No preview (error ${result.status}).`);
+      say((result.data && result.data.error) || _("No preview (error %(status)s).", { status: result.status }));
       return;
     }
     showPreview(result.data);
@@ -162,7 +172,7 @@
     apply.disabled = true;
     const result = await send({ ...request, dryRun: false, items });
     if (!result.ok) {
-      say((result.data && result.data.error) || `Nothing replaced (error ${result.status}).`);
+      say((result.data && result.data.error) || _("Nothing replaced (error %(status)s).", { status: result.status }));
       refreshApply();
       return;
     }
@@ -181,7 +191,7 @@
     changes = [];
     apply.hidden = true;
     showLists(answer);
-    const count = answer.applied === 1 ? "1 value replaced." : `${answer.applied} values replaced.`;
+    const count = ngettext("%(num)s value replaced.", "%(num)s values replaced.", answer.applied);
     say(count, answer.operationId);
   });
 })();

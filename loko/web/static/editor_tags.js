@@ -3,6 +3,8 @@
 // tags show on each row and the filter form narrows by them.
 (function () {
   "use strict";
+  const _ = (message, values) => window.Loko._(message, values);
+  const ngettext = (singular, plural, count, values) => window.Loko.ngettext(singular, plural, count, values);
 
   const root = document.getElementById("editor");
   if (!root || !root.dataset.tagsApi) return;
@@ -47,7 +49,7 @@
       status.append(" ");
       const link = document.createElement("a");
       link.href = `${root.dataset.undoUrl}?operation=${encodeURIComponent(operationId)}`;
-      link.textContent = "Undo";
+      link.textContent = _("Undo");
       link.setAttribute("data-undo-tags", "");
       status.append(link);
     }
@@ -68,16 +70,18 @@
     try {
       result = await Loko.api("POST", root.dataset.tagsApi, body);
     } catch (error) {
-      result = { ok: false, status: 0, data: { error: "The server could not be reached." } };
+      result = { ok: false, status: 0, data: { error: _("The server could not be reached.") } };
     }
     if (!result.ok) {
-      say((result.data && result.data.error) || `Tags not changed (error ${result.status}).`);
+      say((result.data && result.data.error) || _("Tags not changed (error %(status)s).", { status: result.status }));
       return;
     }
     rows.forEach((row) => setChips(row, tag, adding));
     const count = adding ? result.data.added : result.data.removed;
-    const keys = count === 1 ? "1 key" : `${count} keys`;
-    say(adding ? `Tag ${tag} added to ${keys}.` : `Tag ${tag} removed from ${keys}.`, result.data.operationId);
+    const done = adding
+      ? ngettext("Tag %(tag)s added to %(num)s key.", "Tag %(tag)s added to %(num)s keys.", count, { tag })
+      : ngettext("Tag %(tag)s removed from %(num)s key.", "Tag %(tag)s removed from %(num)s keys.", count, { tag });
+    say(done, result.data.operationId);
   }
 
   tbody.addEventListener("change", refresh);
