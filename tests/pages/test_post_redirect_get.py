@@ -181,6 +181,34 @@ def fix(a) -> dict:
     return fix_form(a.page_as("org_owner").get(project(a, "/editor")), "spaced")
 
 
+def task(a) -> str:
+    """An open review task of German over the project's one key, made on its page; its id."""
+    languages(a, "en", "de")
+    a.api.create("hello", {"en": "Hello", "de": "Hallo"})
+    form = {"kind": "review", "language": "de", "title": "German"}
+    response = a.page_as("org_owner").submit(project(a, "/tasks"), form)
+    assert response.status_code == 303, response.status_code
+    return response.location.rstrip("/").rsplit("/", 1)[1]
+
+
+def task_form(a) -> Form:
+    languages(a, "en", "de")
+    a.api.create("hello", {"en": "Hello", "de": "Hallo"})
+    return Form(project(a, "/tasks"), {"kind": "review", "language": "de", "title": "German review"})
+
+
+def unsubscribe_form(a) -> Form:
+    """The one-click unsubscribe of the owner's e-mails about comments (a signed link)."""
+    from sqlalchemy import inspect
+
+    from loko.notifications.service import unsubscribe_token
+
+    owner_id = inspect(a.world.users["org_owner"]).identity[0]
+    with a.app.app_context():
+        token = unsubscribe_token(owner_id, a.world.project_id, "comment")
+    return Form("/notifications/unsubscribe", {"token": token})
+
+
 # Each row: (endpoint, what the form does, the valid form given what it needs).
 WRITES = [
     ("apikeys_ui.keys", "create", lambda a: Form(project(a, "/keys"), {"name": "deploy"})),
@@ -519,10 +547,37 @@ WRITES = [
             or Form(project(a, "/proposals/settings"), {"protectReviewed": "true", "mode-de": "propose"})
         ),
     ),
+    (
+        "tasks_ui.create",
+        "create",
+        lambda a: task_form(a),
+    ),
+    (
+        "tasks_ui.change_state",
+        "close",
+        lambda a: Form(project(a, f"/tasks/{task(a)}/state"), {"state": "closed"}),
+    ),
+    ("notifications_ui.mark_read", "mark read", lambda a: Form("/notifications/read", {})),
+    (
+        "notifications_ui.save_settings",
+        "save",
+        lambda a: Form(project(a, "/notifications"), {"comment": "off"}),
+    ),
+    (
+        "releases_ui.releases",
+        "create",
+        lambda a: Form(project(a, "/releases"), {"form": "create", "name": "v1.0"}),
+    ),
 ]
 
 # Forms that write nothing: they answer with the page showing what they found (its text).
 DRY_RUNS = [
+    (
+        "notifications_ui.confirm_unsubscribe",
+        "one-click unsubscribe (it answers its page, as a mail client posting it expects)",
+        unsubscribe_form,
+        "Done: no more e-mails",
+    ),
     (
         "glossary_ui.forms",
         "import dry run",
