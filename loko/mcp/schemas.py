@@ -402,6 +402,17 @@ class ExportArguments(ApiSchema):
         validate=validate.Length(min=1, max=64),
         metadata={"description": "The file as it was at this release (from list_releases)."},
     )
+    tag = TagName(metadata={"description": "Only keys with this tag."})
+    tags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with every one of these tags."},
+    )
+    excludeTags = fields.List(
+        TagName(),
+        validate=validate.Length(max=MAX_TAGS),
+        metadata={"description": "Only keys with none of these tags."},
+    )
 
 
 class ReleaseArguments(ApiSchema):
@@ -423,17 +434,6 @@ class CompareArguments(ApiSchema):
 
 class ReleaseOutEnvelope(ReleaseEnvelope):
     pass
-    tag = TagName(metadata={"description": "Only keys with this tag."})
-    tags = fields.List(
-        TagName(),
-        validate=validate.Length(max=MAX_TAGS),
-        metadata={"description": "Only keys with every one of these tags."},
-    )
-    excludeTags = fields.List(
-        TagName(),
-        validate=validate.Length(max=MAX_TAGS),
-        metadata={"description": "Only keys with none of these tags."},
-    )
 
 
 class ImportOut(ImportResult):
