@@ -98,6 +98,12 @@ GLOSSARY_TRANSLATIONS = (
     r"translations\.\d+: \S+ has the translation .* already; a term has one allowed translation "
     r"per language"
 )
+# A past state asked for: an instant or an operation of this project, not both a moment and
+# a release (stored data and two parameters compared).
+AS_OF = (
+    r"asOf: (ask for a moment or for a release, not both|neither an ISO-8601 instant nor an "
+    r"operation of this project|[^\n]*)\.?$"
+)
 # A tag both added and removed (two lists compared).
 BOTH_ADDED_AND_REMOVED = r"remove: '[^']*' is both added and removed; name it once\.$"
 # The 400s that no schema can rule out, by operation and message: the rules the operations'
@@ -140,6 +146,27 @@ STATED_IN_WORDS = {
     "PATCH /api/projects/{project_id}/tags/keys/{translation_id}": re.compile(BOTH_ADDED_AND_REMOVED),
     "POST /api/projects/{project_id}/tags/bulk": re.compile(
         rf"{BOTH_ADDED_AND_REMOVED}|add: at most \d+ tags to add and remove in one request\.$"
+    ),
+    "GET /api/projects/{project_id}/translations": re.compile(AS_OF),
+    "POST /api/projects/{project_id}/releases": re.compile(
+        rf"{AS_OF}|freezeUntil: the freeze must end after it begins\.$"
+    ),
+    "GET /api/projects/{project_id}/proposals": re.compile(
+        r"cursor: not a nextCursor of this listing \(with this sort\)\.$"
+    ),
+    "PATCH /api/projects/{project_id}/proposal-settings": re.compile(
+        r"languages\.\S+\.autoAcceptVotes: the votes mode needs a number of votes\.$"
+    ),
+    "POST /api/projects/{project_id}/proposals/bulk-accept": re.compile(
+        r"items: Give items or proposalIds\.$"
+    ),
+    "POST /api/projects/{project_id}/tasks": re.compile(
+        r"keys: Give either keys or filter\.$|filter\.issues: any or the code of a check\.$"
+        r"|keys: no active key matches; a task needs at least one key\.$"
+        r"|assignees\.\d+: '[^']*' is not a member of this project\.$"
+    ),
+    "PUT /api/projects/{project_id}/notification-settings": re.compile(
+        r"rules\.\S+: e-mail is not set up on this server \(no SMTP host\)\.$"
     ),
     "POST /api/organizations/{organization_id}/glossary/terms": re.compile(GLOSSARY_TRANSLATIONS),
     "PATCH /api/organizations/{organization_id}/glossary/terms/{term_id}": re.compile(GLOSSARY_TRANSLATIONS),

@@ -57,8 +57,8 @@ def test_statements_do_not_grow_with_the_issues_and_filters(app, flawed, page, f
     # A search too short for the memory's trigram index matches nothing: the empty page.
     clean = _count(app, lambda: page(EditorFilters(search="§¤"), languages=("de",), limit=5))
     full = _count(app, lambda: page(filters, languages=("de",), limit=200))
-    # The empty page reads neither values, nor issues, nor comments, nor screenshots.
-    assert full == clean + 4
+    # The empty page reads neither values, nor issues, nor comments, nor screenshots, nor tags.
+    assert full == clean + 5
 
 
 def _plan_of(app, page, filters) -> str:  # noqa: F811

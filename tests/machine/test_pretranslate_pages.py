@@ -48,7 +48,8 @@ def test_whoever_may_edit_sees_the_form_with_labelled_fields(page_as, project, l
     assert "<h1>Pre-translate</h1>" in text
     for label in ('for="f-search"', 'for="f-provider"', '<legend class="label">Languages</legend>'):
         assert label in text
-    assert 'value="de"' in text and 'value="en"' not in text  # not the source language
+    # Not the source language (the page's language switcher names English apart).
+    assert 'name="languages" value="de"' in text and 'name="languages" value="en"' not in text
     assert libre.provider["name"] in text
     assert 'name="csrf_token"' in text
 

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from loko.database import driver_timestamp
 from tests.selfhost.conftest import app_on, migrate_to
 
-BEFORE = "0034_screenshot_trash"
+BEFORE = "0036_proposals"
 ORG = "00000000-0000-7000-8000-00000000000a"
 PROJECT = "00000000-0000-7000-8000-0000000000b1"
 TITLE = "00000000-0000-7000-8000-0000000000c1"
