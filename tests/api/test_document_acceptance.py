@@ -10,7 +10,7 @@ coverage phase: valid requests at each property's boundaries (shortest and longe
 smallest and largest numbers, fullest lists), every enum value, each optional part left out.
 Two operations skip it (``COVERAGE_TOO_SLOW``).
 
-What the run leaves out, and why (README.md, "Rules a schema cannot state", lists the same):
+What the run leaves out, and why (docs/api.md, "Rules a schema cannot state", lists the same):
 
 - A 400 whose message is one of ``STATED_IN_WORDS`` for its operation: rules over stored data
   (a project's link and source language; the languages a member, a key, a review or a
