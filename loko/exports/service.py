@@ -51,14 +51,13 @@ from loko.languages.service import progress_counts
 from loko.projects.models import Project
 from loko.projects.service import Link, link_of
 from loko.releases.service import release_moment
-from loko.tags.filters import TagFilter
+from loko.tags.filters import NO_TAGS, TagFilter
 from loko.translations import timeline
 from loko.translations.models import REVIEWED, Translation, TranslationValue
 from loko.translations.queries import source_language as source_language_of
 from loko.translations.timeline import Moment
 
 PO_MIMETYPE = "text/x-gettext-translation"
-NO_TAGS = TagFilter()
 ROWS_PER_FETCH = 10_000
 
 
@@ -983,10 +982,13 @@ def _writer_of(
     return writer(project, query, link, languages, one_batch=len(languages) == 1 < len(layout))
 
 
-def export_files(actor, project_id: str, format: str) -> list[tuple[str | None, str, bytes]]:
+def export_files(
+    actor, project_id: str, format: str, tags: TagFilter = NO_TAGS
+) -> list[tuple[str | None, str, bytes]]:
     """Every file of a project in ``format`` (values inherited from a linked project
-    included), read in one snapshot: ``[(language or None, file_name, bytes)]``."""
-    query = ExportQuery(format=format, zip=True)
+    included), read in one snapshot: ``[(language or None, file_name, bytes)]``; with
+    ``tags``, only the keys that filter keeps."""
+    query = ExportQuery(format=format, zip=True, tags=tags)
     project, _ = authorize_export(actor, project_id, query)
     link = _link(project, query)
     return list(_files(project, query, link, files_by_language(project, query, link)))

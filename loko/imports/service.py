@@ -36,6 +36,7 @@ from loko.imports.files import ParsedFile, parse_upload
 from loko.jobs.service import describe, enqueue
 from loko.projects.service import bump_data_version, stamp_files
 from loko.quality.service import details_wanted, preview
+from loko.tags.filters import TagFilter
 from loko.tags.service import add_tag_in_operation
 from loko.translations import history
 from loko.translations.models import Translation, TranslationValue, natural_sort_key
@@ -73,6 +74,20 @@ class ImportOptions:
     dry_run: bool = False
     expected: str | None = None  # the digest of a dry run this import must still match
     tag: str | None = None  # given to every key the upload names (created or already there)
+    # The keys the upload speaks for (a repository that holds one tag's keys): with every tag
+    # of ``within_tags`` (given to every key it names, too) and none of ``without_tags``; a
+    # key outside them is never trashed, nor its values removed, for missing from the upload.
+    within_tags: tuple[str, ...] = ()
+    without_tags: tuple[str, ...] = ()
+
+    @property
+    def scope(self) -> TagFilter:
+        return TagFilter(tuple(self.within_tags), tuple(self.without_tags))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The tags given to every key the upload names."""
+        return tuple(dict.fromkeys([*([self.tag] if self.tag else []), *self.within_tags]))
 
 
 @dataclass
@@ -192,7 +207,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         permissions = policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     else:
         permissions = policy.require_permission(actor, project_id, policy.EDIT_TRANSLATIONS)
-    if options.tag is not None:
+    if options.tags:
         policy.require_permission(actor, project_id, policy.MANAGE_TAGS)
     files = _parsed(data, options)
     if options.dry_run:
@@ -211,7 +226,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
             raise ChangedSincePreview()
         with operation(actor, project_id, "import", files=sorted(plan.files)) as details:
             warnings = _apply(actor, project_id, plan, first=_notes_owner(project_id, files))
-            tagged = add_tag_in_operation(project_id, options.tag, plan.named) if options.tag else 0
+            tagged = sum(add_tag_in_operation(project_id, tag, plan.named) for tag in options.tags)
             if tagged:
                 bump_data_version(project_id)  # which keys a tag filter keeps changed
             details.update(_summary(plan), changes=len(plan.history) + len(plan.trashed_ids) + tagged)
@@ -275,6 +290,19 @@ def _stored(
         if language is not None:
             item.values[language] = value
     return stored
+
+
+def _in_scope(project_id: str, file_name: str, scope: TagFilter) -> set[str]:
+    """The ids of the file's active keys that ``scope`` keeps."""
+    rows = db.session.execute(
+        select(Translation.id).where(
+            Translation.project_id == project_id,
+            Translation.file_name == file_name,
+            Translation.deleted_at.is_(None),
+            scope.condition(Translation.id),
+        )
+    )
+    return set(rows.scalars())
 
 
 def _notes(entry) -> tuple:
@@ -383,6 +411,9 @@ def _plan(project_id: str, files: list[ParsedFile], options: ImportOptions) -> P
                 )
         if replace or options.removed_keys == "trash":
             missing = sorted(stored.keys() - imported_keys.keys())
+            if missing and options.scope:
+                kept = _in_scope(project_id, file_name, options.scope)
+                missing = [key for key in missing if stored[key].id in kept]
             if missing and _speaks_for_keys(project_id, file_name, plan.files[file_name], owner()):
                 for key in missing:
                     if replace or stored[key].values:

@@ -19,6 +19,9 @@ class RepoHost(db.Model):
     path = db.Column(String(512), nullable=False)
     format = db.Column(String(32), nullable=False)
     api_url = db.Column(String(512), nullable=True)
+    # The keys the repository holds: every tag of ``tags``, none of ``exclude_tags`` (JSON).
+    tags = db.Column(Text, nullable=False, default="[]", server_default="[]")
+    exclude_tags = db.Column(Text, nullable=False, default="[]", server_default="[]")
     token_encrypted = db.Column(Text, nullable=False)
     webhook_secret_encrypted = db.Column(Text, nullable=False)
     configured_by = db.Column(String(36), nullable=True)

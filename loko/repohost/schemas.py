@@ -2,7 +2,7 @@
 
 from marshmallow import fields, validate
 
-from loko.fields import ApiSchema
+from loko.fields import MAX_TAGS, ApiSchema, TagName
 from loko.formats.registry import FORMAT_NAMES
 from loko.imports.schemas import TrashedKey, ValueChange
 
@@ -10,6 +10,19 @@ PROVIDER_NAMES = ("github", "gitlab", "gitea")
 REPOSITORY = r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$"
 BRANCH = r"^(?!/)(?!.*\.\.)(?!.*//)[^\x00-\x20~^:?*\[\\]{1,250}(?<![/.])$"
 COMMIT = r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$"  # a full SHA-1 or SHA-256 object name
+
+
+def _tag_filter(description: str, **kwargs):
+    return fields.List(
+        TagName(), validate=validate.Length(max=MAX_TAGS), metadata={"description": description}, **kwargs
+    )
+
+
+TAGS_RULE = (
+    "Only keys with every one of these tags: a push exports only them, and a sync gives every key "
+    "its files name these tags and trashes (with `removedKeys=trash`) only keys they keep."
+)
+EXCLUDE_TAGS_RULE = "Only keys with none of these tags (a push and a sync leave the others alone)."
 
 
 class RepoHostIn(ApiSchema):
@@ -49,6 +62,8 @@ class RepoHostIn(ApiSchema):
         validate=[validate.Length(max=512), validate.URL(schemes={"https", "http"}, require_tld=False)],
         metadata={"description": "API root of GitHub Enterprise or a self-hosted GitLab/Gitea."},
     )
+    tags = _tag_filter(TAGS_RULE, load_default=list)
+    excludeTags = _tag_filter(EXCLUDE_TAGS_RULE, load_default=list)
 
 
 class RepoHostOut(ApiSchema):
@@ -58,6 +73,8 @@ class RepoHostOut(ApiSchema):
     path = fields.String(required=True)
     format = fields.String(required=True)
     api_url = fields.String(allow_none=True, required=True)
+    tags = _tag_filter(TAGS_RULE, required=True)
+    excludeTags = _tag_filter(EXCLUDE_TAGS_RULE, required=True)
     token_set = fields.Boolean(required=True)
     pullRequestBranch = fields.String(required=True, metadata={"description": "The branch Loko pushes to."})
     created_at = fields.DateTime(required=True)

@@ -38,6 +38,7 @@ from loko.releases.schemas import NAME_PATTERN
 from loko.repohost.models import RepoHost, RepoHostRun
 from loko.repohost.providers import PROVIDERS, provider_for
 from loko.repohost.providers.base import Provider, ProviderError
+from loko.tags.filters import NO_TAGS, TagFilter
 
 BRANCH = "loko/translations"
 SYNC_JOB = "repohost-sync"
@@ -64,6 +65,7 @@ class Settings:
     token: str
     webhook_secret: str
     configured_by: str | None
+    tags: TagFilter = NO_TAGS
 
 
 # git (dulwich, urllib3) and the outbound HTTP client load on the first push or sync, and
@@ -111,6 +113,8 @@ def describe(row: RepoHost) -> dict:
         "path": row.path,
         "format": row.format,
         "api_url": row.api_url,
+        "tags": orjson.loads(row.tags),
+        "excludeTags": orjson.loads(row.exclude_tags),
         "token_set": True,
         "pullRequestBranch": BRANCH,
         "created_at": row.created_at,
@@ -143,6 +147,7 @@ def _settings(project_id: str) -> Settings:
         token=decrypt(_secret_key(), row.token_encrypted),
         webhook_secret=decrypt(_secret_key(), row.webhook_secret_encrypted),
         configured_by=row.configured_by,
+        tags=TagFilter(tuple(orjson.loads(row.tags)), tuple(orjson.loads(row.exclude_tags))),
     )
 
 
@@ -232,6 +237,8 @@ def configure(actor, project_id: str, data: dict) -> tuple[dict, dict | None]:
             db.session.add(row)
         row.provider, row.repository, row.branch = settings.provider, settings.repository, settings.branch
         row.path, row.format, row.api_url = settings.path, settings.format, settings.api_url
+        row.tags = orjson.dumps(list(dict.fromkeys(data.get("tags", ())))).decode()
+        row.exclude_tags = orjson.dumps(list(dict.fromkeys(data.get("excludeTags", ())))).decode()
         row.token_encrypted = encrypt(_secret_key(), token)
         row.configured_by = actor.id if isinstance(actor, UserActor) else row.configured_by
         row.updated_at = now
@@ -250,6 +257,8 @@ def configure(actor, project_id: str, data: dict) -> tuple[dict, dict | None]:
                 "path": row.path,
                 "format": row.format,
                 "apiUrl": audit.safe_url(row.api_url),
+                "tags": orjson.loads(row.tags),
+                "excludeTags": orjson.loads(row.exclude_tags),
             },
         )
     return config, ({"secret": webhook_secret} if webhook_secret else None)
@@ -468,7 +477,7 @@ def push(actor, project_id: str) -> dict:
     open one. ``{pullRequest: {url, number, branch}}`` or ``{pullRequest: null}``."""
 
     def work(settings: Settings):
-        files = export_files(actor, project_id, settings.format)
+        files = export_files(actor, project_id, settings.format, settings.tags)
         db.session.rollback()
         extension = format_module(settings.format).EXTENSION
         exported = {
@@ -582,7 +591,12 @@ def sync(
             for path, data in sorted(base.files.items()):
                 archive.writestr(path, data)
         options = ImportOptions(
-            format=settings.format, path_template=settings.path, removed_keys=removed_keys, dry_run=dry_run
+            format=settings.format,
+            path_template=settings.path,
+            removed_keys=removed_keys,
+            dry_run=dry_run,
+            within_tags=settings.tags.all_of,
+            without_tags=settings.tags.none_of,
         )
         diff = import_files(actor, project_id, buffer.getvalue(), options)
         result = {

@@ -48,3 +48,7 @@ class TagFilter:
         if self.none_of:
             query["excludeTags"] = ",".join(self.none_of)
         return query
+
+
+# The filter that keeps every key.
+NO_TAGS = TagFilter()
