@@ -416,38 +416,32 @@ def _refuse_by_checks(project_id: str, found: list, changes: list, refused: list
 
 
 # The items' values by the values' primary key, one language and chunk of ids a statement,
-# and their keys (active, of the project) once a key whatever its languages; read from the
-# driver as plain tuples (a hundred thousand items are read at once).
-STORED_VALUES = select(TranslationValue.translation_id, TranslationValue.value).where(
-    TranslationValue.translation_id.in_(bindparam("ids", expanding=True)),
-    TranslationValue.language_code == bindparam("language"),
-)
-STORED_KEYS = select(Translation.id, Translation.key, Translation.file_name).where(
-    Translation.id.in_(bindparam("ids", expanding=True)),
-    Translation.project_id == bindparam("project_id"),
-    Translation.deleted_at.is_(None),
+# with their keys (active, of the project) joined by theirs; read from the driver as plain
+# tuples (a hundred thousand items are read at once).
+STORED_VALUES = (
+    select(TranslationValue.translation_id, Translation.key, Translation.file_name, TranslationValue.value)
+    .join(Translation, Translation.id == TranslationValue.translation_id)
+    .where(
+        TranslationValue.translation_id.in_(bindparam("ids", expanding=True)),
+        TranslationValue.language_code == bindparam("language"),
+        Translation.project_id == bindparam("project_id"),
+        Translation.deleted_at.is_(None),
+    )
 )
 
 
 def _stored(project_id: str, items: list[dict]) -> dict[tuple, tuple]:
     """``{(translation_id, language): (key, file_name, value)}`` of the items' values of active
-    keys of the project: one statement per language and chunk of ids, and one per chunk of
-    their keys."""
+    keys of the project: one statement per language and chunk of ids."""
     ids = defaultdict(list)
     for item in items:
         ids[item["language"]].append(item["translationId"])
-    keys = {}
-    for chunk in in_chunks(sorted({item["translationId"] for item in items})):
-        for rows in stream_batches(STORED_KEYS, {"ids": chunk, "project_id": project_id}):
-            keys.update((row[0], row[1:]) for row in rows)
     stored = {}
     for language, translation_ids in ids.items():
         for chunk in in_chunks(translation_ids):
-            for rows in stream_batches(STORED_VALUES, {"ids": chunk, "language": language}):
-                for translation_id, value in rows:
-                    key = keys.get(translation_id)
-                    if key is not None:
-                        stored[translation_id, language] = (*key, value)
+            parameters = {"ids": chunk, "language": language, "project_id": project_id}
+            for rows in stream_batches(STORED_VALUES, parameters):
+                stored.update(((row[0], language), row[1:]) for row in rows)
     return stored
 
 
