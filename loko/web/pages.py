@@ -181,7 +181,8 @@ def translated(messages):
     if isinstance(messages, list | tuple):
         return [translated(inner) for inner in messages]
     if isinstance(messages, str):
-        return gettext(messages)
+        text = gettext(messages)
+        return page_message(messages) if text == messages else text
     return messages
 
 

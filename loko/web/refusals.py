@@ -10,9 +10,9 @@ table to the messages raised in the code, so a new refusal must be added here.""
 import re
 from functools import cache
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import force_locale, gettext, lazy_gettext
 
-from loko.web.labels import label
+from loko.web.labels import KNOWN, label
 
 REFUSALS = (
     # loko/apikeys/
@@ -67,7 +67,6 @@ REFUSALS = (
     lazy_gettext("commentId: no comment with this id on this key."),
     lazy_gettext("key: no active translation %(key)s in the file %(file_name)s."),
     lazy_gettext("translationId: the key is in the trash; restore it to place it on a screenshot."),
-    lazy_gettext("language: the project has no language %(language)s."),
     # loko/exports/
     lazy_gettext("asOf: ask for a moment or for a release, not both."),
     lazy_gettext("state: reviewed values only cannot be exported as of a past moment."),
@@ -104,7 +103,6 @@ REFUSALS = (
     lazy_gettext("%(value)s: must not contain the NUL character (U+0000)."),
     lazy_gettext("Cross-origin requests that change state are not allowed."),
     lazy_gettext("Cross-site requests that change state are not allowed."),
-    lazy_gettext("%(name)s: must not contain the NUL character."),
     # loko/imports/
     lazy_gettext(
         "file: the project changed since the preview, so this import would now change something the preview did not show; nothing was imported. Preview the upload again."
@@ -157,7 +155,6 @@ REFUSALS = (
     lazy_gettext("code: the project already has the language %(code)s."),
     lazy_gettext("currentCode: the project has no language %(current_code)s."),
     lazy_gettext("code: the language %(code)s is used by a linked-project setting; unlink first."),
-    lazy_gettext("code: the project already has the language %(new_code)s."),
     # loko/machine/
     lazy_gettext("sources: choose the memory, a provider, or both."),
     lazy_gettext("languages: the project has no source language to translate from."),
@@ -180,6 +177,10 @@ REFUSALS = (
     lazy_gettext("rules.%(kind)s: not a kind of notification."),
     lazy_gettext("rules.%(kind)s: one of %(channels)s."),
     lazy_gettext("rules.%(kind)s: e-mail is not set up on this server (no SMTP host)."),
+    # marshmallow's own input checks with a parameter (a page's form through the API's schemas)
+    lazy_gettext("Must be one of: %(choices)s."),
+    lazy_gettext("Longer than maximum length %(max)s."),
+    lazy_gettext("Shorter than minimum length %(min)s."),
     # loko/organizations/
     lazy_gettext("This invitation link is not valid: check that it was copied whole, or ask for a new one."),
     lazy_gettext("This invitation link has already been used; ask whoever invited you for a new one."),
@@ -220,12 +221,10 @@ REFUSALS = (
     lazy_gettext("text: this text was just proposed; vote for it instead."),
     lazy_gettext("proposalId: the key is in the trash; restore it first."),
     lazy_gettext("text: you proposed this text already; it is open."),
-    lazy_gettext("languages.%(code)s: the project has no language %(code2)s."),
     lazy_gettext("languages.%(code)s.autoAcceptVotes: the votes mode needs a number of votes."),
     # loko/quality/
     lazy_gettext("state: one of %(value_states)s."),
     lazy_gettext("reason: one of %(review_reasons)s."),
-    lazy_gettext("state: one of %(review_states)s."),
     lazy_gettext("languages.%(index)s: %(code)s is not a language of this project."),
     # loko/releases/
     lazy_gettext("%(field)s: this project has no release named %(name)s."),
@@ -389,7 +388,6 @@ REFUSALS = (
         "operationId: %(count)s of these changes were changed again since; nothing was undone. details.conflicts lists them; send skipChanged: true to undo the rest and keep them, or includeChanged: true to undo them too."
     ),
     # loko/web/
-    lazy_gettext("%(replace)s: must not contain the NUL character (U+0000)."),
     lazy_gettext("The form has expired or did not come from this site: reload the page and try again."),
     # loko/webhooks/
     lazy_gettext("events: unknown event %(unknown)s."),
@@ -454,3 +452,15 @@ def _parameter(value: str, depth: int) -> str:
     if " " in value:
         return page_message(value, depth + 1)
     return label(value)
+
+
+def script_table(locale: str) -> dict:
+    """The table for the pages' scripts (which show the API's refusals): each refusal's
+    English message with its translation in ``locale``, in the order :func:`page_message`
+    tries them, and the product words a parameter may be."""
+    with force_locale(locale):
+        return {
+            "locale": locale.replace("_", "-"),
+            "refusals": [[msgid, gettext(msgid)] for _pattern, msgid in _patterns()],
+            "labels": {word: gettext(word) for word in sorted(KNOWN) if gettext(word) != word},
+        }

@@ -42,7 +42,52 @@
     const response = await fetch(url, options);
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
+    if (!response.ok && data && typeof data.error === "string" && document.documentElement.dataset.refusals) {
+      data.error = inPageLanguage(await refusalTable(), data.error, 0);
+    }
     return { ok: response.ok, status: response.status, data };
+  }
+
+  // The API words its refusals in English; a script shows them in the page's language
+  // through the table of the service's messages (<html data-refusals>, read once, at the
+  // first refusal): the pattern that matches, translated, with its parameters put back
+  // (a product word or a refusal quoted in it translated too). Anything else as it is.
+  let refusals = null;
+  function refusalTable() {
+    if (!refusals) {
+      refusals = fetch(document.documentElement.dataset.refusals, { credentials: "same-origin" })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((table) => table && {
+          labels: table.labels || {},
+          patterns: table.refusals.map(([msgid, text]) => [refusalPattern(msgid), text]),
+        })
+        .catch(() => null);
+    }
+    return refusals;
+  }
+  function refusalPattern(msgid) {
+    const source = msgid.split(/%\((\w+)\)s/).map((part, index) => (index % 2
+      ? `(?<${part}>[\\s\\S]*?)`
+      : part.replace(/%%/g, "%").replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+    return new RegExp(`^${source}$`);
+  }
+  function inPageLanguage(table, message, depth) {
+    if (!table || !message || depth > 2) return message;
+    for (const [pattern, text] of table.patterns) {
+      const found = pattern.exec(message);
+      if (!found) continue;
+      const values = {};
+      for (const [name, value] of Object.entries(found.groups || {})) {
+        values[name] = value.includes(" ") ? inPageLanguage(table, value, depth + 1) : table.labels[value] || value;
+      }
+      return fill(text, values);
+    }
+    const prefixed = /^([\w.[\]-]+): ([\s\S]+)$/.exec(message);
+    if (prefixed) {
+      const rest = inPageLanguage(table, prefixed[2], depth + 1);
+      if (rest !== prefixed[2]) return `${prefixed[1]}: ${rest}`;
+    }
+    return table.labels[message] || message;
   }
 
   const dateFormat = new Intl.DateTimeFormat(pageLang, { dateStyle: "medium", timeStyle: "short" });
