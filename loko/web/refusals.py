@@ -412,31 +412,48 @@ FIELD_PREFIX = re.compile(r"([\w.\[\]-]+): (.+)", re.DOTALL)
 
 
 @cache
-def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
-    """Each refusal's English message as a regular expression (its parameters as named
-    groups), the most literal text first so that a specific message wins over a general one."""
-    compiled = []
+def _patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
+    """Each refusal as its literal parts and the names of the parameters between them, with
+    its message id; the most literal text first, so that a specific message wins over a
+    general one."""
+    patterns = []
     for message in REFUSALS:
         msgid = str(message._args[0])
         parts = PLACEHOLDER.split(msgid)
-        pattern = "".join(
-            f"(?P<{part}>.*?)" if index % 2 else re.escape(part.replace("%%", "%"))
-            for index, part in enumerate(parts)
-        )
-        literal = len(PLACEHOLDER.sub("", msgid))
-        compiled.append((literal, re.compile(pattern, re.DOTALL), msgid))
-    compiled.sort(key=lambda entry: -entry[0])
-    return tuple((pattern, msgid) for _literal, pattern, msgid in compiled)
+        literals = tuple(part.replace("%%", "%") for part in parts[0::2])
+        patterns.append((literals, tuple(parts[1::2]), msgid))
+    patterns.sort(key=lambda pattern: -sum(len(part) for part in pattern[0]))
+    return tuple(patterns)
+
+
+def _match(literals: tuple[str, ...], names: tuple[str, ...], message: str) -> dict | None:
+    """The parameters of ``message`` when it is the pattern's literal parts in order with
+    text between them (each part found at its first place after the one before, the last at
+    the end: one pass, whatever the message), else None."""
+    first, last = literals[0], literals[-1]
+    if not names:
+        return {} if message == first else None
+    end = len(message) - len(last)
+    if end < len(first) or not message.startswith(first) or not message.endswith(last):
+        return None
+    position, values = len(first), {}
+    for name, literal in zip(names[:-1], literals[1:-1], strict=True):
+        found = message.find(literal, position, end)
+        if found < 0:
+            return None
+        values[name], position = message[position:found], found + len(literal)
+    values[names[-1]] = message[position:end]
+    return values
 
 
 def page_message(message, depth: int = 0):
     """``message`` (a service's refusal, as the API words it) in the page's language."""
     if not isinstance(message, str) or not message or depth > 2:
         return message
-    for pattern, msgid in _patterns():
-        found = pattern.fullmatch(message)
-        if found:
-            params = {name: _parameter(value, depth) for name, value in found.groupdict().items()}
+    for literals, names, msgid in _patterns():
+        found = _match(literals, names, message)
+        if found is not None:
+            params = {name: _parameter(value, depth) for name, value in found.items()}
             return gettext(msgid, **params) if params else gettext(msgid)
     prefixed = FIELD_PREFIX.fullmatch(message)
     if prefixed:
@@ -461,6 +478,6 @@ def script_table(locale: str) -> dict:
     with force_locale(locale):
         return {
             "locale": locale.replace("_", "-"),
-            "refusals": [[msgid, gettext(msgid)] for _pattern, msgid in _patterns()],
+            "refusals": [[msgid, gettext(msgid)] for _literals, _names, msgid in _patterns()],
             "labels": {word: gettext(word) for word in sorted(KNOWN) if gettext(word) != word},
         }

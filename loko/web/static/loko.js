@@ -65,20 +65,41 @@
     }
     return refusals;
   }
+  // A refusal's literal parts and its parameters' names; a message matches when it is those
+  // parts in order (each at its first place after the one before, the last at the end).
   function refusalPattern(msgid) {
-    const source = msgid.split(/%\((\w+)\)s/).map((part, index) => (index % 2
-      ? `(?<${part}>[\\s\\S]*?)`
-      : part.replace(/%%/g, "%").replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
-    return new RegExp(`^${source}$`);
+    const parts = msgid.split(/%\((\w+)\)s/);
+    return {
+      literals: parts.filter((part, index) => index % 2 === 0).map((part) => part.replace(/%%/g, "%")),
+      names: parts.filter((part, index) => index % 2 === 1),
+    };
+  }
+  function matchRefusal({ literals, names }, message) {
+    const first = literals[0];
+    const last = literals[literals.length - 1];
+    if (!names.length) return message === first ? {} : null;
+    const end = message.length - last.length;
+    if (end < first.length || !message.startsWith(first) || !message.endsWith(last)) return null;
+    const values = {};
+    let position = first.length;
+    for (let index = 0; index < names.length - 1; index += 1) {
+      const literal = literals[index + 1];
+      const found = message.indexOf(literal, position);
+      if (found < 0 || found + literal.length > end) return null;
+      values[names[index]] = message.slice(position, found);
+      position = found + literal.length;
+    }
+    values[names[names.length - 1]] = message.slice(position, end);
+    return values;
   }
   function inPageLanguage(table, message, depth) {
     if (!table || !message || depth > 2) return message;
     for (const [pattern, text] of table.patterns) {
-      const found = pattern.exec(message);
+      const found = matchRefusal(pattern, message);
       if (!found) continue;
       const values = {};
-      for (const [name, value] of Object.entries(found.groups || {})) {
-        values[name] = value.includes(" ") ? inPageLanguage(table, value, depth + 1) : table.labels[value] || value;
+      for (const [name, value] of Object.entries(found)) {
+        values[name] = value.includes(" ") ? inPageLanguage(table, value, depth + 1) : productWord(table, value);
       }
       return fill(text, values);
     }
@@ -87,7 +108,10 @@
       const rest = inPageLanguage(table, prefixed[2], depth + 1);
       if (rest !== prefixed[2]) return `${prefixed[1]}: ${rest}`;
     }
-    return table.labels[message] || message;
+    return productWord(table, message);
+  }
+  function productWord(table, text) {
+    return Object.prototype.hasOwnProperty.call(table.labels, text) ? table.labels[text] : text;
   }
 
   const dateFormat = new Intl.DateTimeFormat(pageLang, { dateStyle: "medium", timeStyle: "short" });
