@@ -27,6 +27,7 @@ from flask_babel import (
 
 from loko.auth.actors import UserActor
 from loko.web.labels import label
+from loko.web.refusals import page_message
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -287,6 +288,7 @@ def init_i18n(app) -> None:
         format_timedelta=format_timedelta,
     )
     app.jinja_env.filters["label"] = label
+    app.jinja_env.filters["refusal"] = page_message
     app.register_blueprint(i18n_ui)
 
 

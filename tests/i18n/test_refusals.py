@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from flask_babel import force_locale
 
+from loko.database import unit_of_work
+from loko.jobs import service as jobs
 from loko.web.refusals import REFUSALS, page_message
 from tests.i18n.conftest import PSEUDO
 from tests.pages.conftest import PageClient, alert_of
@@ -273,3 +275,15 @@ def test_a_long_message_full_of_separators_is_matched_in_one_pass(app):
         shown = [page_message(message) for message in messages]
     assert time.perf_counter() - started < 2
     assert shown == messages
+
+
+def test_a_failed_jobs_refusal_is_shown_in_the_page_language(app, world):
+    with app.app_context():
+        with unit_of_work():
+            job_id = jobs.enqueue("test-never-runs", project_id=world.project_id).id
+        jobs.claim("refusal-test-worker", {"test-never-runs"})
+        refusal = "file: the archive holds no translation file."
+        jobs.retry_or_fail(job_id, "refusal-test-worker", refusal, final=True)
+    owner = PageClient(app, world.credentials["org_owner"])
+    text = owner.get(f"/projects/{world.project_id}/jobs").get_data(as_text=True)
+    assert "[[file: the archive holds no translation file.]]" in text
