@@ -2,6 +2,7 @@
 whose diff the page shows; it is written only when the person confirms that diff."""
 
 from flask import Blueprint, g, request, url_for
+from flask_babel import gettext
 
 from loko.errors import BadRequest
 from loko.imports import pending
@@ -68,34 +69,38 @@ def _imported_url(view, diff: dict) -> str:
 
 def _imported(diff: dict) -> str:
     summary = diff["summary"]
-    notice = (
-        f"Imported: {summary['created']} created, {summary['updated']} updated, "
-        f"{summary['trashed']} moved to the trash"
-    )
+    parts = [
+        gettext(
+            "Imported: %(created)s created, %(updated)s updated, %(trashed)s moved to the trash",
+            created=summary["created"],
+            updated=summary["updated"],
+            trashed=summary["trashed"],
+        )
+    ]
     if summary["removed"]:
-        notice += f", {summary['removed']} values removed"
+        parts.append(gettext("%(count)s values removed", count=summary["removed"]))
     if summary["notes"]:
-        notice += f", notes changed on {summary['notes']} keys"
+        parts.append(gettext("notes changed on %(count)s keys", count=summary["notes"]))
     if summary["conflicts"]:
-        notice += f", {summary['conflicts']} left as they were (conflicts)"
-    return notice + "."
+        parts.append(gettext("%(count)s left as they were (conflicts)", count=summary["conflicts"]))
+    return gettext("%(summary)s.", summary=gettext(", ").join(parts))
 
 
 @imports_ui.post(PATH + "/cancel")
 def cancel(project_id):
     view = pending.open_import(page_user(), str(project_id))
     pending.discard_pending(page_user(), view.project.id, request.form.get("pending", ""))
-    return redirect_with_notice(_here(view), "Import cancelled: nothing was changed.")
+    return redirect_with_notice(_here(view), gettext("Import cancelled: nothing was changed."))
 
 
 def _upload():
     """The posted file's bytes and the options of the form."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        raise BadRequest("file: choose a translation file or a ZIP to import.")
+        raise BadRequest(gettext("file: choose a translation file or a ZIP to import."))
     data = upload.read()
     if not data:
-        raise BadRequest(f"file: {upload.filename!r} is empty.")
+        raise BadRequest(gettext("file: %(name)s is empty.", name=repr(upload.filename)))
     name = upload.filename.replace("\\", "/").rsplit("/", 1)[-1]
     return data, pending.upload_options(form_input(ImportQuery, drop_empty=OPTIONAL), name, data)
 

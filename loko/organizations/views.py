@@ -29,7 +29,9 @@ from loko.organizations.schemas import (
 )
 from loko.projects.schemas import ProjectCreate
 from loko.projects.service import create_project, list_projects
+from loko.web.labels import label
 from loko.web.pages import REFUSED, attempt, form_input, page_user, redirect_with_notice, render_page, submit
+from loko.web.refusals import page_message
 
 organizations_ui = Blueprint("organizations_ui", __name__)
 
@@ -126,7 +128,7 @@ def members_page(actor, organization: dict, form_for: str | None = None):
         invitations=service.list_invitations(actor, organization["id"]) if permissions.can_invite else [],
         new_invitation=new_invitation,
         roles=roles,
-        role_options=[(role, role) for role in roles],
+        role_options=[(role, label(role)) for role in roles],
         can_manage=permissions.can_manage_members,
         can_manage_owners=permissions.can_manage_owners,
         can_invite=permissions.can_invite,
@@ -148,7 +150,7 @@ def invite(organization_id):
     token, invitation = created
     response = redirect_with_notice(
         url_for("organizations_ui.members", organization_id=organization_id) + "#invitations",
-        "Invitation link created: copy it now, it is shown only once.",
+        gettext("Invitation link created: copy it now, it is shown only once."),
     )
     return remember_secret(
         response,
@@ -196,7 +198,9 @@ def accept():
         then=lambda organization: url_for(
             "organizations_ui.organization", organization_id=organization["id"]
         ),
-        notice=lambda organization: f"You joined {organization['name']} as {organization['role']}.",
+        notice=lambda organization: gettext(
+            "You joined %(name)s as %(role)s.", name=organization["name"], role=label(organization["role"])
+        ),
     )
     return done if done is not None else join_page(token)
 
@@ -220,8 +224,10 @@ def join_signup():
         then=lambda organization: url_for(
             "organizations_ui.organization", organization_id=organization["id"]
         ),
-        notice=lambda organization: (
-            f"Welcome to Loko: you joined {organization['name']} as {organization['role']}."
+        notice=lambda organization: gettext(
+            "Welcome to Loko: you joined %(name)s as %(role)s.",
+            name=organization["name"],
+            role=label(organization["role"]),
         ),
     )
     if done is not None:
@@ -235,7 +241,9 @@ def join_page(token: str):
     try:
         invitation = service.invitation_details(token)
     except LokoError as error:
-        return render_page("organizations/join.html", error.status, problem=error.message, invitation=None)
+        return render_page(
+            "organizations/join.html", error.status, problem=page_message(error.message), invitation=None
+        )
     signed_in = isinstance(g.get("actor"), UserActor)
     return render_page(
         "organizations/join.html",
@@ -274,7 +282,7 @@ def delete(organization_id):
             actor, organization_id, form_input(OrganizationDelete)["confirm_name"]
         ),
         then=url_for("organizations_ui.home"),
-        notice=f"Organization “{organization['name']}” deleted.",
+        notice=gettext("Organization “%(name)s” deleted.", name=organization["name"]),
     )
     return done if done is not None else settings_page(organization, "delete")
 

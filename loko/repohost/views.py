@@ -5,6 +5,7 @@ sync's preview (a dry run whose diff the page shows) and the sync itself (of the
 commit, with the previewed choice for removed keys), and the last runs."""
 
 from flask import Blueprint, g, request, url_for
+from flask_babel import gettext, lazy_gettext
 from marshmallow import missing
 
 from loko.auth.reveal import forget_secret, remember_secret, take_secret
@@ -23,6 +24,7 @@ from loko.web.pages import (
     redirect_with_notice,
     render_page,
 )
+from loko.web.refusals import page_message
 
 repohost_ui = Blueprint("repohost_ui", __name__)
 PATH = "/projects/<uuid:project_id>/repository"
@@ -46,20 +48,21 @@ def repository_form(name: str):
     """The use case behind one of the page's forms (its ``form`` field)."""
     forms = {"configure": configure, "remove": remove, "push": push, "preview": preview, "sync": sync}
     if name not in forms:
-        raise BadRequest(f"form: unknown repository form {name!r}.")
+        raise BadRequest(gettext("form: unknown repository form %(name)s.", name=repr(name)))
     return forms[name]
 
 
 def configure(actor, project_id: str, config: dict | None):
     saved = _attempt(
-        "Saving", lambda: service.configure(actor, project_id, form_input(RepoHostIn, drop_empty=OPTIONAL))
+        lazy_gettext("Saving"),
+        lambda: service.configure(actor, project_id, form_input(RepoHostIn, drop_empty=OPTIONAL)),
     )
     if saved is REFUSED:
         return _page(actor, project_id, config, form=request.form)
     _config, webhook = saved
     if webhook is None:
-        return redirect_with_notice(_here(project_id), "Repository saved: the connection works.")
-    notice = "Repository saved: the connection works. Copy the webhook's secret now."
+        return redirect_with_notice(_here(project_id), gettext("Repository saved: the connection works."))
+    notice = gettext("Repository saved: the connection works. Copy the webhook's secret now.")
     return remember_secret(redirect_with_notice(_here(project_id), notice), _purpose(project_id), webhook)
 
 
@@ -68,33 +71,35 @@ def _purpose(project_id: str) -> str:
 
 
 def remove(actor, project_id: str, config: dict | None):
-    if _attempt("Removing", lambda: service.delete_config(actor, project_id)) is REFUSED:
+    if _attempt(lazy_gettext("Removing"), lambda: service.delete_config(actor, project_id)) is REFUSED:
         return _page(actor, project_id, config)
-    notice = "Repository removed: its token is forgotten; push, sync and the webhook stop working."
+    notice = gettext("Repository removed: its token is forgotten; push, sync and the webhook stop working.")
     return redirect_with_notice(_here(project_id), notice)
 
 
 def push(actor, project_id: str, config: dict | None):
-    pushed = _attempt("Push", lambda: service.push(actor, project_id))
+    pushed = _attempt(lazy_gettext("Push"), lambda: service.push(actor, project_id))
     if pushed is REFUSED:
         return _page(actor, project_id, config)
     pull = pushed["pullRequest"]
     if pull is None:
-        notice = "Nothing to push: the base branch already has these translations."
+        notice = gettext("Nothing to push: the base branch already has these translations.")
     else:
-        notice = f"Pushed: pull request #{pull['number']} has the project's translations."
+        notice = gettext(
+            "Pushed: pull request #%(number)s has the project's translations.", number=pull["number"]
+        )
     return redirect_with_notice(_here(project_id), notice)
 
 
 def preview(actor, project_id: str, config: dict | None):
-    previewed = _attempt("Sync preview", lambda: _sync(actor, project_id, dry_run=True))
+    previewed = _attempt(lazy_gettext("Sync preview"), lambda: _sync(actor, project_id, dry_run=True))
     if previewed is REFUSED:
         return _page(actor, project_id, config, form=request.form)
     return _page(actor, project_id, config, form=request.form, preview=previewed)
 
 
 def sync(actor, project_id: str, config: dict | None):
-    synced = _attempt("Sync", lambda: _sync(actor, project_id, dry_run=False))
+    synced = _attempt(lazy_gettext("Sync"), lambda: _sync(actor, project_id, dry_run=False))
     if synced is REFUSED:
         return _page(actor, project_id, config, form=request.form)
     return redirect_with_notice(_here(project_id), _synced(config["branch"], synced))
@@ -108,13 +113,20 @@ def _sync(actor, project_id: str, dry_run: bool) -> dict:
 
 
 def _synced(branch: str, result: dict) -> str:
-    notice = (
-        f"Synced from {branch} at {result['commit'][:12]}: {result['created']} created, "
-        f"{result['updated']} updated, {result['trashed']} moved to the trash"
+    notice = gettext(
+        "Synced from %(branch)s at %(commit)s: %(created)s created, %(updated)s updated, "
+        "%(trashed)s moved to the trash",
+        branch=branch,
+        commit=result["commit"][:12],
+        created=result["created"],
+        updated=result["updated"],
+        trashed=result["trashed"],
     )
     if result["conflicts"]:
-        notice += f", {result['conflicts']} left as they were (conflicts)"
-    return notice + "."
+        notice += gettext(", ") + gettext(
+            "%(count)s left as they were (conflicts)", count=result["conflicts"]
+        )
+    return gettext("%(summary)s.", summary=notice)
 
 
 def _attempt(action: str, work):
@@ -122,11 +134,15 @@ def _attempt(action: str, work):
     quotes its answer; a run under way says to wait."""
     result = attempt(work)
     if result is REFUSED:
-        message = g.form_error.removeprefix("repohost: ")
+        message = page_message(g.form_error.removeprefix("repohost: "))
         if g.form_status == 502:
-            g.form_error = f"{action} failed: the repository host answered “{message}”."
+            g.form_error = gettext(
+                "%(action)s failed: the repository host answered “%(message)s”.",
+                action=action,
+                message=message,
+            )
         elif g.form_status == 409:
-            g.form_error = f"{action} not started: {message}"
+            g.form_error = gettext("%(action)s not started: %(message)s", action=action, message=message)
     return result
 
 

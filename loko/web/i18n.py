@@ -27,6 +27,7 @@ from flask_babel import (
 
 from loko.auth.actors import UserActor
 from loko.web.labels import label
+from loko.web.refusals import page_message
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -190,6 +191,37 @@ def script_messages() -> tuple:
     return tuple(found)
 
 
+@i18n_ui.get("/locale/<code>/refusals.json")
+def refusals_catalog(code: str):
+    """The service's refusals in the language ``code`` (a shipped one), for the pages'
+    scripts to show what the API answers in English (``Loko.api`` reads it at the first
+    refusal). The same for everyone: kept by the browser for a day."""
+    from flask import abort
+
+    if code not in current_available() or code == SOURCE_LOCALE:
+        abort(404)
+    response = current_app.response_class(
+        _refusals_json(code, current_app.config["BABEL_TRANSLATION_DIRECTORIES"]), mimetype="application/json"
+    )
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@cache
+def _refusals_json(code: str, _folder: str) -> str:
+    import orjson
+
+    from loko.web.refusals import script_table
+
+    return orjson.dumps(script_table(code)).decode()
+
+
+def refusals_url() -> str:
+    """Where the page's scripts read the refusals in its language (empty for English)."""
+    locale = str(get_locale())
+    return "" if locale == SOURCE_LOCALE else url_for("i18n_ui.refusals_catalog", code=locale)
+
+
 @i18n_ui.post("/locale")
 def switch_locale():
     """The language switcher: the chosen language for the account (or, signed out, for
@@ -248,6 +280,7 @@ def init_i18n(app) -> None:
         page_direction=locale_direction,
         locale_choices=locale_choices,
         script_catalog=script_catalog,
+        refusals_url=refusals_url,
         current_page=current_page,
         format_datetime=format_datetime,
         format_number=format_number,
@@ -255,6 +288,7 @@ def init_i18n(app) -> None:
         format_timedelta=format_timedelta,
     )
     app.jinja_env.filters["label"] = label
+    app.jinja_env.filters["refusal"] = page_message
     app.register_blueprint(i18n_ui)
 
 

@@ -16,6 +16,7 @@ from loko.http import schema_instance
 from loko.projects.service import ProjectView, get_project
 from loko.web.csrf import set_csrf_cookie
 from loko.web.labels import label
+from loko.web.refusals import page_message
 
 NOTICE_COOKIE = "loko-notice"
 MAX_NOTICE = 300
@@ -180,7 +181,8 @@ def translated(messages):
     if isinstance(messages, list | tuple):
         return [translated(inner) for inner in messages]
     if isinstance(messages, str):
-        return gettext(messages)
+        text = gettext(messages)
+        return page_message(messages) if text == messages else text
     return messages
 
 
@@ -234,7 +236,7 @@ def render_page(template: str, status: int | None = None, **context):
     body = render_template(
         template,
         user=g.get("actor") if isinstance(g.get("actor"), UserActor) else None,
-        form_error=g.get("form_error"),
+        form_error=page_message(g.get("form_error")),
         form_details=g.get("form_details"),
         notice=unquote(notice) if notice else None,
         **context,
@@ -262,5 +264,10 @@ def error_page(status: int, message: str):
     title = titles.get(status, gettext("Something went wrong") if status >= 500 else gettext("Error"))
     sign_in = url_for("auth_ui.login", next=request.path) if status == 401 else None
     return render_page(
-        "errors/error.html", status, title=title, message=message, code=status, sign_in=sign_in
+        "errors/error.html",
+        status,
+        title=title,
+        message=page_message(message),
+        code=status,
+        sign_in=sign_in,
     )

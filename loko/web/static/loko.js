@@ -42,7 +42,76 @@
     const response = await fetch(url, options);
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
+    if (!response.ok && data && typeof data.error === "string" && document.documentElement.dataset.refusals) {
+      data.error = inPageLanguage(await refusalTable(), data.error, 0);
+    }
     return { ok: response.ok, status: response.status, data };
+  }
+
+  // The API words its refusals in English; a script shows them in the page's language
+  // through the table of the service's messages (<html data-refusals>, read once, at the
+  // first refusal): the pattern that matches, translated, with its parameters put back
+  // (a product word or a refusal quoted in it translated too). Anything else as it is.
+  let refusals = null;
+  function refusalTable() {
+    if (!refusals) {
+      refusals = fetch(document.documentElement.dataset.refusals, { credentials: "same-origin" })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((table) => table && {
+          labels: table.labels || {},
+          patterns: table.refusals.map(([msgid, text]) => [refusalPattern(msgid), text]),
+        })
+        .catch(() => null);
+    }
+    return refusals;
+  }
+  // A refusal's literal parts and its parameters' names; a message matches when it is those
+  // parts in order (each at its first place after the one before, the last at the end).
+  function refusalPattern(msgid) {
+    const parts = msgid.split(/%\((\w+)\)s/);
+    return {
+      literals: parts.filter((part, index) => index % 2 === 0).map((part) => part.replace(/%%/g, "%")),
+      names: parts.filter((part, index) => index % 2 === 1),
+    };
+  }
+  function matchRefusal({ literals, names }, message) {
+    const first = literals[0];
+    const last = literals[literals.length - 1];
+    if (!names.length) return message === first ? {} : null;
+    const end = message.length - last.length;
+    if (end < first.length || !message.startsWith(first) || !message.endsWith(last)) return null;
+    const values = {};
+    let position = first.length;
+    for (let index = 0; index < names.length - 1; index += 1) {
+      const literal = literals[index + 1];
+      const found = message.indexOf(literal, position);
+      if (found < 0 || found + literal.length > end) return null;
+      values[names[index]] = message.slice(position, found);
+      position = found + literal.length;
+    }
+    values[names[names.length - 1]] = message.slice(position, end);
+    return values;
+  }
+  function inPageLanguage(table, message, depth) {
+    if (!table || !message || depth > 2) return message;
+    for (const [pattern, text] of table.patterns) {
+      const found = matchRefusal(pattern, message);
+      if (!found) continue;
+      const values = {};
+      for (const [name, value] of Object.entries(found)) {
+        values[name] = value.includes(" ") ? inPageLanguage(table, value, depth + 1) : productWord(table, value);
+      }
+      return fill(text, values);
+    }
+    const prefixed = /^([\w.[\]-]+): ([\s\S]+)$/.exec(message);
+    if (prefixed) {
+      const rest = inPageLanguage(table, prefixed[2], depth + 1);
+      if (rest !== prefixed[2]) return `${prefixed[1]}: ${rest}`;
+    }
+    return productWord(table, message);
+  }
+  function productWord(table, text) {
+    return Object.prototype.hasOwnProperty.call(table.labels, text) ? table.labels[text] : text;
   }
 
   const dateFormat = new Intl.DateTimeFormat(pageLang, { dateStyle: "medium", timeStyle: "short" });

@@ -1,0 +1,35 @@
+"""The API's refusals a page's script shows are in the page's language (the REST answer
+itself stays English): the editor's new key that exists, in German."""
+
+from playwright.sync_api import expect
+
+from tests.browser.test_editor import add_keys, new_project
+from tests.browser.test_locales import choose_language
+
+
+def test_the_editor_shows_the_apis_refusal_in_the_pages_language(page):
+    project_id = new_project(page, languages=("en", "de"))
+    add_keys(page, project_id, "en", {"greeting": "Hello"})
+    choose_language(page, "de")
+    page.goto(f"/projects/{project_id}/editor")
+    page.get_by_label("Neuer Schlüssel").fill("greeting")
+    page.get_by_role("button", name="Schlüssel hinzufügen").click()
+    expect(page.get_by_role("status").filter(has_text="existiert bereits")).to_have_text(
+        "Neuer Schlüssel: 'greeting' existiert bereits in der Datei 'common'."
+    )
+    # The same refusal over REST, from the same session, in English.
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    answer = page.request.fetch(
+        f"/api/projects/{project_id}/translations",
+        method="POST",
+        headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+        data={"key": "greeting", "fileName": "common", "values": {}},
+    )
+    assert answer.status == 409
+    assert answer.json() == {"error": "key: 'greeting' already exists in the file 'common'."}
+    # Loko.api, which every page script calls, gives the refusal in German too.
+    error = page.evaluate(
+        "async (url) => (await Loko.api('POST', url, {code: 'de'})).data.error",
+        f"/api/projects/{project_id}/languages",
+    )
+    assert error == "code: Das Projekt hat die Sprache 'de' bereits."
