@@ -31,6 +31,8 @@ PATH = "/projects/<uuid:project_id>/repository"
 PROVIDER_LABELS = {"github": "GitHub", "gitlab": "GitLab", "gitea": "Gitea"}
 FIELDS = ("provider", "repository", "branch", "path", "format", "api_url")
 OPTIONAL = ("token", "api_url")
+# The tag filter, typed comma-separated.
+TAG_FIELDS = ("tags", "excludeTags")
 
 
 @repohost_ui.route(PATH, methods=["GET", "POST"])
@@ -55,7 +57,9 @@ def repository_form(name: str):
 def configure(actor, project_id: str, config: dict | None):
     saved = _attempt(
         lazy_gettext("Saving"),
-        lambda: service.configure(actor, project_id, form_input(RepoHostIn, drop_empty=OPTIONAL)),
+        lambda: service.configure(
+            actor, project_id, form_input(RepoHostIn, drop_empty=OPTIONAL, extra=_typed_tags(request.form))
+        ),
     )
     if saved is REFUSED:
         return _page(actor, project_id, config, form=request.form)
@@ -154,6 +158,12 @@ def _webhook_url(project_id: str) -> str:
     return url_for("repohost_api.repohost_webhook", project_id=project_id, _external=True)
 
 
+def _typed_tags(form) -> dict:
+    """The tag filter's fields as the API takes them: lists of the comma-separated tags."""
+    typed = {name: form.get(name, "").split(",") for name in TAG_FIELDS}
+    return {name: [tag.strip() for tag in tags if tag.strip()] for name, tags in typed.items()}
+
+
 def _values(config: dict | None, form) -> dict:
     """The configuration form's values: what was typed, else the configuration, else the
     API's defaults. Never the token."""
@@ -161,7 +171,8 @@ def _values(config: dict | None, form) -> dict:
     values = {name: "" for name in FIELDS} | {"provider": PROVIDER_NAMES[0]}
     values |= {name: fields[name].load_default for name in FIELDS if fields[name].load_default is not missing}
     values |= {name: config[name] or "" for name in FIELDS} if config else {}
-    return values | {name: form[name] for name in FIELDS if name in form}
+    values |= {name: ", ".join(config[name]) if config else "" for name in TAG_FIELDS}
+    return values | {name: form[name] for name in (*FIELDS, *TAG_FIELDS) if name in form}
 
 
 def _pull_request(config: dict | None, runs: list[dict]) -> dict | None:

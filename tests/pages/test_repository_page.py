@@ -518,3 +518,21 @@ def test_an_unknown_removed_keys_choice_is_named(page_as, world, api, configured
     assert response.status_code == 400
     assert alert_of(response).startswith("removedKeys:")
     assert api.export() == {}
+
+
+def test_a_tag_filter_typed_comma_separated_is_saved_and_summarized(app, page_as, world, host):
+    owner = page_as("org_owner")
+    typed = configure_form(host, tags="web, checkout", excludeTags="ios")
+    assert owner.submit(page_path(world), typed).status_code == 303
+    with app.app_context():
+        row = db.session.execute(select(RepoHost)).scalar_one()
+        assert (json.loads(row.tags), json.loads(row.exclude_tags)) == (["web", "checkout"], ["ios"])
+    shown = text_of(owner.get(page_path(world)))
+    assert "tagged web, checkout; not tagged ios" in shown
+
+
+def test_a_tag_that_is_not_valid_is_named_on_the_page(app, page_as, world, host):
+    response = page_as("org_owner").submit(page_path(world), configure_form(host, tags="web, no spaces"))
+    assert response.status_code == 400
+    assert "tags" in alert_of(response)
+    assert configuration(app) is None
