@@ -42,10 +42,13 @@ def candidate_keys(project_id: str, term: str) -> list[str] | None:
         found.update(keys)
         if len(found) > MAX_CANDIDATES:
             return None
+    # The keys written since the watermark, no more of them than could still do: right after
+    # an import the index is behind by all of it, and the walk serves a common term faster.
     recent = db.session.scalars(
-        select(HistoryEntry.translation_id).where(
-            HistoryEntry.project_id == project_id, HistoryEntry.id > index.indexed_to()
-        )
+        select(HistoryEntry.translation_id)
+        .where(HistoryEntry.project_id == project_id, HistoryEntry.id > index.indexed_to())
+        .distinct()
+        .limit(MAX_CANDIDATES + 1)
     ).all()
     found.update(recent)
     if len(found) > MAX_CANDIDATES:
