@@ -82,3 +82,15 @@ def test_a_key_of_another_project_is_not_found_by_the_indexed_search(memory, pro
     service.refresh_index()
     assert keys_found(memory, project, "quixotic") == ["key_01"]
     assert keys_found(memory, other, "quixotic") == ["key_99"]
+
+
+def test_an_index_behind_by_more_keys_than_it_narrows_to_leaves_the_search_to_the_walk(
+    memory, project, monkeypatch
+):
+    from loko.memory import search
+
+    service.refresh_index()
+    memory.write(project, "de", {"key_02": "frischer Café", "key_03": "Neu", "key_04": "Neu"})
+    monkeypatch.setattr(search, "MAX_CANDIDATES", 2)
+    assert search.candidate_keys(project, "café") is None
+    assert keys_found(memory, project, "café") == ["key_02"]
