@@ -78,7 +78,13 @@ def test_bad_task_arguments_are_a_tool_error_naming_the_field(call):  # noqa: F8
     assert unknown["isError"] and "taskId:" in unknown["content"][0]["text"]
     nobody = call(
         "create_task",
-        {"kind": "translate", "language": "de", "title": "T", "filter": {}, "assigneeEmails": ["x@example.test"]},
+        {
+            "kind": "translate",
+            "language": "de",
+            "title": "T",
+            "filter": {},
+            "assigneeEmails": ["x@example.test"],
+        },
     )
     assert nobody["isError"] and "assigneeEmails.0:" in nobody["content"][0]["text"]
     neither = call("create_task", {"kind": "translate", "language": "de", "title": "T"})
