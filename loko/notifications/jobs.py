@@ -4,6 +4,7 @@ them raises ``job.finished`` (that would be told about again, without end)."""
 
 from datetime import timedelta
 
+from loko.auth.emails import ACCOUNT_EMAIL_JOB
 from loko.jobs.registry import handler
 from loko.notifications import service
 from loko.notifications.models import DAILY, WEEKLY
@@ -17,6 +18,11 @@ def fan_out(_context, payload: dict) -> dict:
 @handler(service.EMAIL_JOB, announced=False)
 def send_emails(_context, payload: dict) -> dict:
     return service.send_emails(payload["ids"])
+
+
+@handler(ACCOUNT_EMAIL_JOB, announced=False)
+def send_account_email(_context, payload: dict) -> dict:
+    return service.send_account_email(payload)
 
 
 @handler(service.DAILY_JOB, every=timedelta(days=1), announced=False)
