@@ -170,6 +170,9 @@ STATED_IN_WORDS = {
     "PUT /api/projects/{project_id}/notification-settings": re.compile(
         r"rules\.\S+: e-mail is not set up on this server \(no SMTP host\)\.$"
     ),
+    "POST /api/organizations/{organization_id}/invitations": re.compile(
+        r"email: e-mail is not set up on this server \(no SMTP host\); hand the link on\.$"
+    ),
     "POST /api/organizations/{organization_id}/glossary/terms": re.compile(GLOSSARY_TRANSLATIONS),
     "PATCH /api/organizations/{organization_id}/glossary/terms/{term_id}": re.compile(GLOSSARY_TRANSLATIONS),
 }
