@@ -1,25 +1,28 @@
 """E-mails about a person's account (an invitation's join link, a password reset link), queued
-as a durable job in the caller's transaction and sent by the notifications' mail job, never
-inside the request. The link carries a secret: it is stored in the job's payload encrypted
-under a key derived from ``LOKO_SECRET_KEY``, and is never logged or put in a response or a
-job's result.
+in the caller's transaction by the mailer ``create_app`` plugs in (the notifications' durable
+mail job, which keeps the link encrypted and sends it after the commit, never inside the
+request). The link carries a secret, never logged or put in a response or a job's result.
 
 A password reset link is signed (``itsdangerous``), expires after ``RESET_MINUTES`` and
 works once: it names the account and a digest of its password hash at the time, so a new
 password, set by this link or any other way, ends it."""
 
 import hashlib
+from collections.abc import Callable
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from loko.jobs import service as jobs
-from loko.secrets import fernet
-
-ACCOUNT_EMAIL_JOB = "auth.email"
 RESET_MINUTES = 60
-_LINK_INFO = b"loko account e-mail links v1"
 _RESET_SALT = "loko password reset v1"
+
+# ``mailer(to, subject, lines, link)``: queues one e-mail in the current transaction; plugged
+# in by ``create_app`` (the mail job lives above the accounts).
+_mailer: list[Callable[[tuple[str, str], str, list[str], str], None]] = []
+
+
+def use_mailer(function: Callable[[tuple[str, str], str, list[str], str], None]) -> None:
+    _mailer[:] = [function]
 
 
 def email_available() -> bool:
@@ -38,13 +41,9 @@ def public_link(endpoint: str, **values) -> str:
 def queue_email(to: tuple[str, str], subject: str, lines: list[str], link: str) -> None:
     """Queue the e-mail to ``to`` (name, address) in the caller's transaction: it goes out
     only if that transaction commits."""
-    sealed = fernet(current_app.config["SECRET_KEY"], _LINK_INFO).encrypt(link.encode()).decode()
-    jobs.enqueue(ACCOUNT_EMAIL_JOB, {"to": list(to), "subject": subject, "lines": lines, "link": sealed})
-
-
-def opened_link(payload: dict) -> str:
-    """The link of a queued e-mail's payload, decrypted (for the mail job only)."""
-    return fernet(current_app.config["SECRET_KEY"], _LINK_INFO).decrypt(payload["link"].encode()).decode()
+    if not _mailer:
+        raise RuntimeError("auth.emails: no mailer is plugged in (create_app does it).")
+    _mailer[0](to, subject, lines, link)
 
 
 def _serializer() -> URLSafeTimedSerializer:

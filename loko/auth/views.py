@@ -122,7 +122,9 @@ def forgot_password():
     """Ask for a link to choose a new password, by e-mail (a job sends it). The answer is the
     same whether an account has the address or not."""
     available = current_app.config["LOKO_PASSWORD_SIGNIN"] and emails.email_available()
-    if request.method == "POST" and available:
+    if request.method == "POST" and not available:
+        return redirect(url_for("auth_ui.forgot_password"), code=303)
+    if request.method == "POST":
 
         def ask():
             email = form_input(PasswordResetRequest)["email"]

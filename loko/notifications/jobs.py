@@ -4,7 +4,6 @@ them raises ``job.finished`` (that would be told about again, without end)."""
 
 from datetime import timedelta
 
-from loko.auth.emails import ACCOUNT_EMAIL_JOB
 from loko.jobs.registry import handler
 from loko.notifications import service
 from loko.notifications.models import DAILY, WEEKLY
@@ -20,7 +19,7 @@ def send_emails(_context, payload: dict) -> dict:
     return service.send_emails(payload["ids"])
 
 
-@handler(ACCOUNT_EMAIL_JOB, announced=False)
+@handler(service.ACCOUNT_EMAIL_JOB, announced=False)
 def send_account_email(_context, payload: dict) -> dict:
     return service.send_account_email(payload)
 
