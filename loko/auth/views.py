@@ -171,7 +171,7 @@ def reset_password():
         valid=valid,
         title=gettext("Choose a new password"),
     )
-    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Referrer-Policy"] = "strict-origin"  # never the link (and its token) in a Referer
     return response
 
 

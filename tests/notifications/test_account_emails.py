@@ -132,7 +132,7 @@ def test_forgot_password_emails_a_link_that_sets_a_new_password_once(app, world,
     path = link.removeprefix("http://loko.example.test")
     form = browser.get(path)
     assert form.status_code == 200 and 'name="new_password"' in form.get_data(as_text=True)
-    assert form.headers["Referrer-Policy"] == "no-referrer"
+    assert form.headers["Referrer-Policy"] == "strict-origin"
     short = browser.submit("/reset-password", {"token": token, "new_password": "short"})
     assert short.status_code == 400 and "new_password" in alert_of(short)
     done = browser.submit("/reset-password", {"token": token, "new_password": NEW_PASSWORD})
