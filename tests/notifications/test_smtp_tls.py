@@ -1,6 +1,7 @@
-"""E-mail over STARTTLS and implicit TLS with a login, against real SMTP servers on the
-loopback (aiosmtpd) whose certificate is made here and trusted through LOKO_SMTP_CA_FILE;
-a wrong password, or a certificate nobody trusts, is a failure the job records and retries."""
+"""E-mail over STARTTLS and implicit TLS with a login (AUTH PLAIN, AUTH LOGIN), against real
+SMTP servers on the loopback (aiosmtpd) whose certificate is made here and trusted through
+LOKO_SMTP_CA_FILE; a wrong password, or a certificate nobody trusts, is a failure said in
+words that the job records and retries."""
 
 import datetime as dt
 import ipaddress
@@ -58,15 +59,20 @@ def _certificate(folder):
     return cert_file, key_file
 
 
-def _authenticate(_server, _session, _envelope, mechanism, data):
-    ok = isinstance(data, LoginPassword) and (data.login, data.password) == (USER.encode(), PASSWORD.encode())
-    return AuthResult(success=ok, handled=False)
-
-
 class Server:
-    def __init__(self, controller: Controller, inbox: Inbox, ca_file: str):
-        self.controller, self.inbox, self.ca_file = controller, inbox, ca_file
-        self.mechanisms: list[str] = []
+    def __init__(self, inbox: Inbox, ca_file: str, mechanism: str):
+        self.inbox, self.ca_file, self.mechanism = inbox, ca_file, mechanism
+        self.controller: Controller | None = None
+        self.logins: list[str] = []  # the mechanism of each login the server accepted
+
+    def authenticate(self, _server, _session, _envelope, mechanism, data):
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
+            USER.encode(),
+            PASSWORD.encode(),
+        )
+        if ok:
+            self.logins.append(mechanism)
+        return AuthResult(success=ok, handled=False)
 
     def settings(self, tls: str, **changes) -> dict:
         return {
@@ -82,10 +88,15 @@ class Server:
         }
 
 
-@pytest.fixture(scope="module", params=["starttls", "tls"])
+@pytest.fixture(
+    scope="module",
+    params=[("starttls", "PLAIN"), ("starttls", "LOGIN"), ("tls", "LOGIN"), ("tls", "PLAIN")],
+    ids=lambda param: "-".join(param),
+)
 def tls_server(request, tmp_path_factory):
-    """An SMTP server that asks for a login over TLS: STARTTLS on a plain port, or implicit
-    TLS (SMTPS)."""
+    """An SMTP server that asks for a login over TLS (STARTTLS on a plain port, or implicit
+    TLS) and offers one mechanism, AUTH PLAIN or AUTH LOGIN."""
+    mode, mechanism = request.param
     cert_file, key_file = _certificate(tmp_path_factory.mktemp("smtp-tls"))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_file, key_file)
@@ -94,21 +105,23 @@ def tls_server(request, tmp_path_factory):
     # connection is TLS from its first byte (aiosmtpd does not tell, so it is not asked).
     tls_options = (
         {"tls_context": context, "require_starttls": True, "auth_require_tls": True}
-        if request.param == "starttls"
+        if mode == "starttls"
         else {"ssl_context": context, "auth_require_tls": False}
     )
-    controller = Controller(
+    server = Server(inbox, str(cert_file), mechanism)
+    server.controller = Controller(
         inbox,
         hostname="127.0.0.1",
         port=free_port(),
-        authenticator=_authenticate,
+        authenticator=server.authenticate,
         auth_required=True,
+        auth_exclude_mechanism=["PLAIN" if mechanism == "LOGIN" else "LOGIN"],
         server_hostname="127.0.0.1",
         **tls_options,
     )
-    controller.start()
-    yield request.param, Server(controller, inbox, str(cert_file))
-    controller.stop()
+    server.controller.start()
+    yield mode, server
+    server.controller.stop()
 
 
 def _message(settings: mail.SmtpSettings, subject: str):
@@ -124,6 +137,7 @@ def test_a_message_arrives_over_tls_after_the_login(tls_server):
     assert mail.send_all(settings, [_message(settings, "Over TLS"), _message(settings, "Second")]) == 2
     assert [message["Subject"] for message in server.inbox.messages] == ["Over TLS", "Second"]
     assert server.inbox.messages[0]["To"] == "Ada <ada@example.test>"
+    assert server.logins[-1] == server.mechanism
 
 
 def test_a_wrong_password_is_a_clear_error_naming_the_settings(tls_server):
