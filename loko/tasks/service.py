@@ -356,6 +356,11 @@ def update_task(actor, project_id: str, task_id: str, changes: dict) -> dict:
         if "dueAt" in changes:
             task.reminded = None
         if "state" in changes and changes["state"] != task.state:
+            if changes["state"] == OPEN and "assignees" not in changes:
+                # Reopening gives its assignees their right back: a key only what it may give.
+                policy.require_task_grant(
+                    actor, project_id, permissions, task.kind, task.language_code, assignee_ids(task.id)
+                )
             task.state = changes["state"]
             task.closed_at = utcnow() if task.state == CLOSED else None
             events.audited(

@@ -65,6 +65,15 @@ def test_a_write_key_gives_a_review_task_only_to_people_who_may_review(world, ke
     task_id = made.json["task"]["id"]
     added = key.patch(_url(world, task_id), json={"assignees": [user_id(world.users["editor"])]})
     assert added.status_code == 403 and added.json["error"].startswith("assignees.0:")
+    # A review task an owner gave an editor: the key closes it, but reopening it would give
+    # the review back.
+    owner = as_caller("org_owner")
+    given = make_task(owner, world.project_id, kind="review", assignees=[user_id(world.users["editor"])])
+    given_url = _url(world, given["task"]["id"])
+    assert key.patch(given_url, json={"state": "closed"}).status_code == 200
+    reopening = key.patch(given_url, json={"state": "open"})
+    assert reopening.status_code == 403 and reopening.json["error"].startswith("assignees.0:")
+    assert owner.patch(given_url, json={"state": "open"}).status_code == 200
 
 
 def test_an_assignee_email_of_nobody_in_the_project_is_named(world, keys, as_caller):
