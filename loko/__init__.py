@@ -99,11 +99,15 @@ def subscribe_workbench() -> None:
     webhook_deliveries()
     screenshot_files()
     notifications()
-    # The editor's filters choose a task's keys; they live above the tasks.
+    # The editor's filters choose a task's keys; they live above the tasks. The accounts'
+    # e-mails (invitations, password resets) go out through the notifications' mail job.
+    from loko.auth.emails import use_mailer
+    from loko.notifications.service import queue_account_email
     from loko.tasks.service import use_key_filter
     from loko.workspace.editor import task_keys_query
 
     use_key_filter(task_keys_query)
+    use_mailer(queue_account_email)
     proposals_on_undo()
     tag_undo()
 

@@ -67,12 +67,14 @@ DEFAULTS = {
     "LOKO_AUDIT_RETENTION_DAYS": 365,
     # E-mail (notifications and their digests): the SMTP server, its port, the account and
     # password, "starttls" (the default), "tls" (implicit TLS, port 465) or "none", and the
-    # sender. Without a host no e-mail goes out and the pages say so.
+    # sender, and a file of CA certificates to trust instead of the system's (a private mail
+    # server's). Without a host no e-mail goes out and the pages say so.
     "LOKO_SMTP_HOST": None,
     "LOKO_SMTP_PORT": 587,
     "LOKO_SMTP_USER": None,
     "LOKO_SMTP_PASSWORD": None,
     "LOKO_SMTP_TLS": "starttls",
+    "LOKO_SMTP_CA_FILE": None,
     "LOKO_MAIL_FROM": None,
     # The address people open Loko at, for the links in e-mails (default: host and port).
     "LOKO_PUBLIC_URL": None,

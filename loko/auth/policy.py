@@ -105,7 +105,8 @@ class Permissions:
     can_review_translations: bool = False
     # The language codes writes (values, reviews) are limited to; None: every language.
     languages: frozenset[str] | None = None
-    # A write key: it may name releases (``can_manage_releases``) without being an admin.
+    # A write key: it may name releases (``can_manage_releases``) and plan tasks
+    # (``can_manage_tasks``) without being an admin.
     release_key: bool = False
     # A contributor: views, proposes and comments, never writes values.
     can_contribute: bool = False
@@ -154,6 +155,7 @@ class Permissions:
             REVIEW_TRANSLATIONS: self.can_review_translations,
             MANAGE_KEYS: self.can_manage_keys,
             MANAGE_RELEASES: self.can_manage_releases,
+            MANAGE_TASKS: self.can_manage_tasks,
             PROPOSE: self.can_propose,
             VOTE_PROPOSALS: self.can_propose,
             WRITE_COMMENTS: self.can_write_comments,
@@ -162,6 +164,13 @@ class Permissions:
     @property
     def can_manage_releases(self) -> bool:
         """A project's admins (and the organization's owners and admins), and write keys."""
+        return self.can_edit_projects or self.release_key
+
+    @property
+    def can_manage_tasks(self) -> bool:
+        """A project's admins (and the organization's owners and admins), and write keys (a
+        pipeline plans the work of a release); see ``require_task_grant`` for what a key may
+        give."""
         return self.can_edit_projects or self.release_key
 
     @property
@@ -710,7 +719,10 @@ def _shared_projects(organization_id: str) -> set[str]:
 # here, not imported: the tasks package sits above the core.
 
 TASK_TRANSLATE, TASK_REVIEW = "translate", "review"
-MANAGE_TASKS = EDIT_PROJECTS
+# Tasks are made, changed, closed and reopened by a project's admins (and the organization's
+# owners and admins) and by a write key, which gives no more than it has itself
+# (``require_task_grant``).
+MANAGE_TASKS = "canManageTasks"
 VIEW_TASKS = VIEW_TRANSLATIONS
 _TASKS = sa_table(
     "tasks", column("id"), column("project_id"), column("kind"), column("language_code"), column("state")
@@ -785,6 +797,36 @@ def tasks_cover(user_id: str, project_id: str, language: str, translation_ids, k
         )
     ).one()
     return bool(row[0]) and not bool(row[1])
+
+
+def require_task_grant(
+    actor: Actor, project_id: str, permissions: Permissions, kind: str, language: str, user_ids
+) -> None:
+    """What a task made or changed by ``actor`` may give its assignees. A person who manages
+    tasks decides freely. A key gives no more than it has: its task's language is one it
+    writes, and a review task goes only to people who may already review that language (the
+    task's right would otherwise let a key hand out the review it lacks). Forbidden naming
+    the language or the first such assignee (``assignees.N``)."""
+    if not isinstance(actor, ApiKeyActor):
+        return
+    if not permissions.may_edit_language(language):
+        raise Forbidden(
+            f"language: this API key does not write {language!r}, so it cannot give a task in it."
+        )
+    if kind != TASK_REVIEW:
+        return
+    for index, user_id in enumerate(user_ids):
+        roles = _user_roles(user_id, project_id)
+        own = (
+            NO_PERMISSIONS
+            if roles is None or roles[0] is None
+            else with_project_rules(permissions_from_roles(*roles[:3]), project_id, roles[3])
+        )
+        if not own.may_review_language(language):
+            raise Forbidden(
+                f"assignees.{index}: an API key gives a review task only to people who may already "
+                f"review {language!r}."
+            )
 
 
 def task_permissions(

@@ -25,6 +25,15 @@ class PasswordChange(ApiSchema):
     )
 
 
+class PasswordResetRequest(ApiSchema):
+    email = fields.Email(required=True, validate=validate.Length(max=320))
+
+
+class PasswordReset(ApiSchema):
+    token = fields.String(required=True, validate=[validate.Length(min=1, max=512), no_control_characters])
+    new_password = fields.String(required=True, validate=validate.Length(min=MIN_PASSWORD, max=1024))
+
+
 class LoginIn(ApiSchema):
     email = fields.String(required=True, validate=[validate.Length(min=1, max=320), no_control_characters])
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from loko import events
 from loko.apikeys.models import ApiKey
+from loko.auth import emails
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
 from loko.auth.policy import require_user, stored_languages
@@ -199,6 +200,63 @@ def reset_password(email: str, new_password: str) -> User:
         user.password_hash = hash_password(new_password)
         end_sessions(user.id)
     return user
+
+
+def request_password_reset(email: str, *, password_signin: bool = True) -> bool:
+    """E-mail a link to choose a new password to the account of ``email`` (a job queued
+    here; the link expires and works once, see ``auth.emails``). Nothing for an unknown
+    address, and nothing without SMTP or password sign-in; the caller answers the same
+    either way, so an address is never confirmed. Returns whether an e-mail was queued."""
+    if not password_signin or not emails.email_available():
+        return False
+    with unit_of_work():
+        user = db.session.execute(
+            db.select(User).where(User.email == normalize_email(email))
+        ).scalar_one_or_none()
+        if user is None:
+            return False
+        link = emails.public_link(
+            "auth_ui.reset_password", token=emails.reset_token(user.id, user.password_hash)
+        )
+        emails.queue_email(
+            (user.name, user.email),
+            "Choose a new password for Loko",
+            [
+                f"Someone asked to choose a new password for the Loko account {user.email}.",
+                f"Open the link within {emails.RESET_MINUTES} minutes to choose one; it works once. "
+                "If you did not ask, ignore this e-mail: your password stays as it is.",
+            ],
+            link,
+        )
+    return True
+
+
+RESET_LINK_INVALID = (
+    "token: this link to choose a new password is not valid any more (used, expired or altered); "
+    "ask for a new one."
+)
+
+
+def reset_password_with_token(token: str, new_password: str) -> User:
+    """Set the password of the account a reset link names and end all its sessions;
+    BadRequest naming ``token`` for a link used, expired or altered."""
+    with unit_of_work():
+        user_id = emails.read_reset_token(token, _password_hash_of)
+        if user_id is None:
+            raise BadRequest(RESET_LINK_INVALID)
+        user = db.session.get(User, user_id)
+        user.password_hash = hash_password(new_password)
+        end_sessions(user.id)
+    return user
+
+
+def reset_link_valid(token: str) -> bool:
+    return emails.read_reset_token(token, _password_hash_of) is not None
+
+
+def _password_hash_of(user_id: str) -> str | None:
+    user = db.session.get(User, user_id)
+    return None if user is None else user.password_hash
 
 
 def end_sessions(user_id: str, keep: str | None = None) -> None:

@@ -5,11 +5,20 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, g, redirect, request, url_for
 from flask_babel import gettext
 
-from loko.auth import service
+from loko.auth import emails, service
 from loko.auth.actors import UserActor
+from loko.auth.attempts import attempt_key
 from loko.auth.identity import SESSION_COOKIE
-from loko.auth.schemas import LoginIn, PasswordChange, ProfilePatch, SignupIn
+from loko.auth.schemas import (
+    LoginIn,
+    PasswordChange,
+    PasswordReset,
+    PasswordResetRequest,
+    ProfilePatch,
+    SignupIn,
+)
 from loko.auth.signin import (
+    ATTEMPTS,
     password_change_limit,
     sign_in_limit,
     with_session_cookie,
@@ -99,7 +108,71 @@ def login_page(next_path: str, status: int | None = None):
         form=request.form,
         next=next_path,
         signup_open=password_signin and service.signup_open(current_app.config["LOKO_ALLOW_SIGNUP"]),
+        reset_by_email=password_signin and emails.email_available(),
     )
+
+
+# Reset e-mails asked for one address and e-mail: at most this many an hour (more are not
+# sent, and the page answers the same).
+RESET_REQUESTS_PER_HOUR = 3
+
+
+@auth_ui.route("/forgot-password", methods=["GET", "POST"])
+def forgot_password():
+    """Ask for a link to choose a new password, by e-mail (a job sends it). The answer is the
+    same whether an account has the address or not."""
+    available = current_app.config["LOKO_PASSWORD_SIGNIN"] and emails.email_available()
+    if request.method == "POST" and not available:
+        return redirect(url_for("auth_ui.forgot_password"), code=303)
+    if request.method == "POST":
+
+        def ask():
+            email = form_input(PasswordResetRequest)["email"]
+            key = attempt_key(f"password-reset|{request.remote_addr}|{service.normalize_email(email)}")
+            if current_app.extensions[ATTEMPTS].reserve(key, 3600).count <= RESET_REQUESTS_PER_HOUR:
+                service.request_password_reset(email)
+
+        done = submit(
+            ask,
+            then=url_for("auth_ui.login"),
+            notice=gettext(
+                "If an account has this e-mail, a link to choose a new password is on its way. "
+                "It works once, within %(minutes)s minutes.",
+                minutes=emails.RESET_MINUTES,
+            ),
+        )
+        if done is not None:
+            return done
+    return render_page(
+        "auth/forgot_password.html",
+        available=available,
+        form=request.form,
+        title=gettext("Forgot your password?"),
+    )
+
+
+@auth_ui.route("/reset-password", methods=["GET", "POST"])
+def reset_password():
+    """A password reset link: choose a new password; every session of the account ends."""
+    token = request.values.get("token", "")
+    if request.method == "POST":
+        done = submit(
+            lambda: service.reset_password_with_token(**form_input(PasswordReset)),
+            then=url_for("auth_ui.login"),
+            notice=gettext("Your new password is set and you were signed out everywhere: sign in with it."),
+        )
+        if done is not None:
+            return done
+    valid = bool(token) and service.reset_link_valid(token)
+    response = render_page(
+        "auth/reset_password.html",
+        None if valid or request.method == "POST" else 400,
+        token=token if valid else "",
+        valid=valid,
+        title=gettext("Choose a new password"),
+    )
+    response.headers["Referrer-Policy"] = "strict-origin"  # never the link (and its token) in a Referer
+    return response
 
 
 # Pages that may answer a sign-out instead of the sign-in page, given the session's cookie

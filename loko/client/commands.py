@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -611,7 +612,24 @@ def review_report(config, out, languages) -> None:
         click.get_current_context().exit(REVIEWS_WAITING)
 
 
-@click.command("tasks")
+class _ListByDefault(click.Group):
+    """A group whose first subcommand runs when no other is named (``loko tasks --state all``
+    lists)."""
+
+    default = "list"
+
+    def parse_args(self, ctx, args):
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("tasks", cls=_ListByDefault)
+def tasks_command():
+    """The project's tasks: list them (the default), make, close and reopen one."""
+
+
+@tasks_command.command("list")
 @client_options
 @click.option(
     "--state",
@@ -620,7 +638,7 @@ def review_report(config, out, languages) -> None:
     show_default=True,
     help="Which tasks to list.",
 )
-def tasks_command(config, out, state):
+def tasks_list(config, out, state):
     """List the project's tasks: kind, language, progress, due date and assignees.
 
     Progress comes from the values themselves (a translate task is done when every key has a
@@ -635,11 +653,108 @@ def tasks_command(config, out, state):
         people = ", ".join(person["name"] for person in task.get("assignees") or ()) or "nobody"
         due = f"  due {task['dueAt'][:10]}" if task.get("dueAt") else ""
         lines.append(
-            f"{task['title']}  {task['kind']} {task['language']}  {task['state']}  "
+            f"{task['id']}  {task['title']}  {task['kind']} {task['language']}  {task['state']}  "
             f"{done.get('percent', 0)}% of {task['keyCount']} keys{due}  ({people})"
         )
     out.lines(lines)
     out.data({"tasks": tasks})
+
+
+def _due(_ctx, _param, value: str | None) -> str | None:
+    """``--due``: a date (the end of that day, UTC) or an ISO-8601 instant with its offset."""
+    if not value:
+        return None
+    try:
+        if len(value) == 10:
+            return datetime.combine(date.fromisoformat(value), time(23, 59, 59), tzinfo=UTC).isoformat()
+        instant = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (2026-12-31) or an ISO-8601 instant.") from None
+    if instant.tzinfo is None:
+        raise click.BadParameter(f"{value!r}: give the instant's offset (Z or +02:00), or a date.")
+    return instant.isoformat()
+
+
+@tasks_command.command("create")
+@client_options
+@click.option("--kind", type=click.Choice(["translate", "review"]), required=True, help="The task's work.")
+@click.option("--language", required=True, help="The language the task is in (de).")
+@click.option("--title", help="The task's title (default: the kind and the language).")
+@click.option("--description", default="", help="What the assignees should know.")
+@click.option("--assignee", "assignees", multiple=True, help="An assignee's e-mail (repeat for more).")
+@click.option("--due", callback=_due, help="When it is due: a date (its end, UTC) or an ISO-8601 instant.")
+@click.option(
+    "--key", "keys", multiple=True, help="A key's id (repeat); or choose keys by the filters below."
+)
+@click.option("--file", "file_name", help="Filter: keys of this file.")
+@click.option("--search", help="Filter: keys whose name or a value contains this text.")
+@click.option("--missing", help="Filter: keys without a value in this language.")
+@click.option("--changed-since", "changed_since", help="Filter: keys changed since this date (2026-06-01).")
+@click.option(
+    "--needs-review", "needs_review", is_flag=True, help="Filter: keys with a value waiting for a review."
+)
+@click.option("--issues", help="Filter: keys a check found wrong (`any`, or a check's code).")
+@click.option(
+    "--screenshots", type=click.Choice(["with", "without"]), help="Filter: keys with or without one."
+)
+@click.option("--dry-run", is_flag=True, help="Count the keys and show the overlaps; make nothing.")
+def tasks_create(config, out, kind, language, title, description, assignees, due, keys, dry_run, **filters):
+    """Make a task over the keys the filters show (every key without one), or chosen ones.
+
+    The keys are frozen now; keys already in another open task of the same kind and language
+    are taken too and listed."""
+    body = {
+        "kind": kind,
+        "language": language,
+        "title": title or f"{kind.capitalize()} {language}",
+        "description": description,
+        "assigneeEmails": list(assignees),
+        "dueAt": due,
+        "dryRun": dry_run,
+    }
+    names = {"file_name": "fileName", "changed_since": "changedSince", "needs_review": "needsReview"}
+    chosen = {names.get(name, name): value for name, value in filters.items() if value}
+    if keys:
+        if chosen:
+            raise click.UsageError("Give --key or the filters, not both.")
+        body["keys"] = list(keys)
+    else:
+        body["filter"] = chosen
+    with _remote(config, out) as remote:
+        made = remote.task_write("POST", "", body)
+    task = made.get("task")
+    if task is None:
+        out.say(f"Dry run: the task would take {made['keyCount']} keys; nothing was made.")
+    else:
+        people = ", ".join(person["email"] for person in task.get("assignees") or ()) or "nobody"
+        out.say(
+            f"Task {task['id']}: {task['title']}  {task['kind']} {task['language']}  "
+            f"{task['keyCount']} keys  ({people})"
+        )
+    for overlap in made.get("overlaps") or ():
+        out.warn(
+            f"{overlap['fileName']} {overlap['key']} is already in the open task {overlap['taskTitle']!r}"
+        )
+    out.data(made)
+
+
+def _task_state_command(name: str, state: str, summary: str):
+    @tasks_command.command(name, help=summary)
+    @click.argument("task_id", metavar="ID")
+    @client_options
+    def set_state(config, out, task_id):
+        with _remote(config, out) as remote:
+            task = remote.task_write("PATCH", f"/{quote(task_id, safe='')}", {"state": state})["task"]
+        out.say(f"Task {task['id']}: {task['title']}  {task['state']}")
+        out.data({"task": task})
+
+    return set_state
+
+
+tasks_close = _task_state_command(
+    "close", "closed", "Close the task ID: its assignees' temporary right to its keys ends."
+)
+tasks_reopen = _task_state_command("reopen", "open", "Open the closed task ID again.")
 
 
 @click.command("status")

@@ -284,6 +284,18 @@ class Remote:
             "about tasks is not a list",
         )["tasks"]
 
+    def task_write(self, method: str, path: str, body: dict) -> dict:
+        """``POST /tasks`` (make one) or ``PATCH /tasks/{id}`` (change, close, reopen); the
+        server's JSON answer."""
+        with self._transport_errors():
+            response = self.client.request(method, f"{self.base}/tasks{path}", json=body)
+        self._check(response)
+        return _checked_answer(
+            response,
+            lambda answer: isinstance(answer, dict) and "task" in answer,
+            "about the task is not a task",
+        )
+
     def review_queue(self, language: str | None, limit: int) -> dict:
         """``GET /translations/review?state=needs-review``: ``{total, values}``, the values
         waiting for a review (in ``language`` only, when given), the first ``limit`` of them

@@ -15,6 +15,7 @@ from loko.imports.schemas import ImportResult
 from loko.imports.service import MODES, REMOVED_KEYS
 from loko.quality.schemas import REASON_DESCRIPTION, ReviewQueueQuery
 from loko.releases.schemas import ReleaseCreate, ReleaseEnvelope, release_name
+from loko.tasks.schemas import TaskCreate, TaskCreated, TaskEnvelope
 from loko.translations.models import NEEDS_REVIEW, OPERATION_KINDS, VALUE_STATES
 from loko.translations.queries import DEFAULT_PAGE, MAX_PAGE
 from loko.translations.schemas import BulkUpsert, HistoryEntryOut, TranslationOut, UndoRequest
@@ -433,6 +434,26 @@ class CompareArguments(ApiSchema):
 
 
 class ReleaseOutEnvelope(ReleaseEnvelope):
+    pass
+
+
+class TaskCreateArguments(TaskCreate):
+    pass
+
+
+class TaskRef(ApiSchema):
+    taskId = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=36),
+        metadata={"description": "The task's id (list_tasks shows it)."},
+    )
+
+
+class TaskCreatedOut(TaskCreated):
+    pass
+
+
+class TaskOutEnvelope(TaskEnvelope):
     pass
 
 

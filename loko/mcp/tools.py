@@ -41,6 +41,7 @@ from loko.tags import service as tagging
 from loko.tags.filters import TagFilter
 from loko.tags.schemas import BulkTagRequest, BulkTagResult, TagList
 from loko.tasks import service as tasks
+from loko.tasks.models import CLOSED, OPEN
 from loko.tasks.schemas import TaskList, TasksQuery
 from loko.translations import operations, queries, service, undo
 from loko.translations.schemas import (
@@ -619,6 +620,43 @@ def _render_tasks(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _create_task(actor, args):
+    return tasks.create_task(actor, actor.project_id, args)
+
+
+def _render_task_created(result: dict) -> str:
+    overlapping = result["overlaps"]
+    also = (
+        f" {len(overlapping)} of them are already in another open task of the same kind and language "
+        f"(first: {overlapping[0]['fileName']} {overlapping[0]['key']} in {overlapping[0]['taskTitle']!r})."
+        if overlapping
+        else ""
+    )
+    task = result["task"]
+    if task is None:
+        return f"Dry run: a task would take {result['keyCount']} keys; nothing was made.{also}"
+    people = ", ".join(person["name"] for person in task["assignees"]) or "nobody"
+    return (
+        f"Made task {task['id']} {task['title']!r} ({task['kind']} {task['language']}) over "
+        f"{task['keyCount']} keys, assigned to {people}.{also}"
+    )
+
+
+def _set_task_state(state: str):
+    def run(actor, args):
+        return {"task": tasks.update_task(actor, actor.project_id, args["taskId"], {"state": state})}
+
+    return run
+
+
+def _render_task_state(result: dict) -> str:
+    task = result["task"]
+    done = (task["progress"] or {}).get("percent", 0)
+    return (
+        f"Task {task['id']} {task['title']!r} is {task['state']} ({done}% done of {task['keyCount']} keys)."
+    )
+
+
 def _list_issues(actor, args):
     filters = {name: args.get(name) for name in ("check", "language", "fileName")}
     return review.list_issues(actor, actor.project_id, filters, args["limit"], args["offset"])
@@ -1055,6 +1093,46 @@ TOOLS = {
             TaskList,
             _list_tasks,
             _render_tasks,
+        ),
+        ToolSpec(
+            "create_task",
+            "Create a task",
+            "Make a task of translating or reviewing (`kind`) a set of keys in one `language`, with a "
+            "`title`: the keys by id (`keys`) or those the editor's `filter` shows (`fileName`, "
+            "`search`, `missing`, `changedSince`, `needsReview`, `issues`, `screenshots`; `{}` for "
+            "all), frozen now. Assign people by `assigneeEmails` (or ids in `assignees`); `dueAt` is "
+            "an ISO-8601 instant with its offset. Keys already in another open task of the same kind "
+            "and language are taken too and listed in `overlaps`; `dryRun` counts without making. A "
+            "write key makes tasks in the languages it writes, and gives a review task only to people "
+            "who may already review that language; a read key cannot.",
+            schemas.TaskCreateArguments,
+            schemas.TaskCreatedOut,
+            _create_task,
+            _render_task_created,
+            writes=True,
+        ),
+        ToolSpec(
+            "close_task",
+            "Close a task",
+            "Close the task `taskId`: it leaves the open ones, and its assignees' temporary right to "
+            "its keys ends. reopen_task opens it again.",
+            schemas.TaskRef,
+            schemas.TaskOutEnvelope,
+            _set_task_state(CLOSED),
+            _render_task_state,
+            writes=True,
+            idempotent=True,
+        ),
+        ToolSpec(
+            "reopen_task",
+            "Reopen a task",
+            "Open the closed task `taskId` again (its assignees get their temporary right back).",
+            schemas.TaskRef,
+            schemas.TaskOutEnvelope,
+            _set_task_state(OPEN),
+            _render_task_state,
+            writes=True,
+            idempotent=True,
         ),
         ToolSpec(
             "list_tags",

@@ -19,6 +19,11 @@ def send_emails(_context, payload: dict) -> dict:
     return service.send_emails(payload["ids"])
 
 
+@handler(service.ACCOUNT_EMAIL_JOB, announced=False)
+def send_account_email(_context, payload: dict) -> dict:
+    return service.send_account_email(payload)
+
+
 @handler(service.DAILY_JOB, every=timedelta(days=1), announced=False)
 def daily_digest(_context, _payload: dict) -> dict:
     return service.send_digests(DAILY)

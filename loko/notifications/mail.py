@@ -22,6 +22,13 @@ class SmtpSettings:
     password: str | None
     tls: str
     sender: str
+    # A file of CA certificates to trust instead of the system's (a private mail server's).
+    ca_file: str | None = None
+
+
+class MailError(RuntimeError):
+    """The SMTP server refused the login or its certificate could not be verified: said in
+    words naming the server and the setting to look at (the job is retried)."""
 
 
 def smtp_settings(config) -> SmtpSettings | None:
@@ -39,6 +46,7 @@ def smtp_settings(config) -> SmtpSettings | None:
         password=config.get("LOKO_SMTP_PASSWORD") or None,
         tls=tls,
         sender=config.get("LOKO_MAIL_FROM") or f"loko@{host}",
+        ca_file=config.get("LOKO_SMTP_CA_FILE") or None,
     )
 
 
@@ -77,22 +85,58 @@ def build_message(
 
 
 def _connect(settings: SmtpSettings) -> smtplib.SMTP:
-    if settings.tls == "tls":
-        connection = smtplib.SMTP_SSL(
-            settings.host, settings.port, timeout=TIMEOUT, context=ssl.create_default_context()
+    where = f"{settings.host}:{settings.port}"
+    try:
+        context = ssl.create_default_context(cafile=settings.ca_file)
+    except (OSError, ssl.SSLError) as error:
+        raise MailError(
+            f"LOKO_SMTP_CA_FILE: {settings.ca_file!r} cannot be read as CA certificates ({error})."
+        ) from None
+    connection = None
+    try:
+        if settings.tls == "tls":
+            connection = smtplib.SMTP_SSL(settings.host, settings.port, timeout=TIMEOUT, context=context)
+        else:
+            connection = smtplib.SMTP(settings.host, settings.port, timeout=TIMEOUT)
+            if settings.tls == "starttls":
+                connection.starttls(context=context)
+        if settings.user:
+            connection.login(settings.user, settings.password or "")
+    except ssl.SSLCertVerificationError as error:
+        _close(connection)
+        raise MailError(
+            f"The SMTP server {where}'s certificate is not trusted ({error.verify_message}); "
+            "LOKO_SMTP_CA_FILE names the CA certificates to trust."
+        ) from None
+    except smtplib.SMTPAuthenticationError as error:
+        _close(connection)
+        reply = (
+            error.smtp_error.decode("utf-8", "replace")
+            if isinstance(error.smtp_error, bytes)
+            else error.smtp_error
         )
-    else:
-        connection = smtplib.SMTP(settings.host, settings.port, timeout=TIMEOUT)
-        if settings.tls == "starttls":
-            connection.starttls(context=ssl.create_default_context())
-    if settings.user:
-        connection.login(settings.user, settings.password or "")
+        raise MailError(
+            f"The SMTP server {where} refused the login of {settings.user!r} ({error.smtp_code} {reply}); "
+            "check LOKO_SMTP_USER and LOKO_SMTP_PASSWORD."
+        ) from None
+    except smtplib.SMTPNotSupportedError as error:
+        _close(connection)
+        raise MailError(f"The SMTP server {where}: {error} (see LOKO_SMTP_TLS).") from None
+    except BaseException:
+        _close(connection)
+        raise
     return connection
+
+
+def _close(connection: smtplib.SMTP | None) -> None:
+    if connection is not None:
+        connection.close()
 
 
 def send_all(settings: SmtpSettings, messages: list[EmailMessage]) -> int:
     """Send ``messages`` over one connection; returns how many were sent. An SMTP error
-    propagates (the job is retried)."""
+    propagates, a refused login or an untrusted certificate as a ``MailError`` (the job is
+    retried)."""
     if not messages:
         return 0
     with _connect(settings) as connection:

@@ -55,11 +55,15 @@ from loko.notifications.models import (
 )
 from loko.organizations.models import OrganizationMember
 from loko.projects.models import Project, ProjectMember
+from loko.secrets import fernet
 from loko.tasks.models import OPEN, Task, TaskAssignee, TaskKey
 from loko.translations.models import Translation
 
 FANOUT_JOB = "notifications.fanout"
 EMAIL_JOB = "notifications.email"
+# The e-mails of accounts (invitation links, password resets), queued through ``auth.emails``.
+ACCOUNT_EMAIL_JOB = "notifications.account_email"
+ACCOUNT_LINK_INFO = b"loko account e-mail links v1"
 DAILY_JOB = "notifications.daily"
 WEEKLY_JOB = "notifications.weekly"
 REMINDERS_JOB = "notifications.reminders"
@@ -474,6 +478,31 @@ def send_emails(notification_ids: list[str]) -> dict:
             .values(sent_at=utcnow())
         )
     return {"sent": sent}
+
+
+def _link_cipher():
+    return fernet(current_app.config["SECRET_KEY"], ACCOUNT_LINK_INFO)
+
+
+def queue_account_email(to: tuple[str, str], subject: str, lines: list[str], link: str) -> None:
+    """The accounts' mailer (``auth.emails.use_mailer``): a job queued in the caller's
+    transaction, its link (which carries a secret) encrypted under a key derived from
+    ``LOKO_SECRET_KEY``."""
+    sealed = _link_cipher().encrypt(link.encode()).decode()
+    jobs.enqueue(ACCOUNT_EMAIL_JOB, {"to": list(to), "subject": subject, "lines": lines, "link": sealed})
+
+
+def send_account_email(payload: dict) -> dict:
+    """The mail job of an account's e-mail (an invitation, a password reset): sent now, its
+    link decrypted only here. Without SMTP (turned off since it was queued) nothing is sent.
+    The result names neither the address nor the link."""
+    settings = mail.smtp_settings(current_app.config)
+    if settings is None:
+        return {"sent": 0, "reason": "SMTP is not configured"}
+    name, address = payload["to"]
+    link = _link_cipher().decrypt(payload["link"].encode()).decode()
+    message = mail.build_message(settings, (name, address), payload["subject"], payload["lines"], link)
+    return {"sent": mail.send_all(settings, [message])}
 
 
 def send_digests(channel: str) -> dict:

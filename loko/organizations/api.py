@@ -159,7 +159,10 @@ def create_invitation(organization_id):
     data = load_body(InvitationCreate)
     token, invitation = service.create_invitation(current_actor(), str(organization_id), **data)
     url = url_for("organizations_ui.join", token=token, _external=True)
-    return InvitationCreated().dump({"url": url, "token": token, "invitation": invitation}), 201
+    emailed = bool(data.get("email"))
+    return InvitationCreated().dump(
+        {"url": url, "token": token, "invitation": invitation, "emailed": emailed}
+    ), 201
 
 
 @organizations_api.get("/organizations/<uuid:organization_id>/invitations")

@@ -85,6 +85,16 @@ class InvitationCreate(ApiSchema):
             "removed; blank or left out, no note."
         },
     )
+    email = fields.Email(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Length(max=320),
+        metadata={
+            "description": "E-mail the link to this address (a job sends it after the request; the "
+            "note is the address when left out). Refused (400) when the server has no SMTP host. "
+            "Whoever opens the link joins, whatever their own address."
+        },
+    )
 
 
 class InvitationOut(ApiSchema):
@@ -105,6 +115,9 @@ class InvitationCreated(ApiSchema):
     )
     token = fields.String(required=True, metadata={"description": "The link's secret; shown only once."})
     invitation = fields.Nested(InvitationOut, required=True)
+    emailed = fields.Boolean(
+        required=True, metadata={"description": "Whether the link is on its way by e-mail (`email` given)."}
+    )
 
 
 class InvitationList(ApiSchema):

@@ -6,7 +6,7 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
 from loko import events
-from loko.auth import policy
+from loko.auth import emails, policy
 from loko.auth.models import User
 from loko.auth.service import (
     PASSWORD_SIGNIN_OFF,
@@ -20,7 +20,13 @@ from loko.auth.tokens import new_invitation_token, token_hash
 from loko.database import unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, Forbidden, LokoError, NotFound
 from loko.extensions import db
-from loko.organizations.models import INVITATION_DAYS_DEFAULT, Invitation, Organization, OrganizationMember
+from loko.organizations.models import (
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_NOTE_MAX,
+    Invitation,
+    Organization,
+    OrganizationMember,
+)
 from loko.projects.models import Project, ProjectMember
 
 
@@ -232,13 +238,19 @@ def create_invitation(
     role: str = "member",
     expires_in_days: int = INVITATION_DAYS_DEFAULT,
     note: str | None = None,
+    email: str | None = None,
 ) -> tuple[str, dict]:
     """Make a single-use invitation link's token (stored only as a hash), with its optional
     ``note`` (a blank one is none), and return ``(token, invitation)``; Forbidden unless the
-    caller may invite as ``role``."""
+    caller may invite as ``role``. With ``email`` the link is e-mailed to that address by a
+    job queued in the same transaction (its note is the address when none is given);
+    BadRequest naming ``email`` when no SMTP server is configured."""
     user = policy.require_user(actor)
     with unit_of_work():
         policy.require_invitation_rights(actor, organization_id, role)
+        if email and not emails.email_available():
+            raise BadRequest("email: e-mail is not set up on this server (no SMTP host); hand the link on.")
+        note = note or (email[:INVITATION_NOTE_MAX] if email else None)
         token = new_invitation_token()
         now = utcnow()
         invitation = Invitation(
@@ -260,7 +272,25 @@ def create_invitation(
             {"role": role, "expiresAt": invitation.expires_at.isoformat()},
         )
         creator = db.session.get(User, user.id)
+        if email:
+            _email_invitation(invitation, creator, email, token)
     return token, _invitation_record(invitation, creator)
+
+
+def _email_invitation(invitation: Invitation, creator: User, email: str, token: str) -> None:
+    organization = db.session.get(Organization, invitation.organization_id)
+    inviter = creator.name or creator.email
+    emails.queue_email(
+        ("", email),
+        f"{inviter} invites you to {organization.name} on Loko",
+        [
+            f"{inviter} ({creator.email}) invites you to join {organization.name} on Loko "
+            f"as {invitation.role}.",
+            "Open the link to sign up, or to sign in and join. It works once and expires on "
+            f"{invitation.expires_at:%Y-%m-%d %H:%M} UTC.",
+        ],
+        emails.public_link("organizations_ui.join", token=token),
+    )
 
 
 def _invitation_target(invitation: Invitation) -> events.Target:

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, g, redirect, request, url_for
 from flask_babel import gettext
 
 from loko.auth.actors import UserActor
+from loko.auth.emails import email_available
 from loko.auth.policy import DELETE_ORGANIZATION, RENAME_ORGANIZATION
 from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.auth.service import organizations_of, signup_open
@@ -134,6 +135,7 @@ def members_page(actor, organization: dict, form_for: str | None = None):
         can_invite=permissions.can_invite,
         invitation_days=(INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX),
         invitation_note_max=INVITATION_NOTE_MAX,
+        invite_by_email=email_available(),
         form=request.form,
         form_for=form_for,
     )
@@ -148,9 +150,14 @@ def invite(organization_id):
     if created is REFUSED:
         return members_page(actor, organization, form_for="invite")
     token, invitation = created
+    emailed = request.form.get("email", "").strip()
     response = redirect_with_notice(
         url_for("organizations_ui.members", organization_id=organization_id) + "#invitations",
-        gettext("Invitation link created: copy it now, it is shown only once."),
+        gettext(
+            "Invitation link created and e-mailed to %(email)s; it is also shown here once.", email=emailed
+        )
+        if emailed
+        else gettext("Invitation link created: copy it now, it is shown only once."),
     )
     return remember_secret(
         response,
@@ -168,7 +175,7 @@ def _invitation_input() -> dict:
     """The form's fields through the API's schema; the number of days arrives as text."""
     days = request.form.get("expires_in_days", "").strip()
     extra = {"expires_in_days": int(days)} if days.isascii() and days.isdigit() else {}
-    return form_input(InvitationCreate, drop_empty=("expires_in_days", "note"), extra=extra)
+    return form_input(InvitationCreate, drop_empty=("expires_in_days", "note", "email"), extra=extra)
 
 
 @organizations_ui.post("/orgs/<uuid:organization_id>/invitations/<uuid:invitation_id>/revoke")

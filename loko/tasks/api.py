@@ -27,12 +27,13 @@ def list_tasks(project_id):
 @documented(
     "Make a task over the keys a filter shows, or chosen ones",
     tags=TAGS,
-    auth=SESSION,
     body=TaskCreate,
     responses={201: TaskCreated, 200: TaskCreated},
     description="The keys are frozen when the task is made. Keys already in another open task of the "
     "same kind and language are taken too and listed in `overlaps`. With `dryRun`, 200 with the count "
-    "and the overlaps, and nothing is made. Project admins and the organization's owners and admins.",
+    "and the overlaps, and nothing is made. Assignees by id (`assignees`) or e-mail (`assigneeEmails`). "
+    "Project admins, the organization's owners and admins, and write API keys; a key's task is in a "
+    "language it writes, and its review task goes only to people who may already review that language.",
 )
 def create_task(project_id):
     data = load_body(TaskCreate)
@@ -50,10 +51,10 @@ def get_task(project_id, taskId):
 @documented(
     "Change, close or reopen a task",
     tags=TAGS,
-    auth=SESSION,
     body=TaskPatch,
     responses={200: TaskEnvelope},
-    description="Closing a task ends its assignees' temporary right to its keys.",
+    description="Closing a task ends its assignees' temporary right to its keys. Project admins, the "
+    "organization's owners and admins, and write API keys (within the same limits as when making one).",
 )
 def update_task(project_id, taskId):
     changes = load_body(TaskPatch)

@@ -31,6 +31,11 @@ class TaskCreate(ApiSchema):
     description = fields.String(load_default="", validate=[validate.Length(max=5000)])
     dueAt = fields.AwareDateTime(allow_none=True, load_default=None, default_timezone=None)
     assignees = fields.List(UuidString(), load_default=list, validate=validate.Length(max=100))
+    assigneeEmails = fields.List(
+        fields.Email(validate=validate.Length(max=320)),
+        validate=validate.Length(max=100),
+        metadata={"description": "Assignees by their e-mail (people of the project), besides `assignees`."},
+    )
     keys = fields.List(
         fields.String(validate=validate.Length(min=1, max=36)),
         validate=validate.Length(min=1, max=MAX_KEYS),

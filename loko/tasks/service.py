@@ -206,6 +206,38 @@ def _members(project: Project, user_ids: list[str]) -> None:
             raise BadRequest(f"assignees.{index}: {user_id!r} is not a member of this project.")
 
 
+def _is_project_person(project: Project):
+    """The condition on ``User.id``: a member of the project, or an owner or admin of its
+    organization (whom a task may be given to)."""
+    return User.id.in_(
+        select(ProjectMember.user_id).where(ProjectMember.project_id == project.id)
+    ) | User.id.in_(
+        select(OrganizationMember.user_id).where(
+            OrganizationMember.organization_id == project.organization_id,
+            OrganizationMember.role.in_(("owner", "admin")),
+        )
+    )
+
+
+def _people_by_email(project: Project, emails: list[str]) -> list[str]:
+    """The ids of the project's people with these e-mails, in order; BadRequest naming the
+    first e-mail none of them has (``assigneeEmails.N``)."""
+    wanted = [email.strip().lower() for email in emails]
+    if not wanted:
+        return []
+    found = dict(
+        db.session.execute(
+            select(func.lower(User.email), User.id).where(
+                func.lower(User.email).in_(wanted), _is_project_person(project)
+            )
+        ).all()
+    )
+    for index, email in enumerate(wanted):
+        if email not in found:
+            raise BadRequest(f"assigneeEmails.{index}: nobody of this project has the e-mail {email!r}.")
+    return [found[email] for email in wanted]
+
+
 def _keys_query(project_id: str, data: dict):
     if data.get("keys") is not None:
         return select(Translation.id).where(
@@ -249,12 +281,15 @@ def create_task(actor, project_id: str, data: dict) -> dict:
     its people, or no key; ``dryRun`` answers the count and the overlaps and makes nothing.
     Returns ``{task, overlaps}``."""
     with unit_of_work():
-        project, _permissions = policy.authorize(actor, project_id, policy.MANAGE_TASKS)
+        project, permissions = policy.authorize(actor, project_id, policy.MANAGE_TASKS)
         language = data["language"]
         if db.session.get(ProjectLanguage, (project_id, language)) is None:
             raise BadRequest(f"language: the project has no language {language!r}.")
         assignees = list(dict.fromkeys(data.get("assignees") or ()))
         _members(project, assignees)
+        by_email = _people_by_email(project, data.get("assigneeEmails") or [])
+        assignees = list(dict.fromkeys([*assignees, *by_email]))
+        policy.require_task_grant(actor, project_id, permissions, data["kind"], language, assignees)
         keys_query = _keys_query(project_id, data)
         count = db.session.execute(select(func.count()).select_from(keys_query.subquery())).scalar_one()
         if count == 0:
@@ -312,14 +347,20 @@ def update_task(actor, project_id: str, task_id: str, changes: dict) -> dict:
     (``state``). Closing ends its assignees' temporary right; newly assigned people are
     told. NotFound for no such task, BadRequest for an assignee not of the project."""
     with unit_of_work():
-        project, _permissions = policy.authorize(actor, project_id, policy.MANAGE_TASKS)
+        project, permissions = policy.authorize(actor, project_id, policy.MANAGE_TASKS)
         task = _task(project_id, task_id)
+        policy.require_task_grant(actor, project_id, permissions, task.kind, task.language_code, [])
         for name, column in (("title", "title"), ("description", "description"), ("dueAt", "due_at")):
             if name in changes:
                 setattr(task, column, changes[name] if name != "description" else changes[name] or "")
         if "dueAt" in changes:
             task.reminded = None
         if "state" in changes and changes["state"] != task.state:
+            if changes["state"] == OPEN and "assignees" not in changes:
+                # Reopening gives its assignees their right back: a key only what it may give.
+                policy.require_task_grant(
+                    actor, project_id, permissions, task.kind, task.language_code, assignee_ids(task.id)
+                )
             task.state = changes["state"]
             task.closed_at = utcnow() if task.state == CLOSED else None
             events.audited(
@@ -335,6 +376,7 @@ def update_task(actor, project_id: str, task_id: str, changes: dict) -> dict:
                 db.session.scalars(select(TaskAssignee.user_id).where(TaskAssignee.task_id == task.id))
             )
             gone, added = current - set(wanted), [u for u in wanted if u not in current]
+            policy.require_task_grant(actor, project_id, permissions, task.kind, task.language_code, added)
             if gone:
                 db.session.execute(
                     TaskAssignee.__table__.delete().where(
@@ -425,15 +467,7 @@ def assignable_people(actor, project_id: str) -> list[dict]:
     project, _permissions = policy.authorize(actor, project_id, policy.MANAGE_TASKS)
     rows = db.session.execute(
         select(User.id, User.name, User.email)
-        .where(
-            User.id.in_(select(ProjectMember.user_id).where(ProjectMember.project_id == project_id))
-            | User.id.in_(
-                select(OrganizationMember.user_id).where(
-                    OrganizationMember.organization_id == project.organization_id,
-                    OrganizationMember.role.in_(("owner", "admin")),
-                )
-            )
-        )
+        .where(_is_project_person(project))
         .order_by(User.name, User.email)
     )
     return [{"id": user_id, "name": name, "email": email} for user_id, name, email in rows]

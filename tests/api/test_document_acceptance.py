@@ -164,9 +164,14 @@ STATED_IN_WORDS = {
         r"keys: Give either keys or filter\.$|filter\.issues: any or the code of a check\.$"
         r"|keys: no active key matches; a task needs at least one key\.$"
         r"|assignees\.\d+: '[^']*' is not a member of this project\.$"
+        r"|assigneeEmails\.\d+: nobody of this project has the e-mail '[^']*'\.$"
+        r"|language: the project has no language '[^']*'\.$"
     ),
     "PUT /api/projects/{project_id}/notification-settings": re.compile(
         r"rules\.\S+: e-mail is not set up on this server \(no SMTP host\)\.$"
+    ),
+    "POST /api/organizations/{organization_id}/invitations": re.compile(
+        r"email: e-mail is not set up on this server \(no SMTP host\); hand the link on\.$"
     ),
     "POST /api/organizations/{organization_id}/glossary/terms": re.compile(GLOSSARY_TRANSLATIONS),
     "PATCH /api/organizations/{organization_id}/glossary/terms/{term_id}": re.compile(GLOSSARY_TRANSLATIONS),

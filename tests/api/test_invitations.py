@@ -86,7 +86,7 @@ def test_an_owner_or_admin_creates_an_invitation_link(app, as_caller, world, cal
     response = invite(as_caller(caller), world, role="admin")
     assert response.status_code == 201
     body = response.json
-    assert set(body) == {"url", "token", "invitation"}
+    assert set(body) == {"url", "token", "invitation", "emailed"} and body["emailed"] is False
     assert body["url"] == f"http://localhost/join?token={body['token']}"
     invitation = body["invitation"]
     assert set(invitation) == {

@@ -503,3 +503,56 @@ def test_pull_with_a_tag_writes_only_the_tagged_keys(loko, workdir, project):
     refused = loko("pull", "--tag", "no spaces")
     assert refused.exit_code != 0
     assert "not a tag" in refused.output
+
+
+def test_tasks_create_close_and_reopen_a_task(loko, workdir, project, organization):
+    client, _organization_id = organization
+    owner = client.get("/api/auth/me").json()["user"]["email"]
+    project.upsert("common", "en", {"hello": "Hello", "title": "Shop"})
+    project.upsert("shop/cart", "en", {"checkout": "Checkout"})
+    result = loko(
+        "tasks",
+        "create",
+        *("--kind", "review", "--language", "de", "--assignee", owner, "--due", "2026-12-31"),
+        *("--file", "common", "--json"),
+    )
+    assert result.exit_code == 0, result.output
+    task = json.loads(result.stdout)["task"]
+    assert (task["kind"], task["language"], task["title"], task["keyCount"]) == (
+        "review",
+        "de",
+        "Review de",
+        2,
+    )
+    assert [person["email"] for person in task["assignees"]] == [owner]
+    assert task["dueAt"].startswith("2026-12-31T23:59:59")
+    closed = loko("tasks", "close", task["id"])
+    assert closed.exit_code == 0, closed.output
+    assert f"Task {task['id']}: Review de  closed" in closed.stdout
+    assert "No tasks." in loko("tasks").stdout
+    assert loko("tasks", "reopen", task["id"]).exit_code == 0
+    listed = json.loads(loko("tasks", "--json").stdout)["tasks"]
+    assert [(item["id"], item["state"]) for item in listed] == [(task["id"], "open")]
+
+
+def test_tasks_create_refuses_bad_input_and_a_read_key(loko, workdir, project, organization):
+    client, _organization_id = organization
+    project.upsert("common", "en", {"hello": "Hello"})
+    nobody = loko(
+        "tasks", "create", "--kind", "translate", "--language", "de", "--assignee", "x@example.test"
+    )
+    assert nobody.exit_code == 1
+    assert "assigneeEmails.0:" in nobody.stderr
+    bad_due = loko("tasks", "create", "--kind", "translate", "--language", "de", "--due", "soon")
+    assert bad_due.exit_code == 2 and "--due" in bad_due.output
+    response = client.post(f"/api/projects/{project.id}/keys", json={"name": "reader", "scope": "read"})
+    response.raise_for_status()
+    reader = {"LOKO_API_KEY": response.json()["key"]}
+    refused = loko("tasks", "create", "--kind", "translate", "--language", "de", env=reader)
+    assert refused.exit_code == 1
+    assert "(HTTP 403)" in refused.stderr and "canManageTasks" in refused.stderr
+    made = loko("tasks", "create", "--kind", "translate", "--language", "de", "--json")
+    assert made.exit_code == 0, made.output
+    task_id = json.loads(made.stdout)["task"]["id"]
+    assert loko("tasks", "close", task_id, env=reader).exit_code == 1
+    assert loko("tasks", "--state", "open", env=reader).stdout.startswith(task_id)

@@ -209,6 +209,17 @@ def unsubscribe_form(a) -> Form:
     return Form("/notifications/unsubscribe", {"token": token})
 
 
+def reset_form(a) -> Form:
+    """A password reset link's form for the viewer (the token the e-mail would carry)."""
+    from loko.auth.emails import reset_token
+    from loko.auth.models import User
+
+    with a.app.app_context():
+        user = db.session.get(User, user_id(a.world.users["viewer"]))
+        token = reset_token(user.id, user.password_hash)
+    return Form("/reset-password", {"token": token, "new_password": "a brand new secret"}, "anonymous")
+
+
 # Each row: (endpoint, what the form does, the valid form given what it needs).
 WRITES = [
     ("apikeys_ui.keys", "create", lambda a: Form(project(a, "/keys"), {"name": "deploy"})),
@@ -231,6 +242,12 @@ WRITES = [
         lambda a: Form("/login", {"email": "editor@example.test", "password": PASSWORD}, "anonymous"),
     ),
     ("auth_ui.logout", "sign out", lambda a: Form("/logout")),
+    (
+        "auth_ui.forgot_password",
+        "ask for a reset link",
+        lambda a: Form("/forgot-password", {"email": "viewer@example.test"}, "anonymous"),
+    ),
+    ("auth_ui.reset_password", "choose a new password", reset_form),
     ("auth_ui.rename", "rename", lambda a: Form("/account/profile", {"name": "Ada Lovelace"})),
     ("auth_ui.set_locale", "choose the language", lambda a: Form("/account/locale", {"locale": "de"})),
     (

@@ -10,8 +10,8 @@ from tests.tasks.conftest import make_task
 # anonymous, unknown_key, revoked_key, other_project_key, read_key, write_key, viewer,
 # editor, project_admin, org_admin, org_owner, outsider
 READ = (401, 401, 401, 403, 200, 200, 200, 200, 200, 200, 200, 404)
-MANAGE = (401, 401, 401, 403, 403, 403, 403, 403, 201, 201, 201, 404)
-PATCH = (401, 401, 401, 403, 403, 403, 403, 403, 200, 200, 200, 404)
+MANAGE = (401, 401, 401, 403, 403, 201, 403, 403, 201, 201, 201, 404)
+PATCH = (401, 401, 401, 403, 403, 200, 403, 403, 200, 200, 200, 404)
 MINE = (401, 401, 401, 403, 403, 403, 200, 200, 200, 200, 200, 200)
 
 
@@ -48,6 +48,41 @@ def test_closing_a_task_follows_the_policy(world, keys, as_caller, caller):
 @pytest.mark.parametrize("caller", CALLERS)
 def test_my_tasks_follow_the_policy(world, as_caller, caller):
     assert as_caller(caller).get("/api/tasks/mine").status_code == MINE[CALLERS.index(caller)]
+
+
+def test_a_write_key_gives_a_review_task_only_to_people_who_may_review(world, keys, as_caller):
+    key = as_caller("write_key")
+    body = {"kind": "review", "language": "de", "title": "Review", "keys": keys[:1]}
+    editor, admin = "editor@example.test", "project_admin@example.test"
+    refused = key.post(_url(world), json={**body, "assigneeEmails": [admin, editor]})
+    assert refused.status_code == 403 and refused.json["error"].startswith("assignees.1:")
+    made = key.post(_url(world), json={**body, "assigneeEmails": [admin.upper()]})
+    assert made.status_code == 201, made.json
+    assert [person["email"] for person in made.json["task"]["assignees"]] == [admin]
+    # A translate task gives only what the key does itself: anyone of the project.
+    translate = key.post(_url(world), json={**body, "kind": "translate", "assigneeEmails": [editor]})
+    assert translate.status_code == 201, translate.json
+    task_id = made.json["task"]["id"]
+    added = key.patch(_url(world, task_id), json={"assignees": [user_id(world.users["editor"])]})
+    assert added.status_code == 403 and added.json["error"].startswith("assignees.0:")
+    # A review task an owner gave an editor: the key closes it, but reopening it would give
+    # the review back.
+    owner = as_caller("org_owner")
+    given = make_task(owner, world.project_id, kind="review", assignees=[user_id(world.users["editor"])])
+    given_url = _url(world, given["task"]["id"])
+    assert key.patch(given_url, json={"state": "closed"}).status_code == 200
+    reopening = key.patch(given_url, json={"state": "open"})
+    assert reopening.status_code == 403 and reopening.json["error"].startswith("assignees.0:")
+    assert owner.patch(given_url, json={"state": "open"}).status_code == 200
+
+
+def test_an_assignee_email_of_nobody_in_the_project_is_named(world, keys, as_caller):
+    body = {"kind": "translate", "language": "de", "title": "German", "keys": keys[:1]}
+    for email in ("nobody@example.test", "outsider@example.test"):
+        response = as_caller("org_owner").post(
+            _url(world), json={**body, "assigneeEmails": ["viewer@example.test", email]}
+        )
+        assert response.status_code == 400 and response.json["error"].startswith("assigneeEmails.1:")
 
 
 def test_a_filter_freezes_its_keys_when_the_task_is_made(world, keys, as_caller):
