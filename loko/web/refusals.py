@@ -55,6 +55,9 @@ REFUSALS = (
         "language: values in %(proposed)s change through proposals in this project; propose the text instead (POST /api/projects/{id}/proposals)."
     ),
     lazy_gettext("Invalid email or password."),
+    lazy_gettext(
+        "token: this link to choose a new password is not valid any more (used, expired or altered); ask for a new one."
+    ),
     lazy_gettext("email: at most %(max_email)s characters."),
     lazy_gettext("Password sign-in is turned off on this installation; sign in with your identity provider."),
     lazy_gettext("Session is invalid or has expired; sign in again."),
@@ -182,6 +185,7 @@ REFUSALS = (
     lazy_gettext("Longer than maximum length %(max)s."),
     lazy_gettext("Shorter than minimum length %(min)s."),
     # loko/organizations/
+    lazy_gettext("email: e-mail is not set up on this server (no SMTP host); hand the link on."),
     lazy_gettext("This invitation link is not valid: check that it was copied whole, or ask for a new one."),
     lazy_gettext("This invitation link has already been used; ask whoever invited you for a new one."),
     lazy_gettext("This invitation link was revoked; ask whoever invited you for a new one."),
@@ -351,6 +355,7 @@ REFUSALS = (
     lazy_gettext("filter: choosing keys by a filter is not available."),
     lazy_gettext("assignees.%(index)s: %(user_id)s is not a member of this project."),
     lazy_gettext("keys: no active key matches; a task needs at least one key."),
+    lazy_gettext("assigneeEmails.%(index)s: nobody of this project has the e-mail %(email)s."),
     # loko/translations/
     lazy_gettext("The translation is already in the trash."),
     lazy_gettext("The translation is not in the trash."),

@@ -57,6 +57,8 @@ API_ONLY = {
     "webhook: the signature does not match this project's webhook secret.",
     "webhook: the user who configured the repository no longer exists; configure it again.",
     "webhook: the body is not JSON.",
+    "language: this API key does not write %s, so it cannot give a task in it.",
+    "assignees.%s: an API key gives a review task only to people who may already review %s.",
 }
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
