@@ -19,7 +19,7 @@ from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.check_levels import merged_levels
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 
-SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", *LINK_FIELDS)
+SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", "public", *LINK_FIELDS)
 
 
 @dataclass(frozen=True)
