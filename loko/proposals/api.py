@@ -4,9 +4,9 @@
 from flask import Blueprint
 
 from loko.auth.identity import current_actor
+from loko.auth.schemas import SuccessOut
 from loko.http import load_body, load_query, operation_response
 from loko.openapi import documented
-from loko.auth.schemas import SuccessOut
 from loko.proposals import public, service
 from loko.proposals.limits import spend_visitor_allowance
 from loko.proposals.schemas import (
@@ -70,7 +70,8 @@ def list_queue(project_id):
     description="Contributors, editors and above, and write keys, in the languages their writes are "
     "limited to; in a public project, a signed-in person who is not a member too (a public visitor), "
     "in its languages but the source, 30 proposals and votes an hour (429 with Retry-After beyond), "
-    "unless an admin blocked them (403). The same text already open (by someone else) is a +1 vote for it: 200 with "
+    "unless an admin blocked them (403). The same text already open (by someone else) is a +1 "
+    "vote for it: 200 with "
     "created false. 409 when the text is the value already, or the caller proposed it already.",
 )
 def propose(project_id):
@@ -98,7 +99,8 @@ def get_proposal(project_id, proposalId):
     responses={200: ProposalEnvelope},
     errors=(400, 401, 403, 404, 409, 429),
     description="People who may propose in the language, one vote each, never on their own proposal "
-    "(403), public visitors too (within their rate limit, 429 beyond; 403 when blocked); API keys do not vote (403). In a language in the votes mode, the vote that brings the "
+    "(403), public visitors too (within their rate limit, 429 beyond; 403 when blocked); API keys "
+    "do not vote (403). In a language in the votes mode, the vote that brings the "
     "proposal to the number of net votes set accepts it. 409 for a proposal no longer open.",
 )
 def vote(project_id, proposalId):
