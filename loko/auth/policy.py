@@ -8,7 +8,7 @@ from sqlalchemy import table as sa_table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
 from loko.database import DriverQuery
-from loko.errors import Forbidden, NotFound, Unauthorized
+from loko.errors import Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import OrganizationMember
 from loko.projects.models import Project, ProjectMember, ProposalBlock
@@ -541,6 +541,28 @@ def require_unreviewed(permissions: Permissions, reviewed: list[str]) -> None:
             f"{', '.join(reviewed)}: the value is reviewed and this project protects reviewed values; "
             "propose the change instead (POST /api/projects/{id}/proposals).",
             details={"reviewed": reviewed, "propose": True},
+        )
+
+
+def keeps_reviewed(permissions: Permissions) -> bool:
+    """Whether a write of many values by this caller (an import, a find and replace) leaves
+    the reviewed values it would change as they are, listing them as protected: the project
+    protects reviewed values and the caller may not review (the single PATCH refuses such a
+    change instead, ``require_unreviewed``)."""
+    return permissions.protects_reviewed
+
+
+def require_undo_of_reviewed(permissions: Permissions, reviewed: list[dict]) -> None:
+    """Conflict (naming the values) when an undo by a caller who may not review would
+    overwrite reviewed values of a project that protects them; ``reviewed``: ``{key,
+    fileName, language}`` of each."""
+    if permissions.protects_reviewed and reviewed:
+        named = ", ".join(f"{item['fileName']}/{item['key']} ({item['language']})" for item in reviewed[:10])
+        more = f" and {len(reviewed) - 10} more" if len(reviewed) > 10 else ""
+        raise Conflict(
+            f"values: the undo would overwrite reviewed values ({named}{more}) and this project protects "
+            "reviewed values; ask a reviewer to undo it, or propose the texts instead.",
+            details={"reviewed": reviewed[:1000], "propose": True},
         )
 
 

@@ -212,7 +212,9 @@ class ReplaceSkipped(ApiSchema):
         required=True,
         metadata={
             "description": "changed (the value is no longer the one expected), gone (no such "
-            "active value) or unchanged (the replacement no longer changes it)."
+            "active value), unchanged (the replacement no longer changes it) or protected (a "
+            "reviewed value of a project that protects them, for a caller who may not review: it "
+            "changes through a proposal)."
         },
     )
     current = fields.String(
