@@ -131,7 +131,8 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
     reviewed values and the caller may not review (``policy.keeps_reviewed``), a reviewed value
     is left as it is and skipped as ``protected`` (it changes through a proposal).
     canEditTranslations in each item's language (Forbidden naming the others); BadRequest as
-    ``preview_replacement``'s, and naming ``items.N.language`` for the source language without ``includeSource``.
+    ``preview_replacement``'s, and naming ``items.N.language`` for the source language without
+    ``includeSource``.
 
     What the replacement makes of each expected value is worked out before the transaction
     (it depends on that value alone), so the matching never holds the project's writers."""
