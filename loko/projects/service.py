@@ -283,6 +283,13 @@ def get_project(actor, project_id: str) -> ProjectView:
     return ProjectView(project, permissions)
 
 
+def get_project_for_proposals(actor, project_id: str) -> ProjectView:
+    """The project as its proposals' pages show it: to whoever reads its proposals, a public
+    visitor too (``policy.VIEW_PROPOSALS``)."""
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_PROPOSALS)
+    return ProjectView(project, permissions)
+
+
 def update_project(actor, project_id: str, changes: dict) -> ProjectView:
     """Change name, description, emoji, the source language, the link and the checks'
     levels; BadRequest when a link rule is broken, the source language is not one of the
