@@ -263,6 +263,8 @@ def vote(actor, project_id: str, proposal_id: str, value: int) -> dict:
     with unit_of_work():
         permissions = policy.require_vote(actor, project_id)
         proposal = _proposal(project_id, proposal_id)
+        if not permissions.may_read_proposals_of(proposal.language_code):
+            raise NotFound(PROPOSAL_NOT_FOUND)
         policy.require_proposal_language(permissions, proposal.language_code)
         if proposal.state != OPEN:
             raise Conflict(NOT_OPEN.format(state=proposal.state))

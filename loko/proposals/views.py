@@ -98,8 +98,16 @@ def _queue_page(project_id: str):
         can_vote=view.permissions.can_propose,
         settings=service.get_settings(actor, project_id) if view.permissions.can_edit_projects else None,
         blocks=blocks,
-        blocked_ids={block["userId"] for block in blocks or ()},
-        current_user_id=actor.id,
+        # Members are not blocked (a block is a public visitor's): no button by their names.
+        unblockable=(
+            {block["userId"] for block in blocks}
+            | {actor.id}
+            | public.members_among(
+                project_id, [item["author"]["id"] for item in page["proposals"] if item["author"]]
+            )
+            if blocks is not None
+            else set()
+        ),
     )
 
 

@@ -86,3 +86,17 @@ def test_the_settings_page_makes_a_project_public_or_private(page_as, key, as_ca
     assert done.status_code == 303
     project = as_caller("org_owner").get(f"/api/projects/{key.project_id}").json["project"]
     assert project["public"] is (value == "true")
+
+
+def test_no_block_is_offered_for_a_members_proposal(page_as, key, proposal, as_caller):  # noqa: F811
+    make_public(as_caller, key.project_id)
+    proposal("contributor", "Hallo")
+    source = page_as("project_admin").get(queue(key)).get_data(as_text=True)
+    assert "Hallo" in source and "Block from proposing" not in source
+
+
+def test_a_visitor_cannot_vote_on_a_proposal_they_may_not_read(key, proposal, as_caller):
+    made = proposal("contributor", "Hi there", "en")
+    make_public(as_caller, key.project_id)
+    response = as_caller("visitor").post(key.url(made["id"], "vote"), json={"value": 1})
+    assert response.status_code == 404 and response.json["error"].startswith("proposalId:")
