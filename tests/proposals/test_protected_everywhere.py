@@ -3,10 +3,13 @@ replace by whoever may not review leaves a reviewed value as it is and lists it 
 an undo by them that would overwrite one is refused naming it; reviewers do all three."""
 
 import io
+from types import SimpleNamespace
 
 import orjson
 import pytest
 
+from tests.pages.conftest import page_as  # noqa: F401 (a fixture)
+from tests.pages.test_import_page import json_upload, preview, text_of
 from tests.proposals.conftest import set_settings
 from tests.replace.conftest import ticked
 
@@ -111,3 +114,16 @@ def test_without_protection_an_editors_undo_goes_through(key, reviewed, as_calle
     url = f"/api/projects/{key.project_id}/history/revert"
     response = as_caller("editor").post(url, json={"operationId": reviewed, "includeChanged": True})
     assert response.status_code == 200, response.json
+
+
+def test_the_import_page_tells_an_editor_the_reviewed_values_it_keeps(key, reviewed, page_as):  # noqa: F811
+    editor = page_as("editor")
+    response = preview(
+        editor,
+        SimpleNamespace(project_id=key.project_id),
+        json_upload({"greeting": "Hallo, Welt"}, "common.json"),
+        language="de",
+        fileName="common",
+    )
+    assert response.status_code == 200, text_of(response)
+    assert "1 reviewed value kept: it changes through a proposal" in text_of(response)
