@@ -189,6 +189,12 @@ class ReplaceChange(ReplaceValue):
     before = fields.String(required=True)
     after = fields.String(required=True)
     matches = fields.Integer(required=True, metadata={"description": "Matches replaced in the value."})
+    protected = fields.Boolean(
+        metadata={
+            "description": "true: a reviewed value of a project that protects them, which the "
+            "caller may not review; the apply skips it (reason protected). Absent otherwise."
+        }
+    )
 
 
 class ReplaceRefusal(ReplaceChange):

@@ -91,6 +91,7 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
     position = _decode_cursor(data["cursor"]) if "cursor" in data else None
     read_snapshot()
     languages = _languages(project_id, permissions, data)
+    keep_reviewed = policy.keeps_reviewed(permissions)
     limit = data.get("limit", DEFAULT_PAGE)
     changes, refused, timed_out = [], [], []
     condition = _condition(project_id, languages, data, rule)
@@ -98,11 +99,13 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
     deadline = time.monotonic() + PAGE_SECONDS
     for rows in _batches(condition, position):
         found = []
-        for translation_id, file_name, key, language, value in rows:
+        for translation_id, file_name, key, language, value, state in rows:
             position = (file_name, key, language)
             named = {"translationId": translation_id, "key": key, "fileName": file_name, "language": language}
             outcome, entry = _replaced(rule, named, value, timed_out)
             if outcome == CHANGE:
+                if keep_reviewed and state == REVIEWED:
+                    entry["protected"] = True
                 found.append(entry)
             elif outcome == REFUSED:
                 refused.append(entry)
@@ -344,7 +347,7 @@ _POSITION = (Translation.file_name, Translation.key, TranslationValue.language_c
 
 def _candidates(condition):
     return (
-        select(Translation.id, *_POSITION, TranslationValue.value)
+        select(Translation.id, *_POSITION, TranslationValue.value, TranslationValue.state)
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(condition)
     )

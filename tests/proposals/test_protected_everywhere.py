@@ -85,6 +85,8 @@ def test_an_editors_replace_skips_a_reviewed_value_as_protected(key, reviewed, a
     editor = as_caller("editor")
     preview = _replace(editor, key)
     assert preview.status_code == 200, preview.json
+    assert [change.get("protected") for change in preview.json["changes"]] == [True]
+    assert "protected" not in _replace(as_caller("reviewer"), key).json["changes"][0]
     applied = _replace(editor, key, dryRun=False, items=ticked(preview.json))
     assert applied.status_code == 200, applied.json
     assert applied.json["applied"] == 0 and applied.json["operationId"] is None
