@@ -8,10 +8,10 @@ from sqlalchemy import table as sa_table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
 from loko.database import DriverQuery
-from loko.errors import Forbidden, NotFound, Unauthorized
+from loko.errors import Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import OrganizationMember
-from loko.projects.models import Project, ProjectMember
+from loko.projects.models import Project, ProjectMember, ProposalBlock
 
 VIEW_TRANSLATIONS = "canViewTranslations"
 EDIT_TRANSLATIONS = "canEditTranslations"
@@ -38,8 +38,21 @@ WRITE_COMMENTS = "canWriteComments"
 # writes are limited to; voted on by people only (a vote is one person's, never on their own
 # proposal), so by session; accepted and rejected by whoever may mark the language's values
 # reviewed (reviewers, project admins, the organization's owners and admins), by session.
-VIEW_PROPOSALS = VIEW_TRANSLATIONS
+#
+# A public project (``projects.public``) also lets a signed-in person who is not its member (a
+# public visitor) read its source texts, its current values and its proposals (the threads in
+# the languages they may propose in: the project's languages but its source) and propose and
+# vote there, within a rate limit (``loko.proposals.limits``), unless an admin of the project
+# blocked them (``proposal_blocks``: 403 naming the block). Nothing else of the project is
+# theirs: every other operation is refused as for a non-member (404 outside the organization).
+VIEW_PROPOSALS = "canViewProposals"
+# The source texts and current values of one language, as ``GET .../proposals/texts`` lists
+# them: whoever reads proposals, public visitors too.
+VIEW_PUBLIC_TEXTS = VIEW_PROPOSALS
 PROPOSE = "canPropose"
+# Blocking a person from proposing in a project (and lifting it): its admins and the
+# organization's owners and admins, by session.
+MANAGE_PROPOSAL_BLOCKS = EDIT_PROJECTS
 VOTE_PROPOSALS = "canVoteProposals"
 DECIDE_PROPOSALS = REVIEW_TRANSLATIONS
 # How a language's values change for whoever may not review them (``project_languages
@@ -116,6 +129,17 @@ class Permissions:
     # The project protects reviewed values and this caller may not review: a reviewed value
     # is changed only through a proposal.
     protects_reviewed: bool = False
+    # A public visitor: a signed-in person who is not a member of this public project. They
+    # read proposals and texts (``languages``: the ones they propose in) and propose and vote
+    # there; ``outside``: not a member of the organization either; ``blocked``: an admin
+    # blocked them from proposing.
+    visitor: bool = False
+    outside: bool = False
+    blocked: bool = False
+
+    @property
+    def can_view_proposals(self) -> bool:
+        return self.can_view_translations or self.visitor
 
     @property
     def can_manage_keys(self) -> bool:
@@ -123,11 +147,25 @@ class Permissions:
 
     @property
     def can_propose(self) -> bool:
+        if self.visitor:
+            return not self.blocked
         return self.can_view_translations and (self.can_contribute or self.can_edit_translations)
 
     @property
     def can_write_comments(self) -> bool:
-        return self.can_propose
+        return self.can_view_translations and (self.can_contribute or self.can_edit_translations)
+
+    def may_read_proposals_of(self, code: str) -> bool:
+        """Whether proposals (and values) in ``code`` may be read: every language for a
+        member or key who reads the project, a visitor's own languages for a visitor."""
+        if self.visitor:
+            return self.languages is not None and code in self.languages
+        return self.can_view_translations
+
+    @property
+    def readable_languages(self) -> frozenset[str] | None:
+        """The languages whose proposals the caller reads (None: every language)."""
+        return (self.languages or frozenset()) if self.visitor else None
 
     def may_edit_language(self, code: str) -> bool:
         """Whether values in ``code`` may be written (and reviewed, with the review right)."""
@@ -158,6 +196,7 @@ class Permissions:
             MANAGE_TASKS: self.can_manage_tasks,
             PROPOSE: self.can_propose,
             VOTE_PROPOSALS: self.can_propose,
+            VIEW_PROPOSALS: self.can_view_proposals,
             WRITE_COMMENTS: self.can_write_comments,
         }[permission]
 
@@ -242,6 +281,12 @@ USER_ROLES = DriverQuery(
         .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
         .correlate(Project)
         .scalar_subquery(),
+        Project.public,
+        Project.source_language,
+        select(ProposalBlock.user_id)
+        .where(ProposalBlock.project_id == Project.id, ProposalBlock.user_id == bindparam("user_id"))
+        .correlate(Project)
+        .exists(),
     )
     .select_from(Project)
     .outerjoin(
@@ -265,6 +310,9 @@ PROJECT_EXISTS = DriverQuery(
         .scalar_subquery(),
     ).where(Project.id == bindparam("project_id"))
 )
+VISITOR_LANGUAGES = DriverQuery(
+    select(project_languages.code).where(project_languages.project_id == bindparam("project_id"))
+)
 PROPOSAL_LANGUAGES = DriverQuery(
     select(project_languages.code).where(
         project_languages.project_id == bindparam("project_id"), project_languages.proposal_mode != DIRECT
@@ -273,11 +321,44 @@ PROPOSAL_LANGUAGES = DriverQuery(
 
 
 def _user_roles(user_id: str, project_id: str) -> tuple | None:
-    """``(org_role, project_role, languages, (protect_reviewed, proposal languages))`` of a
-    user in a project's organization and the project (one query); None when the project does
-    not exist."""
+    """``(org_role, project_role, languages, (protect_reviewed, proposal languages),
+    (public, source language, blocked))`` of a user in a project's organization and the
+    project (one query); None when the project does not exist."""
     row = USER_ROLES.run({"user_id": user_id, "project_id": project_id}).fetchone()
-    return None if row is None else (row[0], row[1], stored_languages(row[2]), (bool(row[3]), row[4]))
+    if row is None:
+        return None
+    return (
+        row[0],
+        row[1],
+        stored_languages(row[2]),
+        (bool(row[3]), row[4]),
+        (bool(row[5]), row[6], bool(row[7])),
+    )
+
+
+def _is_member(org_role: str | None, project_role: str | None) -> bool:
+    """Whether the roles make a member of the project: one of its roles, or an owner or
+    admin of its organization."""
+    return org_role in ("owner", "admin") or (org_role is not None and project_role is not None)
+
+
+def visitor_permissions(project_id: str, outside: bool, source: str | None, blocked: bool) -> Permissions:
+    """A public visitor's permissions: proposals read and made in the project's languages but
+    its source language (``blocked``: read only)."""
+    codes = frozenset(row[0] for row in VISITOR_LANGUAGES.run({"project_id": project_id}).fetchall())
+    return Permissions(languages=codes - {source}, visitor=True, outside=outside, blocked=blocked)
+
+
+def _roles_permissions(project_id: str, roles: tuple) -> Permissions:
+    """The permissions ``_user_roles``'s answer grants: a member's, a public visitor's, or
+    none (whoever is in the organization and not in the private project)."""
+    org_role, project_role = roles[0], roles[1]
+    if not _is_member(org_role, project_role):
+        public, source, blocked = roles[4]
+        if public:
+            return visitor_permissions(project_id, org_role is None, source, blocked)
+        return NO_PERMISSIONS
+    return with_project_rules(permissions_from_roles(*roles[:3]), project_id, roles[3])
 
 
 def _project_rules(project_id: str) -> tuple[bool, int] | None:
@@ -326,7 +407,7 @@ def permissions_for(actor: Actor | None, project: Project) -> Permissions:
         roles = _user_roles(actor.id, project.id)
         if roles is None:
             return NO_PERMISSIONS
-        return with_project_rules(permissions_from_roles(*roles[:3]), project.id, roles[3])
+        return _roles_permissions(project.id, roles)
     return NO_PERMISSIONS
 
 
@@ -402,13 +483,18 @@ def _require_key_of(actor: ApiKeyActor, project_id: str) -> None:
 def _user_permissions(user_id: str, project_id: str) -> Permissions:
     """NotFound when the project does not exist or the user is outside its organization."""
     roles = _user_roles(user_id, project_id)
-    if roles is None or roles[0] is None:
+    if roles is None or (roles[0] is None and not roles[4][0]):
         raise NotFound(PROJECT_NOT_FOUND)
-    return with_project_rules(permissions_from_roles(*roles[:3]), project_id, roles[3])
+    return _roles_permissions(project_id, roles)
 
 
 def _granting(actor: Actor, permission: str, permissions: Permissions) -> Permissions:
     if not permissions.allows(permission):
+        if permissions.visitor:
+            if permissions.blocked and permission in (PROPOSE, VOTE_PROPOSALS):
+                raise Forbidden("An admin of this project has blocked you from proposing in it.")
+            if permissions.outside:
+                raise NotFound(PROJECT_NOT_FOUND)  # as for anyone outside the organization
         if isinstance(actor, ApiKeyActor) and permission in SESSION_ONLY:
             raise Forbidden("This action requires a signed-in user session; API keys cannot do it.")
         if permission == MANAGE_KEYS:
@@ -467,6 +553,28 @@ def require_unreviewed(permissions: Permissions, reviewed: list[str]) -> None:
         )
 
 
+def keeps_reviewed(permissions: Permissions) -> bool:
+    """Whether a write of many values by this caller (an import, a find and replace) leaves
+    the reviewed values it would change as they are, listing them as protected: the project
+    protects reviewed values and the caller may not review (the single PATCH refuses such a
+    change instead, ``require_unreviewed``)."""
+    return permissions.protects_reviewed
+
+
+def require_undo_of_reviewed(permissions: Permissions, reviewed: list[dict]) -> None:
+    """Conflict (naming the values) when an undo by a caller who may not review would
+    overwrite reviewed values of a project that protects them; ``reviewed``: ``{key,
+    fileName, language}`` of each."""
+    if permissions.protects_reviewed and reviewed:
+        named = ", ".join(f"{item['fileName']}/{item['key']} ({item['language']})" for item in reviewed[:10])
+        more = f" and {len(reviewed) - 10} more" if len(reviewed) > 10 else ""
+        raise Conflict(
+            f"values: the undo would overwrite reviewed values ({named}{more}) and this project protects "
+            "reviewed values; ask a reviewer to undo it, or propose the texts instead.",
+            details={"reviewed": reviewed[:1000], "propose": True},
+        )
+
+
 def require_vote(actor: Actor | None, project_id: str) -> Permissions:
     """A vote is one person's: Unauthorized without credentials, Forbidden for an API key,
     then ``require_permission`` of VOTE_PROPOSALS."""
@@ -475,9 +583,26 @@ def require_vote(actor: Actor | None, project_id: str) -> Permissions:
 
 
 def require_proposal_language(permissions: Permissions, code: str) -> None:
-    """Forbidden unless changes in ``code`` may be proposed (the caller's language limit)."""
+    """Forbidden unless changes in ``code`` may be proposed (the caller's language limit; a
+    public visitor's languages: the project's but its source language)."""
     if not permissions.may_propose_language(code):
         raise Forbidden(f"language: you may not propose values in {code} in this project.")
+
+
+def require_readable_language(permissions: Permissions, code: str) -> None:
+    """NotFound (naming the language) unless proposals and values in ``code`` may be read: a
+    public visitor reads their own languages' only."""
+    if not permissions.may_read_proposals_of(code):
+        raise NotFound(f"language: no language {code!r} to read in this project.")
+
+
+def is_public_visitor(actor: Actor | None, project_id: str) -> bool:
+    """Whether ``actor`` is a public visitor of the project (whose proposals and votes are
+    rate limited)."""
+    if not isinstance(actor, UserActor):
+        return False
+    roles = _user_roles(actor.id, project_id)
+    return roles is not None and not _is_member(roles[0], roles[1]) and roles[4][0]
 
 
 def require_decision(permissions: Permissions, codes) -> None:

@@ -115,6 +115,9 @@ class ImportSummary(ApiSchema):
     removed = fields.Integer(required=True)
     conflicts = fields.Integer(required=True)
     notes = fields.Integer(required=True)
+    protected = fields.Integer(
+        metadata={"description": "Reviewed values left as they are (see `protected`); absent when none."}
+    )
 
 
 class RefusedIssue(ApiSchema):
@@ -190,6 +193,14 @@ class ImportResult(ApiSchema):
             "belong to the key: an import of several languages takes them from the source language's file "
             "(the project's setting), and another language's file sets them only on a key that has none."
             " No history entry is written for them."
+        },
+    )
+    protected = fields.List(
+        fields.Nested(ValueChange),
+        metadata={
+            "description": "Reviewed values left as they are (`current`, `incoming`; `incoming` absent "
+            "for a removal): the project protects reviewed values and the caller may not review, so "
+            "these change only through proposals (POST /api/projects/{id}/proposals). Absent when none."
         },
     )
     unchanged = fields.Integer(required=True)

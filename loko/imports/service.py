@@ -39,7 +39,7 @@ from loko.quality.service import details_wanted, preview
 from loko.tags.filters import TagFilter
 from loko.tags.service import add_tag_in_operation
 from loko.translations import history
-from loko.translations.models import Translation, TranslationValue, natural_sort_key
+from loko.translations.models import REVIEWED, Translation, TranslationValue, natural_sort_key
 from loko.translations.operations import operation
 from loko.translations.queries import most_translated, source_language
 
@@ -122,6 +122,9 @@ class Plan:
     details: dict | None = None
     # Every key the upload names, by translation id (the import's tag goes to each).
     named: list = field(default_factory=list)
+    # Reviewed values left as they are (a project that protects them, a caller who may not
+    # review): ``{fileName, key, language, current, incoming}``; ``incoming`` None: a removal.
+    protected: list = field(default_factory=list)
 
 
 KEYS_WITH_VALUES = (
@@ -213,6 +216,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
     if options.dry_run:
         plan = _plan(project_id, files, options)
         _require_rights(actor, project_id, permissions, plan)
+        _keep_reviewed(permissions, plan)
         found = preview(project_id, plan.history)
         db.session.rollback()
         return {**_answer(plan, files, options), "checks": found}
@@ -221,6 +225,7 @@ def import_files(actor, project_id: str, data: bytes, options: ImportOptions) ->
         bump_data_version(project_id, files=())
         plan = _plan(project_id, files, options)
         _require_rights(actor, project_id, permissions, plan)
+        _keep_reviewed(permissions, plan)
         stamp_files(project_id, plan.files)
         if options.expected is not None and _digest(plan) != options.expected:
             raise ChangedSincePreview()
@@ -260,6 +265,40 @@ def _require_rights(actor, project_id: str, permissions: policy.Permissions, pla
     policy.require_languages(permissions, set().union(*plan.files.values()))
     if plan.new_keys or plan.trashed_ids or plan.changed_notes:
         policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
+
+
+def _keep_reviewed(permissions: policy.Permissions, plan: Plan) -> None:
+    """Where the policy keeps reviewed values (``policy.keeps_reviewed``), take the changes and
+    removals of reviewed values out of the plan and list them under ``protected``."""
+    if not policy.keeps_reviewed(permissions):
+        return
+    touched = {(t, code) for t, code, _value in plan.changed_values} | set(plan.removed_values)
+    if not touched:
+        return
+    reviewed = set()
+    for chunk in in_chunks(sorted({t for t, _code in touched})):
+        reviewed |= {
+            (row[0], row[1])
+            for row in db.session.execute(
+                select(TranslationValue.translation_id, TranslationValue.language_code).where(
+                    TranslationValue.translation_id.in_(chunk), TranslationValue.state == REVIEWED
+                )
+            ).all()
+        }
+    reviewed &= touched
+    if not reviewed:
+        return
+    kept = [row for row in plan.history if (row[0], row[3]) in reviewed and row[4] in ("updated", "deleted")]
+    for _t, key, file_name, language, _action, old, new in kept:
+        incoming = {} if new is None else {"incoming": new}
+        plan.protected.append(_change(file_name, key, language, current=old, **incoming))
+    gone = {(row[2], row[1], row[3]) for row in kept}
+    kept = set(kept)
+    plan.history = [row for row in plan.history if row not in kept]
+    plan.changed_values = [row for row in plan.changed_values if (row[0], row[1]) not in reviewed]
+    plan.removed_values = [row for row in plan.removed_values if row not in reviewed]
+    plan.updated = [c for c in plan.updated if (c["fileName"], c["key"], c["language"]) not in gone]
+    plan.removed = [c for c in plan.removed if (c["fileName"], c["key"], c["language"]) not in gone]
 
 
 SOURCE_VALUE = aliased(TranslationValue)
@@ -531,6 +570,7 @@ def _summary(plan: Plan) -> dict:
         "removed": len(plan.removed),
         "conflicts": len(plan.conflicts),
         "notes": len(plan.notes),
+        **({"protected": len(plan.protected)} if plan.protected else {}),
     }
 
 
@@ -558,6 +598,7 @@ def _answer(plan: Plan, files: list[ParsedFile], options: ImportOptions, operati
             for parsed in files
         ],
         **{name: changes[:LISTED] for name, changes in lists.items()},
+        **({"protected": plan.protected[:LISTED]} if plan.protected else {}),
         "unchanged": plan.unchanged,
-        "truncated": any(len(changes) > LISTED for changes in lists.values()),
+        "truncated": any(len(changes) > LISTED for changes in [*lists.values(), plan.protected]),
     }

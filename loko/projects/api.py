@@ -57,8 +57,8 @@ def get_project(project_id):
 
 @projects_api.put("/projects/<uuid:project_id>")
 @documented(
-    "Update name, description, emoji, source language, the linked project and the memory setting "
-    "(canEditProjects)",
+    "Update name, description, emoji, source language, the linked project, the memory setting and "
+    "whether the project is public (canEditProjects)",
     tags=TAGS,
     auth=("session",),
     body=ProjectUpdate,

@@ -42,6 +42,9 @@ class Project(db.Model):
     # Whether a reviewed value is changed only through a proposal by whoever may not review
     # (``loko.auth.policy``), and never by a pre-translation.
     protect_reviewed = db.Column(Boolean, nullable=False, default=False, server_default=false())
+    # Whether a signed-in person who is not a member reads the project's source texts, current
+    # values and proposals and proposes in it (``loko.auth.policy``: a public visitor).
+    public = db.Column(Boolean, nullable=False, default=False, server_default=false())
     data_updated_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
     created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)
 
@@ -58,3 +61,15 @@ class ProjectMember(db.Model):
     # The languages an editor's or reviewer's writes are limited to, as a JSON list of codes
     # (``loko.auth.policy.stored_languages``); NULL: every language.
     languages = db.Column(Text, nullable=True)
+
+
+class ProposalBlock(db.Model):
+    """A person an admin of the project has blocked from proposing and voting in it (as a
+    public visitor)."""
+
+    __tablename__ = "proposal_blocks"
+
+    project_id = db.Column(String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    user_id = db.Column(String(36), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_by_id = db.Column(String(36), ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    created_at = db.Column(UTCDateTime, nullable=False, default=utcnow)

@@ -42,6 +42,11 @@ CHECKS_UPDATE = (
     "Some checks' levels, {code: off | warn | refuse}; checks not named keep theirs. Turning a "
     "check off removes its stored issues."
 )
+PUBLIC = (
+    "Whether a signed-in person who is not a member (a public visitor) reads the project's source "
+    "texts, current values and proposals and proposes in its languages, rate limited, unless an "
+    "admin blocked them (PUT /api/projects/{id}/proposal-blocks/{userId}). Off for new projects."
+)
 MEMORY_SHARED = (
     "Whether the project's values are in the organization's shared translation memory: found "
     "by every member's lookups (and the organization's keys'), even in projects they may not "
@@ -95,6 +100,7 @@ class ProjectUpdate(ApiSchema):
         CHECKS_UPDATE,
     )
     memory_shared = fields.Boolean(metadata={"description": MEMORY_SHARED})
+    public = fields.Boolean(metadata={"description": PUBLIC})
 
     @pre_load
     def drop_read_only_fields(self, data, **_kwargs):
@@ -128,6 +134,7 @@ class ProjectOut(ApiSchema):
         required=True,
         metadata={"description": MEMORY_SHARED},
     )
+    public = fields.Boolean(attribute="project.public", required=True, metadata={"description": PUBLIC})
     created_at = fields.DateTime(attribute="project.created_at", required=True)
     canEdit = fields.Boolean(attribute="permissions.can_edit_projects", required=True)
     canDelete = fields.Boolean(attribute="permissions.can_delete", required=True)

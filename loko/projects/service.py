@@ -19,7 +19,7 @@ from loko.organizations.models import Organization, OrganizationMember
 from loko.projects.check_levels import merged_levels
 from loko.projects.models import LINK_FIELDS, Project, ProjectMember
 
-SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", *LINK_FIELDS)
+SETTINGS_FIELDS = ("name", "desc", "emoji", "source_language", "memory_shared", "public", *LINK_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -280,6 +280,13 @@ def _stamp_rows(project_id: str, files, languages) -> tuple[list[tuple], list[tu
 
 def get_project(actor, project_id: str) -> ProjectView:
     project, permissions = policy.authorize(actor, project_id, policy.VIEW_TRANSLATIONS)
+    return ProjectView(project, permissions)
+
+
+def get_project_for_proposals(actor, project_id: str) -> ProjectView:
+    """The project as its proposals' pages show it: to whoever reads its proposals, a public
+    visitor too (``policy.VIEW_PROPOSALS``)."""
+    project, permissions = policy.authorize(actor, project_id, policy.VIEW_PROPOSALS)
     return ProjectView(project, permissions)
 
 

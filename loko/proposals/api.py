@@ -4,15 +4,19 @@
 from flask import Blueprint
 
 from loko.auth.identity import current_actor
+from loko.auth.schemas import SuccessOut
 from loko.http import load_body, load_query, operation_response
 from loko.openapi import documented
-from loko.proposals import service
+from loko.proposals import public, service
+from loko.proposals.limits import spend_visitor_allowance
 from loko.proposals.schemas import (
     AcceptIn,
     BulkAcceptIn,
     BulkRejectIn,
     DecisionOut,
     KeyProposalsQuery,
+    ProposalBlockEnvelope,
+    ProposalBlockList,
     ProposalCreate,
     ProposalEnvelope,
     ProposalList,
@@ -22,6 +26,8 @@ from loko.proposals.schemas import (
     QueueQuery,
     RejectedOut,
     RejectIn,
+    TextsPage,
+    TextsQuery,
     VoteIn,
 )
 
@@ -41,7 +47,9 @@ DECIDERS = (
     tags=TAGS,
     query=QueueQuery,
     responses={200: QueuePage},
-    description="canViewTranslations (a read key too). Open proposals of active keys; keyset paging: "
+    description="canViewTranslations (a read key too), and a public visitor of a public project, who "
+    "reads the proposals of the languages they may propose in (the project's but its source; 404 "
+    "naming another language). Open proposals of active keys; keyset paging: "
     "pass nextCursor as cursor (400 naming cursor for one of another sort). Proposals are never "
     "exported.",
 )
@@ -58,13 +66,17 @@ def list_queue(project_id):
     tags=TAGS,
     body=ProposalCreate,
     responses={201: ProposalEnvelope, 200: ProposalEnvelope},
-    errors=(400, 401, 403, 404, 409),
+    errors=(400, 401, 403, 404, 409, 429),
     description="Contributors, editors and above, and write keys, in the languages their writes are "
-    "limited to. The same text already open (by someone else) is a +1 vote for it: 200 with "
+    "limited to; in a public project, a signed-in person who is not a member too (a public visitor), "
+    "in its languages but the source, 30 proposals and votes an hour (429 with Retry-After beyond), "
+    "unless an admin blocked them (403). The same text already open (by someone else) is a +1 "
+    "vote for it: 200 with "
     "created false. 409 when the text is the value already, or the caller proposed it already.",
 )
 def propose(project_id):
     data = load_body(ProposalCreate)
+    spend_visitor_allowance(current_actor(), str(project_id))
     proposal, created = service.propose(
         current_actor(), str(project_id), data["translationId"], data["language"], data["text"]
     )
@@ -85,13 +97,15 @@ def get_proposal(project_id, proposalId):
     auth=("session",),
     body=VoteIn,
     responses={200: ProposalEnvelope},
-    errors=(400, 401, 403, 404, 409),
+    errors=(400, 401, 403, 404, 409, 429),
     description="People who may propose in the language, one vote each, never on their own proposal "
-    "(403); API keys do not vote (403). In a language in the votes mode, the vote that brings the "
+    "(403), public visitors too (within their rate limit, 429 beyond; 403 when blocked); API keys "
+    "do not vote (403). In a language in the votes mode, the vote that brings the "
     "proposal to the number of net votes set accepts it. 409 for a proposal no longer open.",
 )
 def vote(project_id, proposalId):
     data = load_body(VoteIn)
+    spend_visitor_allowance(current_actor(), str(project_id))
     proposal = service.vote(current_actor(), str(project_id), str(proposalId), data["value"])
     return ProposalEnvelope().dump({"proposal": proposal})
 
@@ -202,3 +216,70 @@ def get_settings(project_id):
 def update_settings(project_id):
     data = load_body(ProposalSettingsPatch)
     return ProposalSettingsOut().dump(service.update_settings(current_actor(), str(project_id), data))
+
+
+@proposals_api.get(BASE + "/texts")
+@documented(
+    "The source texts and current values of one language, to propose from",
+    tags=TAGS,
+    query=TextsQuery,
+    responses={200: TextsPage},
+    description="Whoever reads proposals: members and keys who see the translations, and a public "
+    "visitor of a public project in the languages they may propose in (404 naming another one). "
+    "Active keys by file and key; offset paging (nextOffset, null on the last page).",
+)
+def list_texts(project_id):
+    query = load_query(TextsQuery)
+    return TextsPage().dump(
+        public.list_texts(
+            current_actor(),
+            str(project_id),
+            query["language"],
+            query.get("fileName"),
+            query["limit"],
+            query["offset"],
+        )
+    )
+
+
+BLOCKS = "/projects/<uuid:project_id>/proposal-blocks"
+BLOCKERS = "canEditProjects (project admins, the organization's owners and admins), by session."
+
+
+@proposals_api.get(BLOCKS)
+@documented(
+    "The people blocked from proposing in the project",
+    tags=TAGS,
+    auth=("session",),
+    responses={200: ProposalBlockList},
+    description=BLOCKERS,
+)
+def list_blocks(project_id):
+    return ProposalBlockList().dump({"blocks": public.list_blocks(current_actor(), str(project_id))})
+
+
+@proposals_api.put(BLOCKS + "/<uuid:user_id>")
+@documented(
+    "Block a person from proposing and voting in the project as a public visitor",
+    tags=TAGS,
+    auth=("session",),
+    responses={201: ProposalBlockEnvelope, 200: ProposalBlockEnvelope},
+    description=BLOCKERS + " Their open proposals stay for a reviewer to decide. 200 with created "
+    "false when they were blocked already; 404 naming userId for an unknown user.",
+)
+def block(project_id, user_id):
+    found, created = public.block(current_actor(), str(project_id), str(user_id))
+    return ProposalBlockEnvelope().dump({"block": found, "created": created}), 201 if created else 200
+
+
+@proposals_api.delete(BLOCKS + "/<uuid:user_id>")
+@documented(
+    "Lift a person's block",
+    tags=TAGS,
+    auth=("session",),
+    responses={200: SuccessOut},
+    description=BLOCKERS + " 404 when the person is not blocked.",
+)
+def unblock(project_id, user_id):
+    public.unblock(current_actor(), str(project_id), str(user_id))
+    return {"success": True}

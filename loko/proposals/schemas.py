@@ -209,3 +209,47 @@ class ProposalSettingsPatch(ApiSchema):
         metadata={"description": "Reviewed values change only through proposals for whoever may not review."}
     )
     languages = fields.Dict(keys=LanguageCode(), values=fields.Nested(LanguageSetting))
+
+
+class TextsQuery(ApiSchema):
+    language = LanguageCode(
+        required=True, metadata={"description": "The language whose current values are listed."}
+    )
+    fileName = FileName()
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10_000_000))
+
+
+class TextOut(ApiSchema):
+    translationId = fields.String(required=True)
+    key = fields.String(required=True)
+    fileName = fields.String(required=True)
+    source = fields.String(required=True, allow_none=True, metadata={"description": "The source text."})
+    value = fields.String(
+        required=True, allow_none=True, metadata={"description": "The current value in the language."}
+    )
+
+
+class TextsPage(ApiSchema):
+    sourceLanguage = fields.String(required=True, allow_none=True)
+    language = fields.String(required=True)
+    items = fields.List(fields.Nested(TextOut), required=True)
+    nextOffset = fields.Integer(required=True, allow_none=True)
+
+
+class ProposalBlockOut(ApiSchema):
+    userId = fields.String(required=True)
+    name = fields.String(required=True)
+    email = fields.String(required=True)
+    blockedAt = fields.DateTime(required=True)
+
+
+class ProposalBlockEnvelope(ApiSchema):
+    block = fields.Nested(ProposalBlockOut, required=True)
+    created = fields.Boolean(
+        required=True, metadata={"description": "false: the person was blocked already."}
+    )
+
+
+class ProposalBlockList(ApiSchema):
+    blocks = fields.List(fields.Nested(ProposalBlockOut), required=True)

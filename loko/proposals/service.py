@@ -263,6 +263,8 @@ def vote(actor, project_id: str, proposal_id: str, value: int) -> dict:
     with unit_of_work():
         permissions = policy.require_vote(actor, project_id)
         proposal = _proposal(project_id, proposal_id)
+        if not permissions.may_read_proposals_of(proposal.language_code):
+            raise NotFound(PROPOSAL_NOT_FOUND)
         policy.require_proposal_language(permissions, proposal.language_code)
         if proposal.state != OPEN:
             raise Conflict(NOT_OPEN.format(state=proposal.state))
@@ -310,12 +312,13 @@ def _credit(proposal) -> Credit:
 def list_for_key(actor, project_id: str, translation_id: str, language: str | None = None) -> list[dict]:
     """A key's proposals (open ones first, best-voted first, then the decided ones, newest
     first), in one language when given. NotFound for a key not in the project."""
-    policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
+    permissions = policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
     translation = db.session.get(Translation, translation_id)
     if translation is None or translation.project_id != project_id:
         raise NotFound(KEY_NOT_FOUND)
-    query = _select(actor).where(Proposal.translation_id == translation_id)
+    query = _readable(_select(actor).where(Proposal.translation_id == translation_id), permissions)
     if language is not None:
+        policy.require_readable_language(permissions, language)
         query = query.where(Proposal.language_code == language)
     rows = db.session.execute(
         query.order_by(
@@ -326,8 +329,18 @@ def list_for_key(actor, project_id: str, translation_id: str, language: str | No
 
 
 def get_proposal(actor, project_id: str, proposal_id: str) -> dict:
-    policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
-    return _one(actor, project_id, proposal_id)
+    permissions = policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
+    found = _one(actor, project_id, proposal_id)
+    if not permissions.may_read_proposals_of(found["language"]):
+        raise NotFound(PROPOSAL_NOT_FOUND)
+    return found
+
+
+def _readable(query, permissions):
+    """``query`` limited to the proposals of the languages the caller reads (a public
+    visitor's own)."""
+    readable = permissions.readable_languages
+    return query if readable is None else query.where(Proposal.language_code.in_(sorted(readable)))
 
 
 def _encode_cursor(sort: str, row) -> str:
@@ -352,12 +365,14 @@ def list_queue(actor, project_id: str, filters: dict, limit: int, cursor: str | 
     ``authorId``, ``minVotes`` and ``olderThanDays``, sorted by ``sort`` (votes: most first,
     then oldest; oldest; newest), a page of ``limit`` after ``cursor`` (keyset). Returns
     ``{proposals, nextCursor}``. BadRequest for a cursor not of this listing."""
-    policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
+    permissions = policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
     sort = filters.get("sort", "votes")
     query = _select(actor).where(
         Proposal.project_id == project_id, Proposal.state == OPEN, Translation.deleted_at.is_(None)
     )
+    query = _readable(query, permissions)
     if filters.get("language"):
+        policy.require_readable_language(permissions, filters["language"])
         query = query.where(Proposal.language_code == filters["language"])
     if filters.get("fileName"):
         # The file's keys as a set the queue's index is read against: a join would lead the
@@ -745,8 +760,8 @@ def add_machine_proposals(actor, project_id: str, language: str, texts: dict[str
 
 def get_settings(actor, project_id: str) -> dict:
     """Who proposes in the project: ``protectReviewed`` and each language's ``mode`` and
-    ``autoAcceptVotes``."""
-    policy.require_permission(actor, project_id, policy.VIEW_PROPOSALS)
+    ``autoAcceptVotes`` (read by whoever sees the translations: not a public visitor)."""
+    policy.require_permission(actor, project_id, policy.VIEW_TRANSLATIONS)
     return _settings(project_id)
 
 

@@ -189,6 +189,12 @@ class ReplaceChange(ReplaceValue):
     before = fields.String(required=True)
     after = fields.String(required=True)
     matches = fields.Integer(required=True, metadata={"description": "Matches replaced in the value."})
+    protected = fields.Boolean(
+        metadata={
+            "description": "true: a reviewed value of a project that protects them, which the "
+            "caller may not review; the apply skips it (reason protected). Absent otherwise."
+        }
+    )
 
 
 class ReplaceRefusal(ReplaceChange):
@@ -212,7 +218,9 @@ class ReplaceSkipped(ApiSchema):
         required=True,
         metadata={
             "description": "changed (the value is no longer the one expected), gone (no such "
-            "active value) or unchanged (the replacement no longer changes it)."
+            "active value), unchanged (the replacement no longer changes it) or protected (a "
+            "reviewed value of a project that protects them, for a caller who may not review: it "
+            "changes through a proposal)."
         },
     )
     current = fields.String(

@@ -38,7 +38,7 @@ from loko.replace.matching import VALUE_TIMEOUT, TimedOut, compile_replacement
 from loko.replace.schemas import DEFAULT_PAGE
 from loko.tags.filters import TagFilter
 from loko.translations import history
-from loko.translations.models import REQUESTED, Translation, TranslationValue
+from loko.translations.models import REQUESTED, REVIEWED, Translation, TranslationValue
 from loko.translations.operations import operation
 from loko.translations.queries import contains_text, decode_cursor, encode_cursor
 from loko.translations.writing import (
@@ -60,7 +60,7 @@ MAX_TIMEOUTS = 20
 # may take (the items left are listed as timed out, not written).
 PAGE_SECONDS = 10.0
 APPLY_SECONDS = 60.0
-CHANGED, GONE, UNCHANGED = "changed", "gone", "unchanged"
+CHANGED, GONE, UNCHANGED, PROTECTED = "changed", "gone", "unchanged", "protected"
 # What a replacement does to one value.
 CHANGE, REFUSED, TIMED_OUT = "change", "refused", "timed-out"
 
@@ -91,6 +91,7 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
     position = _decode_cursor(data["cursor"]) if "cursor" in data else None
     read_snapshot()
     languages = _languages(project_id, permissions, data)
+    keep_reviewed = policy.keeps_reviewed(permissions)
     limit = data.get("limit", DEFAULT_PAGE)
     changes, refused, timed_out = [], [], []
     condition = _condition(project_id, languages, data, rule)
@@ -98,11 +99,13 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
     deadline = time.monotonic() + PAGE_SECONDS
     for rows in _batches(condition, position):
         found = []
-        for translation_id, file_name, key, language, value in rows:
+        for translation_id, file_name, key, language, value, state in rows:
             position = (file_name, key, language)
             named = {"translationId": translation_id, "key": key, "fileName": file_name, "language": language}
             outcome, entry = _replaced(rule, named, value, timed_out)
             if outcome == CHANGE:
+                if keep_reviewed and state == REVIEWED:
+                    entry["protected"] = True
                 found.append(entry)
             elif outcome == REFUSED:
                 refused.append(entry)
@@ -127,9 +130,12 @@ def preview_replacement(actor, project_id: str, data: dict) -> dict:
 def apply_replacement(actor, project_id: str, data: dict) -> dict:
     """Write the replacement into the values ``items`` name, each only while it is still its
     ``expected`` value, in one transaction and as one operation (``replace``):
-    ``{applied, skipped, refused, timedOut, operationId}``. canEditTranslations in each item's
-    language (Forbidden naming the others); BadRequest as ``preview_replacement``'s, and naming
-    ``items.N.language`` for the source language without ``includeSource``.
+    ``{applied, skipped, refused, timedOut, operationId}``. Where the project protects
+    reviewed values and the caller may not review (``policy.keeps_reviewed``), a reviewed value
+    is left as it is and skipped as ``protected`` (it changes through a proposal).
+    canEditTranslations in each item's language (Forbidden naming the others); BadRequest as
+    ``preview_replacement``'s, and naming ``items.N.language`` for the source language without
+    ``includeSource``.
 
     What the replacement makes of each expected value is worked out before the transaction
     (it depends on that value alone), so the matching never holds the project's writers."""
@@ -143,6 +149,7 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
         permissions = _require_apply(actor, project_id, data)
         bump_data_version(project_id, files=())
         stored = _stored(project_id, items)
+        keep_reviewed = policy.keeps_reviewed(permissions)
         changes, skipped, refused, timed_out = [], [], [], []
         for item, (outcome, entry) in zip(items, planned, strict=True):
             translation_id, language = item["translationId"], item["language"]
@@ -151,10 +158,12 @@ def apply_replacement(actor, project_id: str, data: dict) -> dict:
             if found is None:
                 skipped.append({**named, "key": None, "fileName": None, "reason": GONE, "current": None})
                 continue
-            key, file_name, value = found
+            key, file_name, value, state = found
             named.update(key=key, fileName=file_name)
             if value != item["expected"]:
                 skipped.append({**named, "reason": CHANGED, "current": value})
+            elif keep_reviewed and state == REVIEWED and outcome in (CHANGE, REFUSED):
+                skipped.append({**named, "reason": PROTECTED, "current": value})
             elif outcome == CHANGE:
                 changes.append({**named, **entry})
             elif outcome == REFUSED:
@@ -338,7 +347,7 @@ _POSITION = (Translation.file_name, Translation.key, TranslationValue.language_c
 
 def _candidates(condition):
     return (
-        select(Translation.id, *_POSITION, TranslationValue.value)
+        select(Translation.id, *_POSITION, TranslationValue.value, TranslationValue.state)
         .join(TranslationValue, TranslationValue.translation_id == Translation.id)
         .where(condition)
     )
@@ -419,7 +428,13 @@ def _refuse_by_checks(project_id: str, found: list, changes: list, refused: list
 # with their keys (active, of the project) joined by theirs; read from the driver as plain
 # tuples (a hundred thousand items are read at once).
 STORED_VALUES = (
-    select(TranslationValue.translation_id, Translation.key, Translation.file_name, TranslationValue.value)
+    select(
+        TranslationValue.translation_id,
+        Translation.key,
+        Translation.file_name,
+        TranslationValue.value,
+        TranslationValue.state,
+    )
     .join(Translation, Translation.id == TranslationValue.translation_id)
     .where(
         TranslationValue.translation_id.in_(bindparam("ids", expanding=True)),
@@ -431,8 +446,8 @@ STORED_VALUES = (
 
 
 def _stored(project_id: str, items: list[dict]) -> dict[tuple, tuple]:
-    """``{(translation_id, language): (key, file_name, value)}`` of the items' values of active
-    keys of the project: one statement per language and chunk of ids."""
+    """``{(translation_id, language): (key, file_name, value, state)}`` of the items' values of
+    active keys of the project: one statement per language and chunk of ids."""
     ids = defaultdict(list)
     for item in items:
         ids[item["language"]].append(item["translationId"])

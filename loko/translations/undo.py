@@ -336,6 +336,8 @@ def _plan(
     plan = Plan()
     _plan_structure(project_id, operations, plan)
     _plan_entries(project_id, conditions, rows, plan, include_changed)
+    if permissions.protects_reviewed:
+        policy.require_undo_of_reviewed(permissions, _reviewed_overwritten(plan))
     if permissions.languages is not None and (
         plan.restores or plan.trashes or plan.languages or plan.records or any(row[4] is None for row in rows)
     ):
@@ -343,6 +345,28 @@ def _plan(
         # language comes back or goes.
         policy.require_permission(actor, project_id, policy.MANAGE_KEYS)
     return plan, chosen
+
+
+def _reviewed_overwritten(plan: Plan) -> list[dict]:
+    """The reviewed values the plan would change or delete: ``{key, fileName, language}``."""
+    touched = {(row[0], row[1]) for row in plan.updates} | {(row[0], row[1]) for row in plan.deletes}
+    if not touched:
+        return []
+    reviewed = set()
+    for chunk in in_chunks(sorted({t for t, _language in touched})):
+        reviewed.update(
+            _tuples(
+                select(TranslationValue.translation_id, TranslationValue.language_code).where(
+                    TranslationValue.translation_id.in_(chunk), TranslationValue.state == REVIEWED
+                )
+            )
+        )
+    reviewed &= touched
+    return [
+        {"key": row[1], "fileName": row[2], "language": row[3]}
+        for row in plan.history
+        if (row[0], row[3]) in reviewed and row[4] in ("updated", "deleted")
+    ]
 
 
 def _tuples(statement) -> list[tuple]:

@@ -100,6 +100,7 @@ def settings_form(name: str):
         "member": save_member_role,
         "checks": save_checks,
         "memory": save_memory,
+        "public": save_public,
         "delete": delete,
     }
     if name not in forms:
@@ -133,6 +134,14 @@ def save_memory(actor, project_id: str):
         lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
         then=settings_url(project_id),
         notice="Translation memory setting saved.",
+    )
+
+
+def save_public(actor, project_id: str):
+    return submit(
+        lambda: service.update_project(actor, project_id, form_input(ProjectUpdate)),
+        then=settings_url(project_id),
+        notice="Public project setting saved.",
     )
 
 

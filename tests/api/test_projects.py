@@ -27,6 +27,7 @@ PROJECT_FIELDS = {
     "editableLanguages",
     "checks",
     "memory_shared",
+    "public",
 }
 
 

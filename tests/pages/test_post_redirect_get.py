@@ -565,6 +565,24 @@ WRITES = [
         ),
     ),
     (
+        "proposals_ui.propose_text",
+        "propose",
+        lambda a: (
+            languages(a, "en", "de")
+            or Form(
+                project(a, "/proposals/texts"),
+                {"translationId": key_id(a), "language": "de", "text": "Titel"},
+            )
+        ),
+    ),
+    (
+        "proposals_ui.blocks",
+        "block",
+        lambda a: Form(
+            project(a, "/proposals/blocks"), {"action": "block", "userId": user_id(a.world.users["outsider"])}
+        ),
+    ),
+    (
         "tasks_ui.create",
         "create",
         lambda a: task_form(a),

@@ -10,16 +10,27 @@ from tests.factories import add_org_member, make_session, make_user, set_project
 
 # The world's callers and the ones added here, for the authorization matrices.
 PEOPLE = {"reviewer": "reviewer", "contributor": "contributor", "contributor2": "contributor"}
+# Signed-in people who are not members of the project: two outside the organization (public
+# visitors of a public project, one of them blocked from proposing by the tests that need it)
+# and one in the organization without a project role.
+STRANGERS = {"visitor": None, "blocked_visitor": None, "org_member": "member"}
 
 
 @pytest.fixture
 def people(app, world):
-    """Adds a reviewer and two contributors to the world (their credentials under their names)."""
+    """Adds a reviewer, two contributors and the strangers to the world (their credentials
+    under their names)."""
     with app.app_context():
         for name, role in PEOPLE.items():
             user = make_user(f"{name}@example.test", name.title())
             add_org_member(SimpleNamespace(id=world.organization_id), user, "member")
             set_project_role(SimpleNamespace(id=world.project_id), user, role)
+            world.users[name] = user
+            world.credentials[name] = {"cookie": make_session(user)}
+        for name, org_role in STRANGERS.items():
+            user = make_user(f"{name}@example.test", name.replace("_", " ").title())
+            if org_role:
+                add_org_member(SimpleNamespace(id=world.organization_id), user, org_role)
             world.users[name] = user
             world.credentials[name] = {"cookie": make_session(user)}
     return world
@@ -74,3 +85,13 @@ def set_settings(as_caller, project_id: str, **body):
     response = as_caller("org_owner").patch(f"/api/projects/{project_id}/proposal-settings", json=body)
     assert response.status_code == 200, response.json
     return response.json
+
+
+def make_public(as_caller, project_id: str, public: bool = True) -> None:
+    response = as_caller("org_owner").put(f"/api/projects/{project_id}", json={"public": public})
+    assert response.status_code == 200 and response.json["project"]["public"] is public, response.json
+
+
+def block(as_caller, project_id: str, user_id: str) -> None:
+    response = as_caller("org_owner").put(f"/api/projects/{project_id}/proposal-blocks/{user_id}")
+    assert response.status_code == 201, response.json
