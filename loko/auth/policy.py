@@ -567,9 +567,10 @@ def require_undo_of_reviewed(permissions: Permissions, reviewed: list[dict]) -> 
     fileName, language}`` of each."""
     if permissions.protects_reviewed and reviewed:
         named = ", ".join(f"{item['fileName']}/{item['key']} ({item['language']})" for item in reviewed[:10])
-        more = f" and {len(reviewed) - 10} more" if len(reviewed) > 10 else ""
+        if len(reviewed) > 10:
+            named += f" and {len(reviewed) - 10} more"
         raise Conflict(
-            f"values: the undo would overwrite reviewed values ({named}{more}) and this project protects "
+            f"values: the undo would overwrite reviewed values ({named}) and this project protects "
             "reviewed values; ask a reviewer to undo it, or propose the texts instead.",
             details={"reviewed": reviewed[:1000], "propose": True},
         )

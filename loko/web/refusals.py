@@ -217,6 +217,13 @@ REFUSALS = (
     lazy_gettext("This user is not a member of the project's organization."),
     lazy_gettext("%(field)s.%(index)s: %(code)s is not a language of this project."),
     # loko/proposals/
+    lazy_gettext("An admin of this project has blocked you from proposing in it."),
+    lazy_gettext("userId: this person is not blocked in this project."),
+    lazy_gettext("userId: no user with this id."),
+    lazy_gettext("language: no language %(code)s to read in this project."),
+    lazy_gettext(
+        "values: the undo would overwrite reviewed values (%(values)s) and this project protects reviewed values; ask a reviewer to undo it, or propose the texts instead."
+    ),
     lazy_gettext("proposalId: the proposal is %(state)s, no longer open."),
     lazy_gettext("proposalId: no proposal with this id in this project."),
     lazy_gettext("language: the project has no language %(code)s."),

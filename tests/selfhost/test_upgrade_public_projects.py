@@ -47,7 +47,7 @@ def upgraded(empty_database_url):
     """Two projects before the upgrade, one protecting reviewed values; then the upgrade:
     the rows before it."""
     previous = before_it(empty_database_url)
-    assert previous == "0040_hot_key_updates"
+    assert previous == "0041_repohost_tags"
     migrate_to(empty_database_url, previous)
     engine = sa.create_engine(empty_database_url)
     with engine.begin() as connection:
