@@ -8,6 +8,7 @@ from loko.errors import BadRequest
 from loko.formats.plurals import examples
 from loko.http import allow_body_up_to
 from loko.languages.catalog import text_direction
+from loko.web.compression import compress_response
 from loko.web.csrf import check_api_token, csrf_token, protect_page_write
 from loko.web.pages import upload_limit_setting
 
@@ -87,6 +88,8 @@ def page_headers(response):
     if is_page_request() and response.mimetype == "text/html":
         # Pages show the caller's own data: never kept by a shared cache.
         response.headers.setdefault("Cache-Control", "no-store")
+    if is_page_request() or request.path.startswith("/static/"):
+        compress_response(response, static=request.path.startswith("/static/"))
     return response
 
 
