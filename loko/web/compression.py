@@ -39,24 +39,9 @@ def compress_response(response, static: bool) -> None:
     ):
         return
     etag, _weak = response.get_etag()
-    if static and etag is not None:
-        key = (request.path, etag)
-        with _assets_lock:
-            body = _assets.get(key)
-            if body is not None:
-                _assets.move_to_end(key)
-        if body is None:
-            body = _compressed(response)
-            if body is None:
-                return
-            with _assets_lock:
-                _assets[key] = body
-                while len(_assets) > KEPT_ASSETS:
-                    _assets.popitem(last=False)
-    else:
-        body = _compressed(response)
-        if body is None:
-            return
+    body = _kept_asset((request.path, etag), response) if static and etag else _compressed(response)
+    if body is None:
+        return
     if response.direct_passthrough:  # a kept asset's file, not read
         response.direct_passthrough = False
         close = getattr(response.response, "close", None)
@@ -67,6 +52,22 @@ def compress_response(response, static: bool) -> None:
     if etag is not None:
         # The same representation, encoded: a weak validator, which If-None-Match compares.
         response.set_etag(etag, weak=True)
+
+
+def _kept_asset(key: tuple[str, str], response) -> bytes | None:
+    """A static asset's compressed body, compressed once per path and ETag."""
+    with _assets_lock:
+        body = _assets.get(key)
+        if body is not None:
+            _assets.move_to_end(key)
+            return body
+    body = _compressed(response)
+    if body is not None:
+        with _assets_lock:
+            _assets[key] = body
+            while len(_assets) > KEPT_ASSETS:
+                _assets.popitem(last=False)
+    return body
 
 
 def _compressed(response) -> bytes | None:

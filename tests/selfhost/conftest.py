@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from loko import create_app
 from loko.database import upgrade_schema as upgrade
@@ -196,3 +197,21 @@ def serve(tmp_path):
         server.process.terminate()
         server.process.wait(timeout=30)
         log.close()
+
+
+def insert_organization_and_project(connection, organization_id: str, project_id: str, at) -> None:
+    """An organization "Acme" and its project "Web" (data version 1), both made at ``at`` (as
+    the driver takes it), in the columns every revision since the first has: the rows an
+    upgrade test stores before its upgrade."""
+    connection.execute(
+        sa.text("INSERT INTO organizations (id, name, created_at) VALUES (:id, 'Acme', :at)"),
+        {"id": organization_id, "at": at},
+    )
+    connection.execute(
+        sa.text(
+            'INSERT INTO projects (id, organization_id, name, "desc", emoji, checks, '
+            "data_version, data_updated_at, created_at) VALUES "
+            "(:id, :org, 'Web', '', '', '{}', 1, :at, :at)"
+        ),
+        {"id": project_id, "org": organization_id, "at": at},
+    )

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from loko.database import driver_timestamp
-from tests.selfhost.conftest import migrate_to
+from tests.selfhost.conftest import insert_organization_and_project, migrate_to
 
 BEFORE = "0040_hot_key_updates"
 ORG = "00000000-0000-7000-8000-00000000000a"
@@ -42,18 +42,7 @@ def test_a_repository_keeps_every_column_and_every_key_after_the_upgrade(empty_d
     engine = sa.create_engine(empty_database_url)
     with engine.begin() as connection:
         at = driver_timestamp(WRITTEN, connection.dialect.name)
-        connection.execute(
-            sa.text("INSERT INTO organizations (id, name, created_at) VALUES (:id, 'Acme', :at)"),
-            {"id": ORG, "at": at},
-        )
-        connection.execute(
-            sa.text(
-                'INSERT INTO projects (id, organization_id, name, "desc", emoji, checks, '
-                "data_version, data_updated_at, created_at) VALUES "
-                "(:id, :org, 'Web', '', '', '{}', 1, :at, :at)"
-            ),
-            {"id": PROJECT, "org": ORG, "at": at},
-        )
+        insert_organization_and_project(connection, ORG, PROJECT, at)
         connection.execute(
             sa.text(
                 f"INSERT INTO repohosts ({', '.join(COLUMNS)}) VALUES (:p, 'github', 'acme/app', "

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from loko.database import driver_timestamp
 from loko.extensions import db
 from loko.screenshots.models import Screenshot
-from tests.selfhost.conftest import app_on, migrate_to
+from tests.selfhost.conftest import app_on, insert_organization_and_project, migrate_to
 
 BEFORE = "0033_provider_images"
 ORG = "00000000-0000-7000-8000-00000000000a"
@@ -58,18 +58,7 @@ def upgraded(empty_database_url):
     engine = sa.create_engine(empty_database_url)
     with engine.begin() as connection:
         at = driver_timestamp(UPLOADED, connection.dialect.name)
-        connection.execute(
-            sa.text("INSERT INTO organizations (id, name, created_at) VALUES (:id, 'Acme', :at)"),
-            {"id": ORG, "at": at},
-        )
-        connection.execute(
-            sa.text(
-                'INSERT INTO projects (id, organization_id, name, "desc", emoji, checks, '
-                "data_version, data_updated_at, created_at) VALUES "
-                "(:id, :org, 'Web', '', '', '{}', 1, :at, :at)"
-            ),
-            {"id": PROJECT, "org": ORG, "at": at},
-        )
+        insert_organization_and_project(connection, ORG, PROJECT, at)
         connection.execute(
             sa.text(
                 "INSERT INTO translations (id, project_id, file_name, key, sort_key, created_at, updated_at) "
