@@ -7,6 +7,7 @@ from sqlalchemy import bindparam, column, func, literal_column, select, table
 from sqlalchemy import table as sa_table
 
 from loko.auth.actors import Actor, ApiKeyActor, UserActor
+from loko.auth.models import User
 from loko.database import DriverQuery
 from loko.errors import Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
@@ -340,6 +341,32 @@ def _is_member(org_role: str | None, project_role: str | None) -> bool:
     """Whether the roles make a member of the project: one of its roles, or an owner or
     admin of its organization."""
     return org_role in ("owner", "admin") or (org_role is not None and project_role is not None)
+
+
+def is_project_person(user_id_column, project_id, organization_id):
+    """The SQL condition on ``user_id_column``: one of the project's people, by a role in the
+    project or as an owner or admin of its organization (the people a task is given to, and
+    whom a block from proposing does not reach)."""
+    return user_id_column.in_(
+        select(ProjectMember.user_id).where(ProjectMember.project_id == project_id)
+    ) | user_id_column.in_(
+        select(OrganizationMember.user_id).where(
+            OrganizationMember.organization_id == organization_id,
+            OrganizationMember.role.in_(("owner", "admin")),
+        )
+    )
+
+
+def project_people(project_id: str, organization_id, user_ids) -> set[str]:
+    """Those of ``user_ids`` who are the project's people (``is_project_person``)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return set()
+    return set(
+        db.session.scalars(
+            select(User.id).where(User.id.in_(ids), is_project_person(User.id, project_id, organization_id))
+        )
+    )
 
 
 def visitor_permissions(project_id: str, outside: bool, source: str | None, blocked: bool) -> Permissions:

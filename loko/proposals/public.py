@@ -13,8 +13,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import NotFound
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
-from loko.organizations.models import OrganizationMember
-from loko.projects.models import Project, ProjectMember, ProposalBlock
+from loko.projects.models import Project, ProposalBlock
 from loko.translations.models import Translation, TranslationValue
 
 USER_NOT_FOUND = "userId: no user with this id."
@@ -59,27 +58,8 @@ def list_texts(actor, project_id: str, language: str, file_name: str | None, lim
 def members_among(project_id: str, user_ids) -> set[str]:
     """Those of ``user_ids`` who are members of the project (a project role, or an owner or
     admin of its organization): a block does not apply to them."""
-    ids = sorted(set(user_ids))
-    if not ids:
-        return set()
-    project = select(Project.organization_id).where(Project.id == project_id).scalar_subquery()
-    found = set(
-        db.session.execute(
-            select(ProjectMember.user_id).where(
-                ProjectMember.project_id == project_id, ProjectMember.user_id.in_(ids)
-            )
-        ).scalars()
-    )
-    found |= set(
-        db.session.execute(
-            select(OrganizationMember.user_id).where(
-                OrganizationMember.organization_id == project,
-                OrganizationMember.role.in_(("owner", "admin")),
-                OrganizationMember.user_id.in_(ids),
-            )
-        ).scalars()
-    )
-    return found
+    organization = select(Project.organization_id).where(Project.id == project_id).scalar_subquery()
+    return policy.project_people(project_id, organization, user_ids)
 
 
 def _block_out(row) -> dict:

@@ -23,8 +23,7 @@ from loko.database import unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.languages.models import ProjectLanguage
-from loko.organizations.models import OrganizationMember
-from loko.projects.models import Project, ProjectMember
+from loko.projects.models import Project
 from loko.tasks.models import CLOSED, OPEN, TRANSLATE, Task, TaskAssignee, TaskKey
 from loko.translations.models import REVIEWED, HistoryEntry, Translation, TranslationValue
 
@@ -186,37 +185,15 @@ def _members(project: Project, user_ids: list[str]) -> None:
     it, or an owner or admin of its organization)."""
     if not user_ids:
         return
-    members = set(
-        db.session.scalars(
-            select(ProjectMember.user_id).where(
-                ProjectMember.project_id == project.id, ProjectMember.user_id.in_(user_ids)
-            )
-        )
-    ) | set(
-        db.session.scalars(
-            select(OrganizationMember.user_id).where(
-                OrganizationMember.organization_id == project.organization_id,
-                OrganizationMember.role.in_(("owner", "admin")),
-                OrganizationMember.user_id.in_(user_ids),
-            )
-        )
-    )
+    members = policy.project_people(project.id, project.organization_id, user_ids)
     for index, user_id in enumerate(user_ids):
         if user_id not in members:
             raise BadRequest(f"assignees.{index}: {user_id!r} is not a member of this project.")
 
 
 def _is_project_person(project: Project):
-    """The condition on ``User.id``: a member of the project, or an owner or admin of its
-    organization (whom a task may be given to)."""
-    return User.id.in_(
-        select(ProjectMember.user_id).where(ProjectMember.project_id == project.id)
-    ) | User.id.in_(
-        select(OrganizationMember.user_id).where(
-            OrganizationMember.organization_id == project.organization_id,
-            OrganizationMember.role.in_(("owner", "admin")),
-        )
-    )
+    """The condition on ``User.id``: one of the project's people (whom a task may be given to)."""
+    return policy.is_project_person(User.id, project.id, project.organization_id)
 
 
 def _people_by_email(project: Project, emails: list[str]) -> list[str]:
