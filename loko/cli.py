@@ -19,15 +19,6 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from loko import loko_version
-from loko.client.commands import (
-    init_command,
-    pull_command,
-    push_command,
-    release_group,
-    repohost_group,
-    status_command,
-    tasks_command,
-)
 from loko.errors import LokoError
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
@@ -39,20 +30,38 @@ def _create_app(*_args, **_kwargs):
     return create_app()
 
 
-@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False, add_version_option=False)
+class LokoGroup(FlaskGroup):
+    """``loko``: the server's commands (from the app) and the pipeline's.
+
+    The pipeline commands are HTTP clients of a server: they run without creating the app,
+    and their module (with its HTTP client and YAML reader) is loaded only when one of them
+    is asked for or listed, never by ``loko serve``."""
+
+    PIPELINE = {
+        "init": "init_command",
+        "push": "push_command",
+        "pull": "pull_command",
+        "status": "status_command",
+        "repohost": "repohost_group",
+        "tasks": "tasks_command",
+        "release": "release_group",
+    }
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *self.PIPELINE})
+
+    def get_command(self, ctx, name):
+        if name in self.PIPELINE:
+            from loko.client import commands
+
+            return getattr(commands, self.PIPELINE[name])
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LokoGroup, create_app=_create_app, add_default_commands=False, add_version_option=False)
 @click.version_option(loko_version(), prog_name="loko")
 def main():
     """Loko: self-hosted translation management."""
-
-
-# The pipeline commands are HTTP clients of a server: they run without creating the app.
-main.add_command(init_command)
-main.add_command(push_command)
-main.add_command(pull_command)
-main.add_command(status_command)
-main.add_command(repohost_group)
-main.add_command(tasks_command)
-main.add_command(release_group)
 
 
 class MigrationCommands(click.Group):

@@ -280,8 +280,10 @@ def expire_session(token):
 
 
 def cheap_password_hasher():
-    """Argon2 at its lowest cost: the same code path as production in a fraction of the time."""
-    return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    """In place of ``loko.auth.service._hasher``: argon2 at its lowest cost, the same code
+    path as production in a fraction of the time."""
+    hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    return lambda: hasher
 
 
 def run_jobs(app, limit: int | None = None, due_at_once: bool = False) -> int:

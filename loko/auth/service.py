@@ -3,8 +3,6 @@
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -20,7 +18,6 @@ from loko.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
 
-_hasher = PasswordHasher()
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 INVALID_LOGIN = "Invalid email or password."
 PASSWORD_SIGNIN_OFF = (
@@ -37,20 +34,31 @@ def normalize_email(email: str) -> str:
     return email.strip().lower()
 
 
+@cache
+def _hasher():
+    """argon2's hasher, loaded with the first password hashed or checked (an idle server
+    never needs it)."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    return _hasher().hash(password)
 
 
 @cache
 def _dummy_hash() -> str:
     """A hash to check unknown emails against, so they take as long as wrong passwords;
     made on first use, as an argon2 hash takes 64 MiB for a moment."""
-    return _hasher.hash("loko-timing-equaliser")
+    return _hasher().hash("loko-timing-equaliser")
 
 
 def _password_matches(stored_hash: str, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError
+
     try:
-        return _hasher.verify(stored_hash, password)
+        return _hasher().verify(stored_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 

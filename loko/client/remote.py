@@ -9,10 +9,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import click
-import httpx
+
+if TYPE_CHECKING:
+    import httpx
 
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 300.0
@@ -45,7 +48,7 @@ class ExportAnswer:
         return self.body is None
 
 
-def _error_text(response: httpx.Response) -> str:
+def _error_text(response: "httpx.Response") -> str:
     try:
         message = response.json().get("error")
     except (ValueError, AttributeError):
@@ -54,7 +57,7 @@ def _error_text(response: httpx.Response) -> str:
     return f"{text} (HTTP {response.status_code})"
 
 
-def _checked_answer(response: httpx.Response, fits: Callable[[object], bool], what: str):
+def _checked_answer(response: "httpx.Response", fits: Callable[[object], bool], what: str):
     """The response's JSON when ``fits`` it; ServerError saying it is not ``what`` otherwise."""
     try:
         answer = response.json()
@@ -65,7 +68,7 @@ def _checked_answer(response: httpx.Response, fits: Callable[[object], bool], wh
     return answer
 
 
-def _import_result(answer, response: httpx.Response) -> dict:
+def _import_result(answer, response: "httpx.Response") -> dict:
     if not isinstance(answer, dict) or not isinstance(answer.get("summary"), dict):
         raise ServerError(
             f"the server's answer to the import is not an import result: {response.text[:200]!r}"
@@ -97,8 +100,10 @@ class Remote:
         project: str,
         api_key: str,
         show_progress: bool = False,
-        transport: httpx.BaseTransport | None = None,
+        transport: "httpx.BaseTransport | None" = None,
     ):
+        import httpx  # loaded by the commands that call a server, not by ``loko serve``
+
         self.url = url
         self.show_progress = show_progress
         self.base = f"/api/projects/{quote(project, safe='')}"
@@ -119,6 +124,8 @@ class Remote:
 
     @contextlib.contextmanager
     def _transport_errors(self) -> Iterator[None]:
+        import httpx
+
         try:
             yield
         except httpx.TimeoutException as error:
@@ -126,7 +133,7 @@ class Remote:
         except httpx.HTTPError as error:
             raise ServerError(f"cannot reach {self.url}: {error}") from None
 
-    def _check(self, response: httpx.Response) -> None:
+    def _check(self, response: "httpx.Response") -> None:
         status = response.status_code
         if 300 <= status < 400 and status != 304:
             location = response.headers.get("Location", "elsewhere")
@@ -395,7 +402,7 @@ class Remote:
             response, lambda answer: isinstance(answer, dict), "about releases is not JSON"
         )
 
-    def _download(self, response: httpx.Response) -> bytes:
+    def _download(self, response: "httpx.Response") -> bytes:
         length = response.headers.get("Content-Length")
         total = int(length) if length and length.isdigit() else None
         body = bytearray()

@@ -5,7 +5,6 @@ keeps until it ends (``transaction_info``) and the statements it sends with its 
 
 import time
 
-from psycopg import sql as pg_sql
 from sqlalchemy import bindparam, event, exc, text
 
 from loko.database.commit_notices import commit_notices
@@ -78,6 +77,8 @@ def _send_with_commit(connection) -> None:
     pending = connection.info.get(_TRANSACTION, {}).pop(_WITH_COMMIT, None)
     if not pending:
         return
+    from psycopg import sql as pg_sql  # only a PostgreSQL engine comes here
+
     dbapi_connection = connection.connection.dbapi_connection
     parts = [
         pg_sql.SQL(statement.replace("?", "{}"))

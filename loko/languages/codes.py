@@ -8,9 +8,6 @@ Pure and free of any server code, so the pipeline client shares it with the serv
 import re
 from functools import cache, lru_cache
 
-from langcodes import tag_is_valid
-from langcodes.data_dicts import ALL_SCRIPTS, VALIDITY
-
 # BCP 47 shaped: a 2-3 letter language, then subtags of 2-8 letters or digits (no
 # extensions or private use: a singleton such as -x- is refused), joined by
 # hyphens (underscores, as in gettext's and Java's ``pt_BR``, are read as hyphens).
@@ -47,6 +44,8 @@ def canonical_code(text: str) -> str:
 def _canonical(text: str) -> str:
     """``canonical_code`` of a code of the right shape, kept: every write names its
     languages, and the registry's lookup costs more than the rest of a small write's checks."""
+    from langcodes import tag_is_valid  # the registry's data, loaded with the first code read
+
     code = _cased(text.replace("_", "-"))
     if not tag_is_valid(code):
         raise ValueError(f"{text!r} is not a known language code (BCP 47, e.g. 'de' or 'pt-BR').")
@@ -61,6 +60,8 @@ def known_code_pattern() -> str:
     ``de-CH-1996``). Codes with an extended language subtag or several variants, which it
     accepts too, are left out. Built from the registry data ``tag_is_valid`` checks against,
     which validates each subtag on its own, so any sequence of these is valid."""
+    from langcodes.data_dicts import ALL_SCRIPTS, VALIDITY
+
     subtags = set(ALL_SCRIPTS) - {"Qaaa..Qabx"}  # the private-use range; VALIDITY has it
     for alternative in VALIDITY.pattern.removeprefix("^(").removesuffix(")$").split("|"):
         subtags.update(_expanded(alternative))

@@ -1,5 +1,7 @@
 """What a started app does not hold until it is used: the migration tooling, the single
-sign-on client, encryption, the fuzzy scorer and the OpenAPI builder load on first use."""
+sign-on client, encryption, the fuzzy scorer, the OpenAPI builder, the outbound HTTP client,
+the PostgreSQL driver (on SQLite), the password hasher, the language registry's data and
+the pipeline commands load on first use."""
 
 import os
 import subprocess
@@ -13,6 +15,11 @@ LOADED_ON_FIRST_USE = (
     "cryptography",
     "rapidfuzz",
     "apispec",
+    "httpx",
+    "psycopg",
+    "argon2",
+    "langcodes",
+    "loko.client.commands",
 )
 
 STARTED = """

@@ -12,13 +12,14 @@ message names the provider and never the key.
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from loko.machine import choices, masking
 from loko.machine.masking import MaskingError
 from loko.outbound import OutboundError
+
+if TYPE_CHECKING:
+    import httpx
 
 # A 429 is waited out at most this many times per request, each wait at most this long.
 MAX_RETRIES = 2
@@ -66,7 +67,7 @@ class Provider(ABC):
     batch_size = 50
     default_base_url = ""
 
-    def __init__(self, settings: Settings, http: httpx.Client):
+    def __init__(self, settings: Settings, http: "httpx.Client"):
         self.settings, self.http = settings, http
         self.base_url = (settings.base_url or self.default_base_url).rstrip("/")
 
@@ -140,6 +141,8 @@ class Provider(ABC):
         """The JSON answer to a POST of ``body`` to ``path`` under the base URL; a 429 is
         retried after its Retry-After (at most MAX_RETRIES times, each wait at most
         MAX_RETRY_WAIT); ProviderError for every failure."""
+        import httpx  # loaded with the first call (loko.outbound)
+
         url = f"{self.base_url}{path}"
         for attempt in range(MAX_RETRIES + 1):
             try:
@@ -176,7 +179,7 @@ class Provider(ABC):
                 ) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def refusal(self, response: httpx.Response) -> ProviderError:
+    def refusal(self, response: "httpx.Response") -> ProviderError:
         status = response.status_code
         said = self.scrub(_said(response))
         if status in (401, 403):
@@ -207,7 +210,7 @@ def _retry_after(value: str | None) -> float | None:
     return max(seconds, 0.0)
 
 
-def _said(response: httpx.Response) -> str:
+def _said(response: "httpx.Response") -> str:
     try:
         data = response.json()
     except ValueError:

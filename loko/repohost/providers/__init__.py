@@ -8,12 +8,13 @@ import hmac
 import json
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-import httpx
-
 from loko.repohost.providers.base import Provider, ProviderError, PullRequest
+
+if TYPE_CHECKING:
+    import httpx
 
 # A list longer than this many pages is not one Loko needs to read to the end.
 MAX_PAGES = 50
@@ -44,6 +45,8 @@ class RestProvider(Provider):
     def send(self, method: str, path: str, *, params=None, json_body=None, url: str | None = None):
         """The 2xx response to ``method`` on ``path`` under the API root (or on ``url``);
         ProviderError for a refusal or a network failure."""
+        import httpx  # loaded with the first call (loko.outbound)
+
         try:
             response = self.http.request(
                 method,
@@ -85,7 +88,7 @@ class RestProvider(Provider):
                 )
             query = None  # the next page's URL carries the query
 
-    def parse(self, response: httpx.Response) -> Any:
+    def parse(self, response: "httpx.Response") -> Any:
         try:
             return response.json()
         except ValueError:
@@ -94,7 +97,7 @@ class RestProvider(Provider):
                 response.status_code,
             ) from None
 
-    def refusal(self, response: httpx.Response) -> ProviderError:
+    def refusal(self, response: "httpx.Response") -> ProviderError:
         status = response.status_code
         problem = PROBLEM_BY_STATUS.get(status, "unavailable" if status >= 500 else "refused")
         if status == 403 and response.headers.get("x-ratelimit-remaining") == "0":
@@ -166,7 +169,7 @@ def branch_of_push(ref: Any) -> str | None:
     return ref.removeprefix("refs/heads/") if isinstance(ref, str) and ref.startswith("refs/heads/") else None
 
 
-def _host_message(response: httpx.Response) -> str:
+def _host_message(response: "httpx.Response") -> str:
     try:
         data = response.json()
     except ValueError:
@@ -190,6 +193,8 @@ from loko.repohost.providers.gitlab import GitLab  # noqa: E402
 PROVIDERS: dict[str, type[RestProvider]] = {"github": GitHub, "gitlab": GitLab, "gitea": Gitea}
 
 
-def provider_for(name: str, repository: str, token: str, api_url: str | None, http: httpx.Client) -> Provider:
+def provider_for(
+    name: str, repository: str, token: str, api_url: str | None, http: "httpx.Client"
+) -> Provider:
     """The provider ``name`` for ``repository``; KeyError for a name not in ``PROVIDERS``."""
     return PROVIDERS[name](repository, token, api_url, http)

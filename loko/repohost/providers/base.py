@@ -2,10 +2,12 @@
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from loko.outbound import OutboundError
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Provider(ABC):
     name = ""
     default_api_url = ""
 
-    def __init__(self, repository: str, token: str, api_url: str | None, http: httpx.Client):
+    def __init__(self, repository: str, token: str, api_url: str | None, http: "httpx.Client"):
         self.repository, self.token, self.http = repository, token, http
         self.api_url = (api_url or self.default_api_url).rstrip("/")
 

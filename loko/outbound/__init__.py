@@ -29,20 +29,19 @@ userinfo are refused before any request, and no header is logged.
 This module is shared plumbing: it imports no feature.
 """
 
-import contextvars
 import ipaddress
 import logging
 import os
 import socket
 import ssl
 import threading
-import time
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import httpcore
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -186,32 +185,27 @@ def ssl_context() -> ssl.SSLContext:
 
 @lru_cache(maxsize=8)
 def _ssl_context_for(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLContext:
+    import httpx
+
     return httpx.create_ssl_context()
 
 
-# httpx, for every API Loko calls
-
-_deadline: contextvars.ContextVar[float] = contextvars.ContextVar("loko_request_deadline", default=0.0)
-
-
-def http_client(allow_private: bool) -> httpx.Client:
-    """An httpx client whose every connection goes to a checked address, with timeouts
-    (connect 10 s, each read or write 30 s, a whole request at most 60 s) and no redirects."""
-    return httpx.Client(
-        transport=_CheckedTransport(allow_private),
-        timeout=httpx.Timeout(
-            connect=CONNECT_TIMEOUT, read=READ_TIMEOUT, write=READ_TIMEOUT, pool=CONNECT_TIMEOUT
-        ),
-        follow_redirects=False,
-        trust_env=False,
-        headers={"User-Agent": USER_AGENT},
-    )
-
+# httpx, for every API Loko calls. httpx (with httpcore and, through its command line, rich
+# and pygments) is loaded with the first call, not with the application: most processes
+# never make one, and loading it costs about 15 MB and 90 ms.
 
 _kept = threading.local()
 
 
-def kept_http_client(allow_private: bool) -> httpx.Client:
+def http_client(allow_private: bool) -> "httpx.Client":
+    """An httpx client whose every connection goes to a checked address, with timeouts
+    (connect 10 s, each read or write 30 s, a whole request at most 60 s) and no redirects."""
+    from loko.outbound.transport import checked_client
+
+    return checked_client(allow_private)
+
+
+def kept_http_client(allow_private: bool) -> "httpx.Client":
     """This thread's ``http_client`` for ``allow_private``, kept for the thread's next calls
     (a worker delivering one webhook after another), so an endpoint that keeps its
     connections open is not connected to again for each request. Never closed by the
@@ -222,89 +216,3 @@ def kept_http_client(allow_private: bool) -> httpx.Client:
     if client is None or client.is_closed:
         client = _kept.clients[allow_private] = http_client(allow_private)
     return client
-
-
-class _CheckedTransport(httpx.HTTPTransport):
-    def __init__(self, allow_private: bool):
-        context = ssl_context()
-        super().__init__(verify=context)
-        # httpx takes no network backend, httpcore's pool does: the pool httpx built is
-        # replaced by the same pool around the checking backend.
-        self._pool = httpcore.ConnectionPool(
-            ssl_context=context,
-            max_connections=10,
-            max_keepalive_connections=5,
-            keepalive_expiry=5.0,
-            network_backend=_CheckedBackend(allow_private),
-        )
-        self.allow_private = allow_private
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        url = request.url
-        check_parts(url.scheme, url.host, bool(url.userinfo), self.allow_private)
-        # The body is read after this returns, by the same thread: the deadline set here is
-        # the one its reads see.
-        _deadline.set(time.monotonic() + REQUEST_DEADLINE)
-        return super().handle_request(request)
-
-
-class _CheckedBackend(httpcore.SyncBackend):
-    def __init__(self, allow_private: bool):
-        self.allow_private = allow_private
-
-    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
-        try:
-            addresses = resolve(host, port, self.allow_private)
-        except socket.gaierror as error:
-            raise httpcore.ConnectError(f"{host} cannot be resolved ({error.strerror})") from error
-        last_error: Exception | None = None
-        for address in addresses:
-            try:
-                stream = super().connect_tcp(
-                    address,
-                    port,
-                    timeout=remaining(timeout, httpcore.ConnectTimeout),
-                    local_address=local_address,
-                    socket_options=socket_options,
-                )
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
-                last_error = error
-            else:
-                return _DeadlineStream(stream)
-        raise last_error or httpcore.ConnectError(f"{host} has no address")
-
-
-class _DeadlineStream(httpcore.NetworkStream):
-    """A connection whose every read and write waits no longer than the current request's
-    deadline allows, so a server that answers a byte at a time still ends in time."""
-
-    def __init__(self, stream: httpcore.NetworkStream):
-        self._stream = stream
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._stream.read(max_bytes, remaining(timeout, httpcore.ReadTimeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._stream.write(buffer, remaining(timeout, httpcore.WriteTimeout))
-
-    def close(self) -> None:
-        self._stream.close()
-
-    def start_tls(self, ssl_context, server_hostname=None, timeout=None) -> httpcore.NetworkStream:
-        stream = self._stream.start_tls(
-            ssl_context, server_hostname, remaining(timeout, httpcore.ConnectTimeout)
-        )
-        return _DeadlineStream(stream)
-
-    def get_extra_info(self, info: str):
-        return self._stream.get_extra_info(info)
-
-
-def remaining(timeout: float | None, error: type[Exception]) -> float:
-    deadline = _deadline.get()
-    if not deadline:
-        return timeout if timeout is not None else REQUEST_DEADLINE
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise error(f"the request took longer than {REQUEST_DEADLINE:.0f} s")
-    return left if timeout is None else min(timeout, left)
