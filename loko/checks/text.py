@@ -22,4 +22,7 @@ def looks_like_icu(text: str | None) -> bool:
 
 
 def plural_word(count: int, word: str) -> str:
-    return word if count == 1 else f"{word}s"
+    """``word`` for one, its English plural for more (``forms``, ``addresses``)."""
+    if count == 1:
+        return word
+    return f"{word}es" if word.endswith("s") else f"{word}s"

@@ -26,6 +26,7 @@ from flask_babel import (
 )
 
 from loko.auth.actors import UserActor
+from loko.web.issue_texts import issue_text
 from loko.web.labels import label
 from loko.web.refusals import page_message
 
@@ -289,6 +290,7 @@ def init_i18n(app) -> None:
     )
     app.jinja_env.filters["label"] = label
     app.jinja_env.filters["refusal"] = page_message
+    app.jinja_env.filters["issue_text"] = issue_text
     app.register_blueprint(i18n_ui)
 
 

@@ -423,22 +423,25 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 FIELD_PREFIX = re.compile(r"([\w.\[\]-]+): (.+)", re.DOTALL)
 
 
-@cache
-def _patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
-    """Each refusal as its literal parts and the names of the parameters between them, with
-    its message id; the most literal text first, so that a specific message wins over a
-    general one."""
+def compile_patterns(messages) -> tuple[tuple[tuple[str, ...], tuple[str, ...], object], ...]:
+    """Each ``(message id, key)`` of ``messages`` as the message's literal parts and the names
+    of the parameters between them, with its key; the most literal text first, so that a
+    specific message wins over a general one."""
     patterns = []
-    for message in REFUSALS:
-        msgid = str(message._args[0])
+    for msgid, key in messages:
         parts = PLACEHOLDER.split(msgid)
         literals = tuple(part.replace("%%", "%") for part in parts[0::2])
-        patterns.append((literals, tuple(parts[1::2]), msgid))
+        patterns.append((literals, tuple(parts[1::2]), key))
     patterns.sort(key=lambda pattern: -sum(len(part) for part in pattern[0]))
     return tuple(patterns)
 
 
-def _match(literals: tuple[str, ...], names: tuple[str, ...], message: str) -> dict | None:
+@cache
+def _patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
+    return compile_patterns((str(message._args[0]),) * 2 for message in REFUSALS)
+
+
+def match(literals: tuple[str, ...], names: tuple[str, ...], message: str) -> dict | None:
     """The parameters of ``message`` when it is the pattern's literal parts in order with
     text between them (each part found at its first place after the one before, the last at
     the end: one pass, whatever the message), else None."""
@@ -463,7 +466,7 @@ def page_message(message, depth: int = 0):
     if not isinstance(message, str) or not message or depth > 2:
         return message
     for literals, names, msgid in _patterns():
-        found = _match(literals, names, message)
+        found = match(literals, names, message)
         if found is not None:
             params = {name: _parameter(value, depth) for name, value in found.items()}
             return gettext(msgid, **params) if params else gettext(msgid)

@@ -28,6 +28,8 @@ def extract_template(folder: Path) -> Catalog:
             "lazy_gettext",
             "-k",
             "ngettext:1,2",
+            "-k",
+            "lazy_ngettext:1,2",
             "--no-location",
             "-o",
             str(pot),
