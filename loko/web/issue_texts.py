@@ -15,7 +15,7 @@ from functools import cache
 
 from flask_babel import gettext, lazy_gettext, lazy_ngettext, ngettext
 
-from loko.web.refusals import compile_patterns, match
+from loko.web.patterns import compile_patterns, literal_length, match
 
 ISSUE_TEXTS = (
     # loko/checks/double_space.py
@@ -130,6 +130,10 @@ def _messages(table):
             yield str(message._args[0]), str(message._args[0])
 
 
+def _by_length(table):
+    return sorted(_messages(table), key=lambda message: -literal_length(message[0]))
+
+
 @cache
 def _patterns():
     return compile_patterns(_messages(ISSUE_TEXTS))
@@ -217,3 +221,68 @@ def issue_text(message):
         return whole
     joined = _joined(message)
     return message if joined is None else joined
+
+
+@cache
+def _refusal_parts() -> re.Pattern:
+    """``: <check>: `` between an issue's place and its message, in a check's refusal of a
+    write; loaded with the first refusal shown (the checks' registry with it)."""
+    from loko.checks.registry import CHECKS
+
+    return re.compile(rf": ({'|'.join(map(re.escape, sorted(CHECKS, key=len, reverse=True)))}): ")
+
+
+def refused_text(message: str) -> str | None:
+    """A check's refusal of a write (``loko.translations.writing.Refused``): for each issue,
+    where it is (``updates.de.value``, or a file, key and language), the check's code and
+    its message, joined with spaces. Each message translated, the places and codes as they
+    are; None when ``message`` is not such a refusal."""
+    parts = _refusal_parts().split(message)
+    if len(parts) < 3:
+        return None
+    places, codes, texts = [parts[0]], parts[1::2], []
+    for index, part in enumerate(parts[2::2]):
+        if index < len(codes) - 1:
+            text, separator, place = part.rpartition(". ")
+            if not separator:
+                return None
+            part = text + "."
+            places.append(place)
+        texts.append(issue_text(part))
+    return " ".join(
+        f"{place}: {code}: {text}" for place, code, text in zip(places, codes, texts, strict=True)
+    )
+
+
+def script_table() -> dict:
+    """This table in the page's language, for the pages' scripts (which show a check's
+    refusal of a save as the API answers it): each sentence and clause with its translation
+    (a plural one as its form per CLDR category, which ``Intl.PluralRules`` picks), in the
+    order :func:`issue_text` tries them, the words and runs, the joins, and the checks'
+    codes."""
+    from flask_babel import get_locale, get_translations
+
+    from loko.checks.registry import CHECKS
+    from loko.formats.plurals import examples
+
+    translations = get_translations()
+    samples = {
+        category: int(text.split(", ")[0].replace(",", "").split(".")[0])
+        for category, text in examples(str(get_locale())).items()
+    }
+
+    def translated(key):
+        if isinstance(key, tuple):
+            return {category: translations.ungettext(*key, number) for category, number in samples.items()}
+        return translations.ugettext(key)
+
+    return {
+        "checks": sorted(CHECKS),
+        "sentences": [[msgid, translated(key)] for msgid, key in _by_length(ISSUE_TEXTS)],
+        "clauses": [[msgid, translated(key)] for msgid, key in _by_length(CLAUSES)],
+        "phrases": {phrase: translations.ugettext(phrase) for phrase in sorted(_phrases())},
+        "runs": {name: translated((form._args[0], form._args[1])) for name, form in RUNS.items()},
+        "then": translations.ugettext(THEN._args[0]),
+        "next": translations.ugettext(NEXT_CLAUSE._args[0]),
+        "last": translations.ugettext(LAST_CLAUSE._args[0]),
+    }

@@ -12,7 +12,10 @@ from functools import cache
 
 from flask_babel import force_locale, gettext, lazy_gettext
 
+from loko.web.issue_texts import refused_text
+from loko.web.issue_texts import script_table as issue_script_table
 from loko.web.labels import KNOWN, label
+from loko.web.patterns import compile_patterns, match
 
 REFUSALS = (
     # loko/apikeys/
@@ -417,48 +420,14 @@ REFUSALS = (
     lazy_gettext("task: no task with this id in this project."),
     lazy_gettext("%(name)s: not a page position of this editor; start again from the first page."),
 )
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 # A field's name before its message (``code: ...``, ``languages.2: ...``), kept as it is when
 # the rest is translated on its own.
 FIELD_PREFIX = re.compile(r"([\w.\[\]-]+): (.+)", re.DOTALL)
 
 
-def compile_patterns(messages) -> tuple[tuple[tuple[str, ...], tuple[str, ...], object], ...]:
-    """Each ``(message id, key)`` of ``messages`` as the message's literal parts and the names
-    of the parameters between them, with its key; the most literal text first, so that a
-    specific message wins over a general one."""
-    patterns = []
-    for msgid, key in messages:
-        parts = PLACEHOLDER.split(msgid)
-        literals = tuple(part.replace("%%", "%") for part in parts[0::2])
-        patterns.append((literals, tuple(parts[1::2]), key))
-    patterns.sort(key=lambda pattern: -sum(len(part) for part in pattern[0]))
-    return tuple(patterns)
-
-
 @cache
 def _patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
     return compile_patterns((str(message._args[0]),) * 2 for message in REFUSALS)
-
-
-def match(literals: tuple[str, ...], names: tuple[str, ...], message: str) -> dict | None:
-    """The parameters of ``message`` when it is the pattern's literal parts in order with
-    text between them (each part found at its first place after the one before, the last at
-    the end: one pass, whatever the message), else None."""
-    first, last = literals[0], literals[-1]
-    if not names:
-        return {} if message == first else None
-    end = len(message) - len(last)
-    if end < len(first) or not message.startswith(first) or not message.endswith(last):
-        return None
-    position, values = len(first), {}
-    for name, literal in zip(names[:-1], literals[1:-1], strict=True):
-        found = message.find(literal, position, end)
-        if found < 0:
-            return None
-        values[name], position = message[position:found], found + len(literal)
-    values[names[-1]] = message[position:end]
-    return values
 
 
 def page_message(message, depth: int = 0):
@@ -470,6 +439,9 @@ def page_message(message, depth: int = 0):
         if found is not None:
             params = {name: _parameter(value, depth) for name, value in found.items()}
             return gettext(msgid, **params) if params else gettext(msgid)
+    refused = refused_text(message) if depth == 0 else None
+    if refused is not None:
+        return refused
     prefixed = FIELD_PREFIX.fullmatch(message)
     if prefixed:
         rest = page_message(prefixed.group(2), depth + 1)
@@ -489,10 +461,12 @@ def _parameter(value: str, depth: int) -> str:
 def script_table(locale: str) -> dict:
     """The table for the pages' scripts (which show the API's refusals): each refusal's
     English message with its translation in ``locale``, in the order :func:`page_message`
-    tries them, and the product words a parameter may be."""
+    tries them, the product words a parameter may be, and the checks' messages (a check's
+    refusal of a save quotes them)."""
     with force_locale(locale):
         return {
             "locale": locale.replace("_", "-"),
             "refusals": [[msgid, gettext(msgid)] for _literals, _names, msgid in _patterns()],
             "labels": {word: gettext(word) for word in sorted(KNOWN) if gettext(word) != word},
+            "issues": issue_script_table(),
         }

@@ -1,5 +1,6 @@
 """The API's refusals a page's script shows are in the page's language (the REST answer
-itself stays English): the editor's new key that exists, in German."""
+itself stays English): the editor's new key that exists, and a save the checks refuse, in
+German."""
 
 from playwright.sync_api import expect
 
@@ -33,3 +34,29 @@ def test_the_editor_shows_the_apis_refusal_in_the_pages_language(page):
         f"/api/projects/{project_id}/languages",
     )
     assert error == "code: Das Projekt hat die Sprache 'de' bereits."
+
+
+def test_a_checks_refusal_of_a_save_is_shown_in_the_pages_language(page):
+    project_id = new_project(page, languages=("en", "de"))
+    add_keys(page, project_id, "en", {"greeting": "Hello.", "welcome": "Hi %s, <b>you</b>."})
+    choose_language(page, "de")
+    page.goto(f"/projects/{project_id}/editor")
+    checks = {"punctuation": "refuse", "whitespace": "refuse", "placeholders": "refuse", "tags": "refuse"}
+    settings = page.evaluate(
+        "async ([url, checks]) => (await Loko.api('PUT', url, {checks})).status",
+        [f"/api/projects/{project_id}", checks],
+    )
+    assert settings == 200
+    save = (
+        "async ([url, key, value]) => (await Loko.api('PATCH', url, "
+        "{key, fileName: 'common', updates: {de: {value}}})).data.error"
+    )
+    url = f"/api/projects/{project_id}/translations"
+    assert page.evaluate(save, [url, "greeting", "Hallo  "]) == (
+        "updates.de.value: whitespace: Ende des Werts: 2 Leerzeichen; Ende der Quelle: kein Leerraum. "
+        "updates.de.value: punctuation: Ende des Werts: kein Satzzeichen; Ende der Quelle: ein Punkt."
+    )
+    assert page.evaluate(save, [url, "welcome", "Hallo {name}, du."]) == (
+        "updates.de.value: placeholders: Fehlender Platzhalter %s; überzähliger Platzhalter {name}. "
+        "updates.de.value: tags: Fehlende Tags </b>, <b>."
+    )

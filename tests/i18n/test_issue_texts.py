@@ -14,6 +14,7 @@ from loko.checks.glossary import GlossaryTerm
 from loko.checks.registry import CHECKS
 from loko.web import issue_texts
 from loko.web.issue_texts import CLAUSES, ISSUE_TEXTS, PHRASES, RUNS, issue_text
+from loko.web.refusals import page_message
 from tests.i18n.conftest import PSEUDO
 from tests.pages.conftest import PageClient
 from tests.translation_factories import ProjectApi
@@ -196,3 +197,51 @@ def test_the_editor_shows_what_the_checks_found_in_the_page_language(app, world,
     assert "[[The value ends with [[no punctuation]]; the source with [[a full stop]].]]" in page.get_data(
         as_text=True
     )
+
+
+def refused_save(api: ProjectApi, owner) -> str:
+    """A German value the punctuation check, at ``refuse``, does not let through: the REST
+    API's refusal, in English."""
+    api.add_language("en")
+    api.add_language("de")
+    api.create("greeting", {"en": "Hello."})
+    levels = owner.put(api.url(), json={"checks": {"punctuation": "refuse", "whitespace": "refuse"}})
+    assert levels.status_code == 200, levels.json
+    refused = api.patch(
+        "/translations", {"key": "greeting", "fileName": "common", "updates": {"de": {"value": "Hallo "}}}
+    )
+    assert refused.status_code == 400, refused.json
+    return refused.json["error"]
+
+
+def test_a_checks_refusal_of_a_save_is_shown_in_the_page_language(app, world, as_caller):
+    error = refused_save(ProjectApi(as_caller("project_admin"), world.project_id), as_caller("project_admin"))
+    assert error == (
+        "updates.de.value: whitespace: The value ends with a space; the source with no whitespace. "
+        "updates.de.value: punctuation: The value ends with no punctuation; the source with a full stop."
+    )
+    with app.test_request_context(), force_locale(PSEUDO):
+        assert page_message(error) == (
+            "updates.de.value: whitespace: [[The value ends with [[a space]]; the source with "
+            "[[no whitespace]].]] updates.de.value: punctuation: [[The value ends with "
+            "[[no punctuation]]; the source with [[a full stop]].]]"
+        )
+    with app.test_request_context(), force_locale("en"):
+        assert page_message(error) == error
+
+
+def test_the_scripts_get_the_checks_messages_with_the_refusals(app, world):
+    owner = PageClient(app, world.credentials["org_owner"])
+    issues = owner.get(f"/locale/{PSEUDO}/refusals.json").json["issues"]
+    sentences = dict(issues["sentences"])
+    assert sentences["The value ends with %(value_end)s; the source with %(source_end)s."] == (
+        "[[The value ends with %(value_end)s; the source with %(source_end)s.]]"
+    )
+    assert sentences["The value has %(num)s characters; the key holds at most %(limit)s."] == {
+        "one": "[[The value has %(num)s character; the key holds at most %(limit)s.]]",
+        "other": "[[The value has %(num)s characters; the key holds at most %(limit)s.]]",
+    }
+    assert issues["phrases"]["a full stop"] == "[[a full stop]]"
+    assert issues["runs"]["space"]["other"] == "[[%(num)s spaces]]"
+    assert issues["next"] == "[[%(clauses)s; %(clause)s]]"
+    assert "punctuation" in issues["checks"]

@@ -60,6 +60,7 @@
         .then((table) => table && {
           labels: table.labels || {},
           patterns: table.refusals.map(([msgid, text]) => [refusalPattern(msgid), text]),
+          issues: table.issues || null,
         })
         .catch(() => null);
     }
@@ -103,6 +104,8 @@
       }
       return fill(text, values);
     }
+    const refused = depth === 0 && table.issues ? refusedText(table.issues, message) : null;
+    if (refused !== null) return refused;
     const prefixed = /^([\w.[\]-]+): ([\s\S]+)$/.exec(message);
     if (prefixed) {
       const rest = inPageLanguage(table, prefixed[2], depth + 1);
@@ -112,6 +115,88 @@
   }
   function productWord(table, text) {
     return Object.prototype.hasOwnProperty.call(table.labels, text) ? table.labels[text] : text;
+  }
+
+  // What the checks found, as a check's refusal of a save quotes it, in the page's language:
+  // the steps of loko/web/issue_texts.py (which shows the stored issues) over its table.
+  const RUN = /^(\d+) (space|tab|newline|carriage return)s$/;
+  const SENTENCE = /(?<=\.) (?=The )/;
+  function issuePatterns(issues) {
+    if (!issues.compiled) {
+      const codes = issues.checks.map((code) => code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      issues.compiled = {
+        sentences: issues.sentences.map(([msgid, text]) => [refusalPattern(msgid), text]),
+        clauses: issues.clauses.map(([msgid, text]) => [refusalPattern(msgid), text]),
+        refusal: new RegExp(`: (${codes.join("|")}): `),
+      };
+    }
+    return issues.compiled;
+  }
+  function issueForm(text, values) {
+    if (typeof text === "string") return fill(text, values);
+    const count = Number(values.num);
+    return fill(text[pluralRules.select(Number.isInteger(count) ? count : 2)] || text.other, values);
+  }
+  function translateIssue(issues, patterns, text) {
+    for (const [pattern, translated] of patterns) {
+      const found = matchRefusal(pattern, text);
+      if (!found) continue;
+      const values = {};
+      for (const [name, value] of Object.entries(found)) values[name] = issueParameter(issues, value);
+      return issueForm(translated, values);
+    }
+    return null;
+  }
+  function issueParameter(issues, value) {
+    if (Object.prototype.hasOwnProperty.call(issues.phrases, value)) return issues.phrases[value];
+    const runs = value.split(" then ");
+    if (runs.length > 1 || RUN.test(value)) {
+      const described = runs.map((run) => issueRun(issues, run));
+      if (described.every((text) => text !== null)) {
+        return described.reduce((before, after) => fill(issues.then, { before, after }));
+      }
+    }
+    const compiled = issuePatterns(issues);
+    return translateIssue(issues, compiled.sentences, value) ?? translateIssue(issues, compiled.clauses, value) ?? value;
+  }
+  function issueRun(issues, run) {
+    if (Object.prototype.hasOwnProperty.call(issues.phrases, run)) return issues.phrases[run];
+    const found = RUN.exec(run);
+    return found ? issueForm(issues.runs[found[2]], { num: Number(found[1]) }) : null;
+  }
+  function issueText(issues, message) {
+    const compiled = issuePatterns(issues);
+    const sentences = message.split(SENTENCE);
+    if (sentences.length > 1) {
+      const translated = sentences.map((sentence) => translateIssue(issues, compiled.sentences, sentence));
+      if (translated.every((text) => text !== null)) return translated.join(" ");
+    }
+    const whole = translateIssue(issues, compiled.sentences, message);
+    if (whole !== null) return whole;
+    if (!message.endsWith(".")) return message;
+    const clauses = message.slice(0, -1).split("; ").map((clause) => translateIssue(issues, compiled.clauses, clause));
+    if (clauses.some((text) => text === null)) return message;
+    const joined = clauses.reduce((before, clause) => fill(issues.next, { clauses: before, clause }));
+    return fill(issues.last, { clauses: joined });
+  }
+  // A check's refusal of a write: where each issue is, the check's code and its message,
+  // joined with spaces; each message translated, the places and codes as they are.
+  function refusedText(issues, message) {
+    const parts = message.split(issuePatterns(issues).refusal);
+    if (parts.length < 3) return null;
+    const places = [parts[0]];
+    const shown = [];
+    for (let index = 1; index < parts.length; index += 2) {
+      let text = parts[index + 1];
+      if (index + 2 < parts.length) {
+        const end = text.lastIndexOf(". ");
+        if (end < 0) return null;
+        places.push(text.slice(end + 2));
+        text = text.slice(0, end + 1);
+      }
+      shown.push(`${places[(index - 1) / 2]}: ${parts[index]}: ${issueText(issues, text)}`);
+    }
+    return shown.join(" ");
   }
 
   const dateFormat = new Intl.DateTimeFormat(pageLang, { dateStyle: "medium", timeStyle: "short" });
