@@ -211,33 +211,32 @@ def issue_text(message):
     """``{{ issue.message | issue_text }}``: what a check found, in the page's language."""
     if not isinstance(message, str) or not message:
         return message
+    found = _found_text(message)
+    return message if found is None else found
+
+
+def _found_text(message: str) -> str | None:
+    """``message`` translated, or None when it is none of the checks' messages."""
     sentences = SENTENCE.split(message)
     if len(sentences) > 1:
         translated = [_translate(_patterns(), sentence) for sentence in sentences]
         if all(translated):
             return " ".join(translated)
     whole = _translate(_patterns(), message)
-    if whole is not None:
-        return whole
-    joined = _joined(message)
-    return message if joined is None else joined
+    return whole if whole is not None else _joined(message)
 
 
-@cache
-def _refusal_parts() -> re.Pattern:
-    """``: <check>: `` between an issue's place and its message, in a check's refusal of a
-    write; loaded with the first refusal shown (the checks' registry with it)."""
-    from loko.checks.registry import CHECKS
-
-    return re.compile(rf": ({'|'.join(map(re.escape, sorted(CHECKS, key=len, reverse=True)))}): ")
+# ``: <check>: `` between an issue's place and its message, in a check's refusal of a write
+# (a check's code: lowercase words joined with hyphens).
+REFUSAL_PARTS = re.compile(r": ([a-z]+(?:-[a-z]+)*): ")
 
 
 def refused_text(message: str) -> str | None:
     """A check's refusal of a write (``loko.translations.writing.Refused``): for each issue,
     where it is (``updates.de.value``, or a file, key and language), the check's code and
     its message, joined with spaces. Each message translated, the places and codes as they
-    are; None when ``message`` is not such a refusal."""
-    parts = _refusal_parts().split(message)
+    are; None when ``message`` is not such a refusal (each part must be a check's message)."""
+    parts = REFUSAL_PARTS.split(message)
     if len(parts) < 3:
         return None
     places, codes, texts = [parts[0]], parts[1::2], []
@@ -248,7 +247,10 @@ def refused_text(message: str) -> str | None:
                 return None
             part = text + "."
             places.append(place)
-        texts.append(issue_text(part))
+        text = _found_text(part)
+        if text is None:
+            return None
+        texts.append(text)
     return " ".join(
         f"{place}: {code}: {text}" for place, code, text in zip(places, codes, texts, strict=True)
     )
@@ -258,11 +260,9 @@ def script_table() -> dict:
     """This table in the page's language, for the pages' scripts (which show a check's
     refusal of a save as the API answers it): each sentence and clause with its translation
     (a plural one as its form per CLDR category, which ``Intl.PluralRules`` picks), in the
-    order :func:`issue_text` tries them, the words and runs, the joins, and the checks'
-    codes."""
+    order :func:`issue_text` tries them, the words and runs, and the joins."""
     from flask_babel import get_locale, get_translations
 
-    from loko.checks.registry import CHECKS
     from loko.formats.plurals import examples
 
     translations = get_translations()
@@ -277,7 +277,6 @@ def script_table() -> dict:
         return translations.ugettext(key)
 
     return {
-        "checks": sorted(CHECKS),
         "sentences": [[msgid, translated(key)] for msgid, key in _by_length(ISSUE_TEXTS)],
         "clauses": [[msgid, translated(key)] for msgid, key in _by_length(CLAUSES)],
         "phrases": {phrase: translations.ugettext(phrase) for phrase in sorted(_phrases())},

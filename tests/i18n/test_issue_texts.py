@@ -13,7 +13,7 @@ from loko import checks
 from loko.checks.glossary import GlossaryTerm
 from loko.checks.registry import CHECKS
 from loko.web import issue_texts
-from loko.web.issue_texts import CLAUSES, ISSUE_TEXTS, PHRASES, RUNS, issue_text
+from loko.web.issue_texts import CLAUSES, ISSUE_TEXTS, PHRASES, RUNS, issue_text, refused_text
 from loko.web.refusals import page_message
 from tests.i18n.conftest import PSEUDO
 from tests.pages.conftest import PageClient
@@ -244,4 +244,11 @@ def test_the_scripts_get_the_checks_messages_with_the_refusals(app, world):
     assert issues["phrases"]["a full stop"] == "[[a full stop]]"
     assert issues["runs"]["space"]["other"] == "[[%(num)s spaces]]"
     assert issues["next"] == "[[%(clauses)s; %(clause)s]]"
-    assert "punctuation" in issues["checks"]
+
+
+def test_a_refusal_naming_a_check_but_quoting_no_checks_message_is_left_to_the_refusals(app):
+    with app.test_request_context(), force_locale(PSEUDO):
+        assert refused_text("updates.de.value: punctuation: Something else.") is None
+        assert page_message("updates.de.value: punctuation: Something else.") == (
+            "updates.de.value: punctuation: Something else."
+        )

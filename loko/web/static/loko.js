@@ -121,13 +121,12 @@
   // the steps of loko/web/issue_texts.py (which shows the stored issues) over its table.
   const RUN = /^(\d+) (space|tab|newline|carriage return)s$/;
   const SENTENCE = /(?<=\.) (?=The )/;
+  const REFUSAL_PARTS = /: ([a-z]+(?:-[a-z]+)*): /;
   function issuePatterns(issues) {
     if (!issues.compiled) {
-      const codes = issues.checks.map((code) => code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       issues.compiled = {
         sentences: issues.sentences.map(([msgid, text]) => [refusalPattern(msgid), text]),
         clauses: issues.clauses.map(([msgid, text]) => [refusalPattern(msgid), text]),
-        refusal: new RegExp(`: (${codes.join("|")}): `),
       };
     }
     return issues.compiled;
@@ -164,6 +163,7 @@
     const found = RUN.exec(run);
     return found ? issueForm(issues.runs[found[2]], { num: Number(found[1]) }) : null;
   }
+  // A check's message translated, or null when it is none of them.
   function issueText(issues, message) {
     const compiled = issuePatterns(issues);
     const sentences = message.split(SENTENCE);
@@ -173,16 +173,17 @@
     }
     const whole = translateIssue(issues, compiled.sentences, message);
     if (whole !== null) return whole;
-    if (!message.endsWith(".")) return message;
+    if (!message.endsWith(".")) return null;
     const clauses = message.slice(0, -1).split("; ").map((clause) => translateIssue(issues, compiled.clauses, clause));
-    if (clauses.some((text) => text === null)) return message;
+    if (clauses.some((text) => text === null)) return null;
     const joined = clauses.reduce((before, clause) => fill(issues.next, { clauses: before, clause }));
     return fill(issues.last, { clauses: joined });
   }
   // A check's refusal of a write: where each issue is, the check's code and its message,
-  // joined with spaces; each message translated, the places and codes as they are.
+  // joined with spaces; each message translated, the places and codes as they are (null
+  // when a part is none of the checks' messages).
   function refusedText(issues, message) {
-    const parts = message.split(issuePatterns(issues).refusal);
+    const parts = message.split(REFUSAL_PARTS);
     if (parts.length < 3) return null;
     const places = [parts[0]];
     const shown = [];
@@ -194,7 +195,9 @@
         places.push(text.slice(end + 2));
         text = text.slice(0, end + 1);
       }
-      shown.push(`${places[(index - 1) / 2]}: ${parts[index]}: ${issueText(issues, text)}`);
+      const translated = issueText(issues, text);
+      if (translated === null) return null;
+      shown.push(`${places[(index - 1) / 2]}: ${parts[index]}: ${translated}`);
     }
     return shown.join(" ");
   }
