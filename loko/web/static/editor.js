@@ -110,8 +110,8 @@
 
   function describeProblem(problem) {
     const parts = [];
-    if (problem.missing.length) parts.push(`missing ${problem.missing.join(" ")}`);
-    if (problem.extra.length) parts.push(`not in the source ${problem.extra.join(" ")}`);
+    if (problem.missing.length) parts.push(_("missing %(placeholders)s", { placeholders: problem.missing.join(" ") }));
+    if (problem.extra.length) parts.push(_("not in the source %(placeholders)s", { placeholders: problem.extra.join(" ") }));
     return _("Placeholders differ from the source: %(differences)s.", { differences: parts.join("; ") });
   }
 
@@ -222,7 +222,9 @@
     const names = { key: _("Key"), fileName: _("File"), ...labels };
     let label = names[match[1]] || null;
     if (!label && (path[0] === "updates" || path[0] === "values") && path[1]) {
-      label = `${plainLanguageName(path[1])} value`;
+      // A value's field, named again before each of its issues when the checks refuse it.
+      label = _("%(language)s value", { language: plainLanguageName(path[1]) });
+      return `${label}: ${match[2].split(` ${match[1]}: `).join(` ${label}: `)}`;
     }
     return label ? `${label}: ${match[2]}` : message;
   }
@@ -302,7 +304,7 @@
     const textarea = document.createElement("textarea");
     textarea.value = text !== null ? text : start;
     textarea.rows = Math.min(8, Math.max(2, textarea.value.split("\n").length + 1));
-    textarea.setAttribute("aria-label", `${languageName(cell.dataset.l)} value of ${row.dataset.key}`);
+    textarea.setAttribute("aria-label", _("%(language)s value of %(key)s", { language: languageName(cell.dataset.l), key: row.dataset.key }));
     inLanguage(textarea, cell.dataset.l);
     const note = document.createElement("p");
     note.className = "cell-note info";
@@ -385,7 +387,7 @@
     if (problem) {
       edit.note.className = "cell-note warn";
       edit.note.textContent =
-        describeProblem(problem) + (confirming ? " Press Enter again to save anyway." : "");
+        describeProblem(problem) + (confirming ? " " + _("Press Enter again to save anyway.") : "");
     } else {
       edit.note.className = "cell-note info";
       edit.note.textContent = _("Enter saves, Shift+Enter adds a line, Esc cancels.");
@@ -474,7 +476,7 @@
     } else {
       showValue(cell, before);
       cell.classList.add("failed");
-      const message = inWords(result.data && result.data.error) || `error ${result.status}`;
+      const message = inWords(result.data && result.data.error) || _("error %(status)s", { status: result.status });
       // The text stays in an editor, focused only if the cell asked for one; an editor
       // this did not open keeps what is typed in it.
       if (startEdit(cell, wanted, text)) {
@@ -483,7 +485,7 @@
         edit.note.setAttribute("role", "alert");
         edit.note.textContent = _("Not saved: %(message)s", { message });
       }
-      Loko.announce(`${row.dataset.key} was not saved: ${message}`);
+      Loko.announce(_("%(key)s was not saved: %(message)s", { key: row.dataset.key, message }));
     }
   }
 
@@ -749,7 +751,7 @@
       badge.textContent = _("Forbidden");
       const label = document.createElement("span");
       label.className = "suggestion-source";
-      label.textContent = `${suggestionLabel(item)}: never use`;
+      label.textContent = _("%(source)s: never use", { source: suggestionLabel(item) });
       const text = document.createElement("del");
       text.className = "suggestion-text";
       text.textContent = suggestionText(item);
@@ -763,12 +765,14 @@
       shown.note.textContent =
         shown.items.length === 1 ? _("Alt+1 inserts it.") : _("Alt+1 … Alt+%(last)s inserts a suggestion.", { last: shown.items.length });
       Loko.announce(
-        shown.items.length === 1 ? "1 suggestion: Alt+1 inserts it." : `${shown.items.length} suggestions: Alt+1 to Alt+${shown.items.length} insert one.`
+        shown.items.length === 1
+          ? _("1 suggestion: Alt+1 inserts it.")
+          : ngettext("%(num)s suggestion: Alt+1 to Alt+%(num)s insert one.", "%(num)s suggestions: Alt+1 to Alt+%(num)s insert one.", shown.items.length)
       );
     } else {
       shown.note.textContent = _("No suggestions.");
     }
-    if (shown.forbidden.length) shown.note.textContent += " A forbidden term is listed to avoid it, never inserted.";
+    if (shown.forbidden.length) shown.note.textContent += " " + _("A forbidden term is listed to avoid it, never inserted.");
     if (problems.length) shown.note.textContent += ` ${problems.join(" ")}`;
     return shown.items;
   }
@@ -779,9 +783,9 @@
     if (!items || edits.get(cell) !== edit) return;
     const item = items[index];
     if (!item) {
-      const words =
-        `There is no suggestion ${index + 1}` +
-        (edit.suggestions.forbidden.length ? " (a forbidden glossary term is never inserted)." : ".");
+      const words = edit.suggestions.forbidden.length
+        ? _("There is no suggestion %(number)s (a forbidden glossary term is never inserted).", { number: index + 1 })
+        : _("There is no suggestion %(number)s.", { number: index + 1 });
       edit.suggestions.note.textContent = words;
       Loko.announce(words);
       return;
@@ -924,7 +928,7 @@
     if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
     const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
     const body = fragment.querySelector("tbody[data-next]");
-    if (!body) throw new Error("reload the page: the session may have ended");
+    if (!body) throw new Error(_("reload the page: the session may have ended"));
     return { rows: Array.from(body.querySelectorAll("tr")), next: body.dataset.next || "" };
   }
 
@@ -955,7 +959,7 @@
         if (page.next) nextLink.href = withParams(nextLink.href, { after: page.next });
         else nextLink.remove();
       }
-      Loko.announce(added.length === 1 ? "1 more key shown" : `${added.length} more keys shown`);
+      Loko.announce(ngettext("%(num)s more key shown", "%(num)s more keys shown", added.length));
       if (added.length) valueCells(added[0])[0]?.focus();
     } catch (error) {
       say(_("Could not load more keys (%(message)s).", { message: error.message }));
@@ -1055,7 +1059,7 @@
       keepTabStop();
       if (moved) {
         status.textContent = "";
-        status.append(`${moved === 1 ? "1 key" : `${moved} keys`} moved to the trash. `);
+        status.append(ngettext("%(num)s key moved to the trash.", "%(num)s keys moved to the trash.", moved) + " ");
         const link = document.createElement("a");
         link.href = root.dataset.trashUrl;
         link.textContent = _("Open the trash");
@@ -1148,7 +1152,7 @@
         const [width, height] = item.dataset.image.split(" ");
         item.querySelector("svg").setAttribute("viewBox", zoomed ? zoomBox(item) : `0 0 ${width} ${height}`);
       });
-      if (position) position.textContent = `${current + 1} of ${items.length}`;
+      if (position) position.textContent = _("%(current)s of %(total)s", { current: current + 1, total: items.length });
       zoom.setAttribute("aria-pressed", String(zoomed));
     }
 

@@ -59,7 +59,7 @@
     const tag = input.value.trim();
     const rows = selectedRows();
     if (!TAG.test(tag)) {
-      say("A tag is 1 to 50 letters, digits and . _ - :, beginning with a letter or a digit.");
+      say(_("A tag is 1 to 50 letters, digits and . _ - :, beginning with a letter or a digit."));
       input.focus();
       return;
     }

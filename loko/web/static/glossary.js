@@ -61,9 +61,9 @@
   }
 
   function describe(term) {
-    if (term.forbidden) return `${term.term}: a forbidden term`;
+    if (term.forbidden) return _("%(term)s: a forbidden term", { term: term.term });
     let words = term.translation ? `${term.term} → ${term.translation}` : term.term;
-    if (term.forbiddenTranslations.length) words += ` (not ${term.forbiddenTranslations.join(", ")})`;
+    if (term.forbiddenTranslations.length) words += " " + _("(not %(translations)s)", { translations: term.forbiddenTranslations.join(", ") });
     return words;
   }
 
@@ -196,7 +196,11 @@
       if (term.forbidden) continue;
       for (const word of term.forbiddenTranslations) {
         if (found(text, word)) {
-          warnings.push(`“${word}” is a forbidden translation of “${term.term}”` + (term.translation ? `: use “${term.translation}”.` : "."));
+          warnings.push(
+            term.translation
+              ? _("“%(word)s” is a forbidden translation of “%(term)s”: use “%(translation)s”.", { word, term: term.term, translation: term.translation })
+              : _("“%(word)s” is a forbidden translation of “%(term)s”.", { word, term: term.term })
+          );
         }
       }
       if (term.translation) {

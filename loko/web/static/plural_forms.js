@@ -200,9 +200,9 @@
       }
       for (const form of fieldsOf(parts, categories)) {
         let hint = "";
-        if (form.selector.startsWith("=")) hint = `exactly ${form.selector.slice(1)}`;
+        if (form.selector.startsWith("=")) hint = _("exactly %(number)s", { number: form.selector.slice(1) });
         else if (form.used) hint = examples[form.selector] || "";
-        else hint = `not used in ${options.languageName}: empty it to remove it`;
+        else hint = _("not used in %(language)s: empty it to remove it", { language: options.languageName });
         const input = field(form.selector, hint, form.text, form.selector);
         if (!form.used) input.closest(".plural-field").classList.add("unused");
         fields.push({ selector: form.selector, input });

@@ -164,7 +164,8 @@
     if (!result.ok) {
       if (before) place(region, before);
       if (region === chosen) drawHandles();
-      say(`Not saved: ${(result.data && result.data.error) || `error ${result.status}`}.`, true);
+      const message = result.data && result.data.error;
+      say(message ? _("Not saved: %(message)s", { message }) : _("Not saved (error %(status)s).", { status: result.status }), true);
       return;
     }
     const answer = result.data.region;
