@@ -1,6 +1,7 @@
 """The web app in German, Japanese and Arabic in the browser: the editor, import, trash and
-settings pages pass axe-core in each; Arabic pages are right to left and their navigation
-starts on the right (boxes compared with English); the switcher keeps the page and its
+settings pages pass axe-core in each; those pages in Arabic are right to left, their
+navigation starts on the right and their heading mirrors the English one's place (boxes
+compared with English); the switcher keeps the page and its
 query; the scripts speak the page's language."""
 
 import re
@@ -50,7 +51,9 @@ def test_the_main_pages_pass_axe_in_each_language(page, project, code):
         check_accessibility(page, f"locale-{code}-{name}")
 
 
-def nav_boxes(page) -> dict:
+def layout_boxes(page) -> dict:
+    """Where the brand, the first and last tabs of the navigation and the page's heading
+    are, left to right."""
     return page.evaluate(
         """() => {
             const box = (el) => {
@@ -58,25 +61,35 @@ def nav_boxes(page) -> dict:
                 return {left: r.left, right: r.right};
             };
             const tabs = Array.from(document.querySelectorAll('nav.tabs a'));
+            const heading = document.querySelector('main h1');
+            const range = document.createRange();
+            range.selectNodeContents(heading);
             return {width: window.innerWidth, brand: box(document.querySelector('.brand')),
-                    first: box(tabs[0]), last: box(tabs[tabs.length - 1])};
+                    first: box(tabs[0]), last: box(tabs[tabs.length - 1]), heading: box(range)};
         }"""
     )
 
 
-def test_arabic_pages_run_right_to_left_and_their_navigation_starts_on_the_right(page, project):
-    page.goto(f"/projects/{project}/editor")
-    english = nav_boxes(page)
+@pytest.mark.parametrize("name", PAGES)
+def test_arabic_pages_run_right_to_left_and_their_navigation_starts_on_the_right(page, project, name):
+    page.goto(f"/projects/{project}/{name}")
+    english = layout_boxes(page)
     choose_language(page, "ar")
-    page.goto(f"/projects/{project}/editor")
-    arabic = nav_boxes(page)
-    assert english["brand"]["left"] < english["width"] / 2 < arabic["brand"]["right"]
+    page.goto(f"/projects/{project}/{name}")
+    arabic = layout_boxes(page)
+    middle = english["width"] / 2
+    assert english["brand"]["left"] < middle < arabic["brand"]["right"]
     assert english["first"]["left"] < english["last"]["left"]
     assert arabic["first"]["right"] > arabic["last"]["right"]
-    assert arabic["first"]["right"] > english["width"] / 2
-    # A user's value keeps its own language and direction inside the right-to-left page.
-    value = page.locator('[data-l="en"] .t').first
-    assert value.evaluate("(el) => getComputedStyle(el).direction") == "ltr"
+    assert arabic["first"]["right"] > middle
+    # The heading's text starts where the reading starts: the left in English, the right in
+    # Arabic, as far from that edge in both (the layout mirrored).
+    assert english["heading"]["left"] < middle < arabic["heading"]["right"]
+    assert abs(english["heading"]["left"] - (arabic["width"] - arabic["heading"]["right"])) < 24
+    if name == "editor":
+        # A user's value keeps its own language and direction inside the right-to-left page.
+        value = page.locator('[data-l="en"] .t').first
+        assert value.evaluate("(el) => getComputedStyle(el).direction") == "ltr"
 
 
 def test_the_switcher_keeps_the_page_and_its_filters(page, project):
