@@ -133,7 +133,7 @@ class CompiledGlossary:
     ) -> tuple:
         """The check's terms for a value in ``language``: in a source-language value, the
         forbidden terms it holds; in a translation, the expected and forbidden translations
-        of the terms its source holds."""
+        of the terms its source holds (a term found only inside a longer one left to it)."""
         if not self.entries:
             return ()
         index = self.index(source_language)
@@ -144,10 +144,23 @@ class CompiledGlossary:
                 if entry.forbidden
             )
         terms = ()
-        for entry in index.find(source):
+        for entry in _unshadowed(index.find(source), source):
             if not entry.forbidden:
                 terms += self._checked_terms(entry, language)
         return terms
+
+
+def _unshadowed(entries: tuple, text: str) -> list:
+    """``entries`` (found in ``text``, the longest first) but those found only inside a longer
+    one: in "API key" the term "API key" applies, not also "key" on its own."""
+    kept, covered = [], []
+    for entry in entries:
+        pattern = term_pattern(entry.term, entry.case_sensitive, True)
+        spans = [found.span() for found in pattern.finditer(text)]
+        if any(not any(start >= begin and end <= until for begin, until in covered) for start, end in spans):
+            kept.append(entry)
+            covered.extend(spans)
+    return kept
 
 
 _kept: OrderedDict[str, tuple[int, CompiledGlossary]] = OrderedDict()

@@ -64,6 +64,17 @@ def test_a_case_sensitive_term_is_found_in_its_case_only(app, world, as_caller, 
     assert set(glossary_messages(glossary, world)) == {"other"}
 
 
+def test_a_term_found_only_inside_a_longer_term_is_left_to_it(app, world, as_caller, glossary):
+    add_term(as_caller, world, "file name", (("de", "Dateiname", False),))
+    add_term(as_caller, world, "name", (("de", "Bezeichnung", False),))
+    create_key(glossary, world, "rename", {"en": "Change the file name", "de": "Den Dateinamen ändern"})
+    assert glossary_messages(glossary, world) == {}
+    create_key(glossary, world, "both", {"en": "The file name and its name", "de": "Der Dateiname"})
+    assert glossary_messages(glossary, world) == {
+        "both": "The source has the glossary term 'name'; the value lacks its translation 'Bezeichnung'."
+    }
+
+
 def test_another_organizations_glossary_does_not_apply(app, world, as_caller, glossary):
     outsider = as_caller("outsider")
     response = outsider.post(
