@@ -344,6 +344,12 @@ REFUSALS = (
         "%(label)s's ID token has expired; sign in again (if this repeats, check the clocks of this server and the provider)."
     ),
     lazy_gettext("%(label)s's ID token has a signature that does not verify."),
+    lazy_gettext(
+        "%(label)s's ID token was issued for another application (wrong audience): it does not name this Loko's client_id %(client_id)s."
+    ),
+    lazy_gettext("%(label)s's ID token was issued by another issuer than %(issuer)s."),
+    lazy_gettext("%(label)s's ID token does not answer this sign-in (nonce); sign in again."),
+    lazy_gettext("%(label)s's ID token has a missing or invalid %(claim)s."),
     lazy_gettext("%(label)s's ID token is not valid (%(name)s)."),
     lazy_gettext("%(label)s's keys cannot be read: %(reason)s"),
     lazy_gettext("%(label)s's userinfo cannot be read: %(reason)s"),

@@ -289,3 +289,16 @@ def test_a_failed_jobs_refusal_is_shown_in_the_page_language(app, world):
     owner = PageClient(app, world.credentials["org_owner"])
     text = owner.get(f"/projects/{world.project_id}/jobs").get_data(as_text=True)
     assert "[[file: the archive holds no translation file.]]" in text
+
+
+@pytest.mark.parametrize("claim", ["aud", "iss", "nonce", "sub", ""])
+def test_a_sign_in_providers_claim_problem_is_shown_in_the_page_language(app, claim):
+    from types import SimpleNamespace
+
+    from loko.sso.service import _claim_problem
+
+    provider = SimpleNamespace(label="Acme ID", client_id="loko-app", issuer="https://id.example")
+    message = _claim_problem(provider, claim)
+    with app.test_request_context("/"):
+        shown = page_message(message)
+    assert shown.startswith("[[") and shown.replace("[[", "").replace("]]", "") == message
