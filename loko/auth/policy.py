@@ -357,6 +357,25 @@ def is_project_person(user_id_column, project_id, organization_id):
     )
 
 
+# The project roles whose people translate in it: they write values or propose them.
+TRANSLATING_ROLES = tuple(
+    role for (kind, role), granted in ROLE_PERMISSIONS.items() if kind == "project" and granted.can_propose
+)
+
+
+def project_translators(project_id: str, organization_id) -> set[str]:
+    """The ids of the people who translate in the project (``TRANSLATING_ROLES``: they write
+    or propose values) and of its organization's owners and admins: whom new keys concern."""
+    members = select(ProjectMember.user_id).where(
+        ProjectMember.project_id == project_id, ProjectMember.role.in_(TRANSLATING_ROLES)
+    )
+    managers = select(OrganizationMember.user_id).where(
+        OrganizationMember.organization_id == organization_id,
+        OrganizationMember.role.in_(("owner", "admin")),
+    )
+    return set(db.session.scalars(members.union(managers)))
+
+
 def project_people(project_id: str, organization_id, user_ids) -> set[str]:
     """Those of ``user_ids`` who are the project's people (``is_project_person``)."""
     ids = sorted(set(user_ids))

@@ -53,8 +53,7 @@ from loko.notifications.models import (
     Notification,
     NotificationRule,
 )
-from loko.organizations.models import OrganizationMember
-from loko.projects.models import Project, ProjectMember
+from loko.projects.models import Project
 from loko.secrets import fernet
 from loko.tasks.models import OPEN, Task, TaskAssignee, TaskKey
 from loko.translations.models import Translation
@@ -187,39 +186,6 @@ def start_listening() -> None:
 # -- Who is told, and how ----------------------------------------------------------------------
 
 
-def _project_people(project_id: str):
-    """The ids of the project's people: its members and its organization's owners and admins."""
-    project = db.session.get(Project, project_id)
-    members = select(ProjectMember.user_id).where(ProjectMember.project_id == project_id)
-    managers = select(OrganizationMember.user_id).where(
-        OrganizationMember.organization_id == project.organization_id,
-        OrganizationMember.role.in_(("owner", "admin")),
-    )
-    return project, members.union(managers)
-
-
-def _writers(project_id: str) -> set[str]:
-    """The people who translate in the project: members who may write values (editors,
-    reviewers, admins) and the organization's owners and admins."""
-    project = db.session.get(Project, project_id)
-    writers = set(
-        db.session.scalars(
-            select(ProjectMember.user_id).where(
-                ProjectMember.project_id == project_id, ProjectMember.role != "viewer"
-            )
-        )
-    )
-    writers |= set(
-        db.session.scalars(
-            select(OrganizationMember.user_id).where(
-                OrganizationMember.organization_id == project.organization_id,
-                OrganizationMember.role.in_(("owner", "admin")),
-            )
-        )
-    )
-    return writers
-
-
 def _link(endpoint: str, **values) -> str:
     """The address of a page for a message (built outside any request, as jobs run): under
     ``LOKO_PUBLIC_URL``, else the server's host and port."""
@@ -249,7 +215,7 @@ def _recipients(payload: dict) -> tuple[dict[str, str], str, str, int]:
     title, link, count = "", _link("projects_ui.overview", project_id=project_id), 1
     if kind == events.KEY_CREATED:
         count = payload.get("count") or 0
-        add(_writers(project_id), KEYS_NEW)
+        add(policy.project_translators(project_id, project.organization_id), KEYS_NEW)
         title = f"{count} new key{'s' if count != 1 else ''} in {project.name}"
         link = _link("translations_ui.editor", project_id=project_id)
     elif kind == events.TASK_ASSIGNED:
@@ -269,11 +235,12 @@ def _recipients(payload: dict) -> tuple[dict[str, str], str, str, int]:
     elif kind == events.COMMENT_ADDED:
         translation_id = data.get("translationId")
         author = data.get("authorId")
-        _people, everyone = _project_people(project_id)
         tokens = {token.lower().rstrip(".") for token in MENTIONED.findall(data.get("body") or "")}
         if tokens:
             users = db.session.execute(
-                select(User.id, User.email, User.name).where(User.id.in_(everyone))
+                select(User.id, User.email, User.name).where(
+                    policy.is_project_person(User.id, project_id, project.organization_id)
+                )
             ).all()
             add(
                 [

@@ -72,6 +72,21 @@ def test_a_hundred_new_keys_in_one_import_make_one_message_per_person(app, world
     assert {note.count for note in notes} == {100}
 
 
+def test_a_contributor_is_told_of_new_keys_as_they_propose_their_texts(app, world, as_caller):
+    from loko.organizations.models import Organization
+    from loko.projects.models import Project
+    from tests.factories import add_org_member, make_user, set_project_role
+
+    with app.app_context():
+        contributor = make_user("contributor@example.test", "Contributor")
+        add_org_member(db.session.get(Organization, world.organization_id), contributor, "member")
+        set_project_role(db.session.get(Project, world.project_id), contributor, "contributor")
+        contributor_id = contributor.id
+    _import(as_caller("write_key"), world.project_id, 3)
+    run_jobs(app)
+    assert [note.count for note in _notes(app, user=contributor_id, kind="keys.new")] == [3]
+
+
 def test_no_message_for_a_change_rolled_back(app, world, as_caller):
     from loko.notifications.service import LISTENER
 
