@@ -215,6 +215,13 @@ def TranslationValue(**kwargs):
 MAX_BULK_ITEMS = 10_000
 
 
+def comma_items(raw: list[str], strip: bool = True) -> list[str]:
+    """The items of texts given several times or comma-separated (``a, b`` and ``c``), empty
+    ones left out; with ``strip``, without the spaces around each."""
+    parts = (part.strip() if strip else part for item in raw for part in item.split(","))
+    return [part for part in parts if part]
+
+
 class CommaList(fields.Field):
     """A query parameter given several times or comma-separated, as a tuple of items; empty
     items are ignored. With ``strip=False`` items are taken as written (a file name may
@@ -229,8 +236,7 @@ class CommaList(fields.Field):
         raw = value if isinstance(value, list) else [value]
         if not all(isinstance(item, str) for item in raw):
             raise ValidationError("Must be a string or a list of strings.")
-        parts = (part.strip() if self.strip else part for item in raw for part in item.split(","))
-        items = [part for part in parts if part]
+        items = comma_items(raw, self.strip)
         return tuple(dict.fromkeys(self.inner.deserialize(item) for item in items))
 
 

@@ -10,6 +10,7 @@ from marshmallow import missing
 
 from loko.auth.reveal import forget_secret, remember_secret, take_secret
 from loko.errors import BadRequest
+from loko.fields import comma_items
 from loko.http import schema_instance
 from loko.repohost import service
 from loko.repohost.providers import PROVIDERS
@@ -160,8 +161,7 @@ def _webhook_url(project_id: str) -> str:
 
 def _typed_tags(form) -> dict:
     """The tag filter's fields as the API takes them: lists of the comma-separated tags."""
-    typed = {name: form.get(name, "").split(",") for name in TAG_FIELDS}
-    return {name: [tag.strip() for tag in tags if tag.strip()] for name, tags in typed.items()}
+    return {name: comma_items([form.get(name, "")]) for name in TAG_FIELDS}
 
 
 def _values(config: dict | None, form) -> dict:
