@@ -144,7 +144,7 @@ clean:
 LOCALE_DIR := loko/locale
 NEW ?=
 catalogs: install
-	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k ngettext:1,2 -k lazy_ngettext:1,2 --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k ngettext:1,2 -k lazy_ngettext:1,2 --add-comments=TRANSLATORS: --no-location --sort-output \
 		--project Loko --copyright-holder "Loko" -o $(LOCALE_DIR)/messages.pot .
 	@if [ -n "$(NEW)" ]; then $(BIN)/pybabel init -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) -l $(NEW); fi
 	$(BIN)/pybabel update -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) --no-fuzzy-matching --ignore-obsolete

@@ -38,17 +38,26 @@ ISSUE_TEXTS = (
         "The source has the glossary term %(term)s; the value lacks its translation %(translation)s."
     ),
     # loko/checks/punctuation.py and loko/checks/whitespace.py
+    # TRANSLATORS: %(value_end)s and %(source_end)s are how each text ends: "a full stop",
+    # "no punctuation", "a space then 2 newlines", "no whitespace" (translated on their own).
     lazy_gettext("The value ends with %(value_end)s; the source with %(source_end)s."),
+    # TRANSLATORS: %(value_start)s and %(source_start)s are the whitespace each text starts
+    # with: "a tab", "2 spaces", "no whitespace" (translated on their own).
     lazy_gettext("The value starts with %(value_start)s; the source with %(source_start)s."),
     # loko/checks/icu_syntax.py (the kind of a choice, plural or selectordinal, is ICU's word)
+    # TRANSLATORS: %(kind)s is ICU's keyword (plural, selectordinal) and stays as it is;
+    # %(forms)s lists CLDR's categories (one, few); %(language)s is a language code.
     lazy_gettext("The %(kind)s on {%(name)s} lacks the form %(forms)s that %(language)s needs."),
     lazy_gettext("The %(kind)s on {%(name)s} lacks the forms %(forms)s that %(language)s needs."),
     lazy_gettext("The %(kind)s on {%(name)s} has the form %(forms)s, which %(language)s does not use."),
     lazy_gettext("The %(kind)s on {%(name)s} has the forms %(forms)s, which %(language)s does not use."),
+    # TRANSLATORS: "select" and "other" are ICU's keywords and stay as they are.
     lazy_gettext("The select on {%(name)s} has no other branch."),
     lazy_gettext("The select on {%(name)s} lacks the source's %(cases)s."),
     lazy_gettext("The select on {%(name)s} has %(cases)s, which the source has not."),
     lazy_gettext("The source's %(kind)s on {%(name)s} is missing from the value."),
+    # TRANSLATORS: %(error)s is the ICU parser's error ("Unexpected "}" at position 4"),
+    # translated on its own.
     lazy_gettext("The value is not a valid ICU message: %(error)s."),
     # loko/checks/icu.py: the parser's errors, quoted in the message above
     lazy_gettext('Expected %(expected)s at position %(position)s but found "%(found)s"'),
@@ -80,7 +89,10 @@ CLAUSES = (
     lazy_gettext("%(tag)s is never closed"),
 )
 # How the clauses are put together again, in the page's language.
+# TRANSLATORS: joins two findings of the placeholder or tag check ("Missing tag <b>" and
+# "extra tag <i>"); use your language's separator.
 NEXT_CLAUSE = lazy_gettext("%(clauses)s; %(clause)s")
+# TRANSLATORS: ends the joined findings with your language's full stop.
 LAST_CLAUSE = lazy_gettext("%(clauses)s.")
 
 # The words a message's parameter may be.
@@ -112,6 +124,7 @@ RUNS = {
     "newline": lazy_ngettext("%(num)s newline", "%(num)s newlines", 0),
     "carriage return": lazy_ngettext("%(num)s carriage return", "%(num)s carriage returns", 0),
 }
+# TRANSLATORS: runs of whitespace one after the other: "a space then 2 newlines".
 THEN = lazy_gettext("%(before)s then %(after)s")
 RUN = re.compile(r"(\d+) (space|tab|newline|carriage return)s")
 # Where a message holds several sentences: the whitespace check's two when both ends differ,
