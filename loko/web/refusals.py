@@ -187,6 +187,10 @@ REFUSALS = (
     lazy_gettext("Must be one of: %(choices)s."),
     lazy_gettext("Longer than maximum length %(max)s."),
     lazy_gettext("Shorter than minimum length %(min)s."),
+    lazy_gettext("Length must be between %(min)s and %(max)s."),
+    lazy_gettext("Must be greater than or equal to %(min)s and less than or equal to %(max)s."),
+    lazy_gettext("Must be greater than or equal to %(min)s."),
+    lazy_gettext("Must be less than or equal to %(max)s."),
     # loko/organizations/
     lazy_gettext("email: e-mail is not set up on this server (no SMTP host); hand the link on."),
     lazy_gettext("This invitation link is not valid: check that it was copied whole, or ask for a new one."),

@@ -302,3 +302,18 @@ def test_a_sign_in_providers_claim_problem_is_shown_in_the_page_language(app, cl
     with app.test_request_context("/"):
         shown = page_message(message)
     assert shown.startswith("[[") and shown.replace("[[", "").replace("]]", "") == message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Length must be between 2 and 64.",
+        "Must be greater than or equal to 1 and less than or equal to 1000.",
+        "Must be greater than or equal to 0.",
+        "Must be less than or equal to 500.",
+    ],
+)
+def test_marshmallows_messages_with_bounds_are_shown_in_the_page_language(app, message):
+    with app.test_request_context("/"):
+        shown = page_message(message)
+    assert shown.startswith("[[") and shown.replace("[[", "").replace("]]", "") == message
