@@ -143,16 +143,19 @@ class CompiledGlossary:
                 for entry in index.find(value)
                 if entry.forbidden
             )
+        found = index.find(source)
+        applying = [entry for entry in found if not entry.forbidden and self._checked_terms(entry, language)]
         terms = ()
-        for entry in _unshadowed(index.find(source), source):
-            if not entry.forbidden:
-                terms += self._checked_terms(entry, language)
+        for entry in _unshadowed(applying, source):
+            terms += self._checked_terms(entry, language)
         return terms
 
 
-def _unshadowed(entries: tuple, text: str) -> list:
-    """``entries`` (found in ``text``, the longest first) but those found only inside a longer
-    one: in "API key" the term "API key" applies, not also "key" on its own."""
+def _unshadowed(entries: list, text: str) -> list:
+    """``entries`` (found in ``text``, the longest first, each with something to check in the
+    value's language) but those found only inside a longer one: in "API key" the term "API
+    key" applies, not also "key" on its own. A longer term with nothing to check in that
+    language (no translation there, or forbidden) hides no other."""
     kept, covered = [], []
     for entry in entries:
         pattern = term_pattern(entry.term, entry.case_sensitive, True)

@@ -75,6 +75,12 @@ def test_a_term_found_only_inside_a_longer_term_is_left_to_it(app, world, as_cal
     }
 
 
+def test_a_longer_term_without_a_translation_in_the_language_hides_no_other(app, world, as_caller, glossary):
+    add_term(as_caller, world, "file name", (("fr", "nom de fichier", False),))
+    create_key(glossary, world, "rename", {"en": "Change the file name", "de": "Den Namen ändern"})
+    assert glossary_messages(glossary, world) == {"rename": MISSING}
+
+
 def test_another_organizations_glossary_does_not_apply(app, world, as_caller, glossary):
     outsider = as_caller("outsider")
     response = outsider.post(
