@@ -13,7 +13,7 @@ check over samples of each of its messages and holds this table to what they say
 import re
 from functools import cache
 
-from flask_babel import gettext, lazy_gettext, lazy_ngettext, ngettext
+from flask_babel import get_translations, gettext, lazy_gettext, lazy_ngettext, ngettext
 
 from loko.web.patterns import compile_patterns, literal_length, match
 
@@ -126,10 +126,14 @@ RUNS = {
 }
 # TRANSLATORS: runs of whitespace one after the other: "a space then 2 newlines".
 THEN = lazy_gettext("%(before)s then %(after)s")
-RUN = re.compile(r"(\d+) (space|tab|newline|carriage return)s")
+RUN = re.compile(r"([0-9]+) (space|tab|newline|carriage return)s")
+# A count a plural form is chosen by: digits (ASCII, as the checks write them), not too many.
+COUNT = re.compile(r"[0-9]{1,9}")
+# How deep a parameter may hold another message (an ICU error in the ICU check's message).
+DEEPEST = 3
 # Where a message holds several sentences: the whitespace check's two when both ends differ,
 # and a stored issue's several findings of one check (loko/quality keeps them joined).
-SENTENCE = re.compile(r"(?<=\.) (?=The )")
+SENTENCE = re.compile(r"\. (?=The )")
 
 
 def _messages(table):
@@ -164,21 +168,30 @@ def _phrases() -> frozenset[str]:
 
 def _render(key, params: dict) -> str:
     if isinstance(key, tuple):
-        singular, plural = key
-        count = params.pop("num")
-        return ngettext(singular, plural, int(count) if count.isdigit() else 2, **params)
+        # The form is the count's (any other text counts as many); the count is shown as
+        # the check wrote it.
+        return _plural(*key, params.pop("num"), **params)
     return gettext(key, **params) if params else gettext(key)
 
 
-def _translate(patterns, text: str) -> str | None:
+def _plural(singular: str, plural: str, count: str, **params) -> str:
+    """The plural form for ``count`` (digits; any other text counts as many), with the count
+    shown as the check wrote it."""
+    number = int(count) if COUNT.fullmatch(count) else 2
+    return get_translations().ungettext(singular, plural, number) % {**params, "num": count}
+
+
+def _translate(patterns, text: str, depth: int = 0) -> str | None:
+    if depth > DEEPEST:
+        return None
     for literals, names, key in patterns:
         found = match(literals, names, text)
         if found is not None:
-            return _render(key, {name: _parameter(value) for name, value in found.items()})
+            return _render(key, {name: _parameter(value, depth + 1) for name, value in found.items()})
     return None
 
 
-def _parameter(value: str) -> str:
+def _parameter(value: str, depth: int) -> str:
     """A message's variable part: a word, a run of whitespace or a parser's error,
     translated; a name, a code, a term or a list of tokens as it is."""
     if value in _phrases():
@@ -191,7 +204,7 @@ def _parameter(value: str) -> str:
             for after in described[1:]:
                 text = gettext(THEN._args[0], before=text, after=after)
             return text
-    return _translate(_patterns(), value) or _translate(_clauses(), value) or value
+    return _translate(_patterns(), value, depth) or _translate(_clauses(), value, depth) or value
 
 
 def _run(run: str) -> str | None:
@@ -201,7 +214,7 @@ def _run(run: str) -> str | None:
     if found is None:
         return None
     form = RUNS[found.group(2)]
-    return ngettext(form._args[0], form._args[1], int(found.group(1)))
+    return _plural(form._args[0], form._args[1], found.group(1))
 
 
 def _joined(message: str) -> str | None:
@@ -224,13 +237,14 @@ def issue_text(message):
     """``{{ issue.message | issue_text }}``: what a check found, in the page's language."""
     if not isinstance(message, str) or not message:
         return message
-    found = _found_text(message)
+    found = _found_text(message.replace(MISSPELLED, SPELLED))
     return message if found is None else found
 
 
 def _found_text(message: str) -> str | None:
     """``message`` translated, or None when it is none of the checks' messages."""
     sentences = SENTENCE.split(message)
+    sentences = [sentence + "." for sentence in sentences[:-1]] + sentences[-1:]
     if len(sentences) > 1:
         translated = [_translate(_patterns(), sentence) for sentence in sentences]
         if all(translated):
@@ -239,16 +253,45 @@ def _found_text(message: str) -> str | None:
     return whole if whole is not None else _joined(message)
 
 
+# How the address check wrote its plural before it spelled it right (issues stored then).
+MISSPELLED, SPELLED = "the source's addresss ", "the source's addresses "
+# Where a check's refusal of a write puts each issue: the PATCH's field, or the bulk write's
+# file, key and language (``loko.translations``).
+PLACES = (
+    lambda issue: f"updates.{issue['language']}.value",
+    lambda issue: f"{issue['fileName']} {issue['key']} ({issue['language']})",
+)
+
+
+def refused_from_issues(message: str, issues) -> str | None:
+    """A check's refusal of a write from its issues (the error's ``details.issues``): each
+    issue's place, check and message as the service joined them, the message translated.
+    None when ``message`` is not those issues so joined."""
+    if not isinstance(issues, list) or not issues:
+        return None
+    for place in PLACES:
+        try:
+            parts = [(place(issue), issue["check"], issue["message"]) for issue in issues]
+        except (KeyError, TypeError):
+            return None
+        if " ".join(f"{where}: {check}: {text}" for where, check, text in parts) == message:
+            return " ".join(f"{where}: {check}: {issue_text(text)}" for where, check, text in parts)
+    return None
+
+
 # ``: <check>: `` between an issue's place and its message, in a check's refusal of a write
 # (a check's code: lowercase words joined with hyphens).
 REFUSAL_PARTS = re.compile(r": ([a-z]+(?:-[a-z]+)*): ")
 
 
 def refused_text(message: str) -> str | None:
-    """A check's refusal of a write (``loko.translations.writing.Refused``): for each issue,
-    where it is (``updates.de.value``, or a file, key and language), the check's code and
-    its message, joined with spaces. Each message translated, the places and codes as they
-    are; None when ``message`` is not such a refusal (each part must be a check's message)."""
+    """A check's refusal of a write (``loko.translations.writing.Refused``) known by its text
+    alone (a failed job's error): for each issue, where it is (``updates.de.value``, or a
+    file, key and language), the check's code and its message, joined with spaces. Each
+    message translated, the places and codes as they are; None when ``message`` is not such
+    a refusal (each part must be a check's message). A key holding ". " can be split at the
+    wrong place: :func:`refused_from_issues` reads the issues themselves where they are
+    given."""
     parts = REFUSAL_PARTS.split(message)
     if len(parts) < 3:
         return None

@@ -227,6 +227,11 @@ def redirect_with_notice(location: str, notice: str):
     return response
 
 
+def _issues_of(details) -> list | None:
+    """A check's refusal's issues, from a form error's details."""
+    return details.get("issues") if isinstance(details, dict) else None
+
+
 def render_page(template: str, status: int | None = None, **context):
     """Render a page inside the layout, with its form error (and that error's status) and the
     notice left by the previous form."""
@@ -237,7 +242,7 @@ def render_page(template: str, status: int | None = None, **context):
     body = render_template(
         template,
         user=g.get("actor") if isinstance(g.get("actor"), UserActor) else None,
-        form_error=page_message(g.get("form_error")),
+        form_error=page_message(g.get("form_error"), issues=_issues_of(g.get("form_details"))),
         form_details=g.get("form_details"),
         notice=unquote(notice) if notice else None,
         **context,

@@ -12,7 +12,7 @@ from functools import cache
 
 from flask_babel import force_locale, gettext, lazy_gettext
 
-from loko.web.issue_texts import refused_text
+from loko.web.issue_texts import refused_from_issues, refused_text
 from loko.web.issue_texts import script_table as issue_script_table
 from loko.web.labels import KNOWN, label
 from loko.web.patterns import compile_patterns, match
@@ -440,10 +440,15 @@ def _patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
     return compile_patterns((str(message._args[0]),) * 2 for message in REFUSALS)
 
 
-def page_message(message, depth: int = 0):
-    """``message`` (a service's refusal, as the API words it) in the page's language."""
+def page_message(message, depth: int = 0, issues=None):
+    """``message`` (a service's refusal, as the API words it) in the page's language; with
+    ``issues`` (a check's refusal's ``details.issues``), read from them."""
     if not isinstance(message, str) or not message or depth > 2:
         return message
+    if issues:
+        refused = refused_from_issues(message, issues)
+        if refused is not None:
+            return refused
     for literals, names, msgid in _patterns():
         found = match(literals, names, message)
         if found is not None:

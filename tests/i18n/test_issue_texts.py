@@ -20,6 +20,9 @@ from tests.pages.conftest import PageClient
 from tests.translation_factories import ProjectApi
 
 Target = checks.Target
+ENDS = "The value ends with no punctuation; the source with a full stop."
+ENDS_SHOWN = "[[The value ends with [[no punctuation]]; the source with [[a full stop]].]]"
+DOUBLE = "The value has two spaces in a row; the source has none."
 FORBIDDEN = GlossaryTerm("click", "klicken", forbidden=True)
 SAMPLES = (
     Target("a  b", "de", "a b", "en"),
@@ -154,7 +157,7 @@ def test_every_pattern_is_one_a_check_says(app, monkeypatch):
         return record
 
     monkeypatch.setattr(issue_texts, "gettext", recording(issue_texts.gettext))
-    monkeypatch.setattr(issue_texts, "ngettext", recording(issue_texts.ngettext))
+    monkeypatch.setattr(issue_texts, "_plural", recording(issue_texts._plural))
     with app.test_request_context(), force_locale(PSEUDO):
         for issue in _found():
             issue_text(issue.message)
@@ -251,4 +254,31 @@ def test_a_refusal_naming_a_check_but_quoting_no_checks_message_is_left_to_the_r
         assert refused_text("updates.de.value: punctuation: Something else.") is None
         assert page_message("updates.de.value: punctuation: Something else.") == (
             "updates.de.value: punctuation: Something else."
+        )
+
+
+def test_a_refusal_is_read_from_its_issues_whatever_the_keys_hold(app):
+    issues = [
+        {"fileName": "m.json", "key": key, "language": "de", "check": check, "message": text}
+        for key, check, text in (("Hello. Bye", "punctuation", ENDS), ("Bye. Now", "double-space", DOUBLE))
+    ]
+    message = " ".join(f"m.json {i['key']} (de): {i['check']}: {i['message']}" for i in issues)
+    with app.test_request_context(), force_locale(PSEUDO):
+        assert page_message(message, issues=issues) == (
+            f"m.json Hello. Bye (de): punctuation: {ENDS_SHOWN} "
+            f"m.json Bye. Now (de): double-space: [[{DOUBLE}]]"
+        )
+
+
+def test_a_count_that_is_no_plain_number_is_shown_as_written(app):
+    message = "m.json k (de): max-length: The value has ² characters; the key holds at most 5."
+    with app.test_request_context(), force_locale(PSEUDO):
+        assert issue_text("The value has ² characters; the key holds at most 5.") == (
+            "[[The value has ² characters; the key holds at most 5.]]"
+        )
+        assert issue_text("The value has 007 characters; the key holds at most 5.") == (
+            "[[The value has 007 characters; the key holds at most 5.]]"
+        )
+        assert page_message(message) == (
+            "m.json k (de): max-length: [[The value has ² characters; the key holds at most 5.]]"
         )

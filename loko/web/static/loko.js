@@ -43,7 +43,7 @@
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
     if (!response.ok && data && typeof data.error === "string" && document.documentElement.dataset.refusals) {
-      data.error = inPageLanguage(await refusalTable(), data.error, 0);
+      data.error = inPageLanguage(await refusalTable(), data.error, 0, data.details);
     }
     return { ok: response.ok, status: response.status, data };
   }
@@ -93,8 +93,12 @@
     values[names[names.length - 1]] = message.slice(position, end);
     return values;
   }
-  function inPageLanguage(table, message, depth) {
+  function inPageLanguage(table, message, depth, details) {
     if (!table || !message || depth > 2) return message;
+    if (depth === 0 && table.issues && details && Array.isArray(details.issues)) {
+      const refused = refusedFromIssues(table.issues, message, details.issues);
+      if (refused !== null) return refused;
+    }
     for (const [pattern, text] of table.patterns) {
       const found = matchRefusal(pattern, message);
       if (!found) continue;
@@ -119,8 +123,10 @@
 
   // What the checks found, as a check's refusal of a save quotes it, in the page's language:
   // the steps of loko/web/issue_texts.py (which shows the stored issues) over its table.
-  const RUN = /^(\d+) (space|tab|newline|carriage return)s$/;
-  const SENTENCE = /(?<=\.) (?=The )/;
+  const RUN = /^([0-9]+) (space|tab|newline|carriage return)s$/;
+  const SENTENCE = /\. (?=The )/;
+  const COUNT = /^[0-9]{1,9}$/;
+  const DEEPEST = 3;
   const REFUSAL_PARTS = /: ([a-z]+(?:-[a-z]+)*): /;
   function issuePatterns(issues) {
     if (!issues.compiled) {
@@ -131,22 +137,24 @@
     }
     return issues.compiled;
   }
+  // The form is the count's (any other text counts as many); the count is shown as written.
   function issueForm(text, values) {
     if (typeof text === "string") return fill(text, values);
-    const count = Number(values.num);
-    return fill(text[pluralRules.select(Number.isInteger(count) ? count : 2)] || text.other, values);
+    const count = COUNT.test(String(values.num)) ? Number(values.num) : 2;
+    return fill(text[pluralRules.select(count)] || text.other, values);
   }
-  function translateIssue(issues, patterns, text) {
+  function translateIssue(issues, patterns, text, depth = 0) {
+    if (depth > DEEPEST) return null;
     for (const [pattern, translated] of patterns) {
       const found = matchRefusal(pattern, text);
       if (!found) continue;
       const values = {};
-      for (const [name, value] of Object.entries(found)) values[name] = issueParameter(issues, value);
+      for (const [name, value] of Object.entries(found)) values[name] = issueParameter(issues, value, depth + 1);
       return issueForm(translated, values);
     }
     return null;
   }
-  function issueParameter(issues, value) {
+  function issueParameter(issues, value, depth) {
     if (Object.prototype.hasOwnProperty.call(issues.phrases, value)) return issues.phrases[value];
     const runs = value.split(" then ");
     if (runs.length > 1 || RUN.test(value)) {
@@ -156,17 +164,18 @@
       }
     }
     const compiled = issuePatterns(issues);
-    return translateIssue(issues, compiled.sentences, value) ?? translateIssue(issues, compiled.clauses, value) ?? value;
+    return translateIssue(issues, compiled.sentences, value, depth) ?? translateIssue(issues, compiled.clauses, value, depth) ?? value;
   }
   function issueRun(issues, run) {
     if (Object.prototype.hasOwnProperty.call(issues.phrases, run)) return issues.phrases[run];
     const found = RUN.exec(run);
-    return found ? issueForm(issues.runs[found[2]], { num: Number(found[1]) }) : null;
+    return found ? issueForm(issues.runs[found[2]], { num: found[1] }) : null;
   }
   // A check's message translated, or null when it is none of them.
   function issueText(issues, message) {
     const compiled = issuePatterns(issues);
-    const sentences = message.split(SENTENCE);
+    const parts = message.split(SENTENCE);
+    const sentences = parts.map((sentence, index) => (index < parts.length - 1 ? `${sentence}.` : sentence));
     if (sentences.length > 1) {
       const translated = sentences.map((sentence) => translateIssue(issues, compiled.sentences, sentence));
       if (translated.every((text) => text !== null)) return translated.join(" ");
@@ -179,7 +188,28 @@
     const joined = clauses.reduce((before, clause) => fill(issues.next, { clauses: before, clause }));
     return fill(issues.last, { clauses: joined });
   }
-  // A check's refusal of a write: where each issue is, the check's code and its message,
+  // A check's refusal of a write from its issues (the answer's details.issues): each
+  // issue's place, check and message as the service joined them, the message translated.
+  const PLACES = [
+    (issue) => `updates.${issue.language}.value`,
+    (issue) => `${issue.fileName} ${issue.key} (${issue.language})`,
+  ];
+  function refusedFromIssues(issues, message, list) {
+    if (!list.length || !list.every((issue) => issue && typeof issue === "object")) return null;
+    for (const place of PLACES) {
+      const parts = list.map((issue) => [place(issue), issue.check, String(issue.message)]);
+      if (parts.map(([where, check, text]) => `${where}: ${check}: ${text}`).join(" ") === message) {
+        return parts
+          .map(([where, check, text]) => `${where}: ${check}: ${issueText(issues, text.replace(MISSPELLED, SPELLED)) ?? text}`)
+          .join(" ");
+      }
+    }
+    return null;
+  }
+  // How the address check wrote its plural before it spelled it right (issues stored then).
+  const MISSPELLED = "the source's addresss ";
+  const SPELLED = "the source's addresses ";
+  // A check's refusal of a write known by its text alone: where each issue is, the check's code and its message,
   // joined with spaces; each message translated, the places and codes as they are (null
   // when a part is none of the checks' messages).
   function refusedText(issues, message) {
