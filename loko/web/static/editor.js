@@ -6,6 +6,18 @@
   "use strict";
   const _ = (message, values) => window.Loko._(message, values);
   const ngettext = (singular, plural, count, values) => window.Loko.ngettext(singular, plural, count, values);
+  // What happened to a value, as the history's answer names it, in the page's language.
+  function historyAction(action) {
+    const words = {
+      created: _("created"),
+      updated: _("updated"),
+      deleted: _("deleted"),
+      restored: _("restored"),
+      purged: _("purged"),
+      renamed: _("renamed"),
+    };
+    return Object.prototype.hasOwnProperty.call(words, action) ? words[action] : action;
+  }
 
   const root = document.getElementById("editor");
   if (!root || !window.Loko) return;
@@ -655,7 +667,7 @@
       const answer = call("GET", url).then((result) => {
         if (!result.ok) {
           suggested.delete(id); // asked again next time
-          return { items: [], errors: [], error: (result.data && result.data.error) || `error ${result.status}` };
+          return { items: [], errors: [], error: (result.data && result.data.error) || _("error %(status)s", { status: result.status }) };
         }
         return { items: result.data.suggestions || [], errors: result.data.errors || [], error: null };
       });
@@ -925,7 +937,7 @@
 
   async function fetchRows(url) {
     const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
-    if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
+    if (!response.ok || response.redirected) throw new Error(_("status %(status)s", { status: response.status }));
     const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
     const body = fragment.querySelector("tbody[data-next]");
     if (!body) throw new Error(_("reload the page: the session may have ended"));
@@ -1107,7 +1119,7 @@
       const response = await fetch(root.dataset.details + encodeURIComponent(row.dataset.id), {
         credentials: "same-origin",
       });
-      if (!response.ok || response.redirected) throw new Error(`status ${response.status}`);
+      if (!response.ok || response.redirected) throw new Error(_("status %(status)s", { status: response.status }));
       values = new DOMParser().parseFromString(await response.text(), "text/html").body.childNodes;
     } catch (error) {
       values = [_("Could not load the values (%(message)s).", { message: error.message })];
@@ -1198,7 +1210,8 @@
     time.setAttribute("datetime", entry.created_at);
     time.textContent = entry.created_at;
     const who = entry.actor.name || (entry.actor.type === "api_key" ? _("API key") : "Loko");
-    meta.append(time, ` · ${who} · ${entry.action}${entry.language ? ` ${entry.language}` : ""}`);
+    const action = historyAction(entry.action);
+    meta.append(time, ` · ${who} · ${action}${entry.language ? ` ${entry.language}` : ""}`);
     item.append(meta);
     if (entry.old_value !== null || entry.new_value !== null) {
       const change = document.createElement("dl");

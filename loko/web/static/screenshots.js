@@ -89,8 +89,10 @@
 
   function describe(region) {
     const r = rectangleOf(region);
-    const proposed = region.classList.contains("proposed") ? ", proposed" : "";
-    return `${region.dataset.name}${proposed}: left ${r.x}, top ${r.y}, ${r.width} × ${r.height}`;
+    const values = { name: region.dataset.name, x: r.x, y: r.y, width: r.width, height: r.height };
+    return region.classList.contains("proposed")
+      ? _("%(name)s, proposed: left %(x)s, top %(y)s, %(width)s × %(height)s", values)
+      : _("%(name)s: left %(x)s, top %(y)s, %(width)s × %(height)s", values);
   }
 
   function drawHandles() {
