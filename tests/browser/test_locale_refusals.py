@@ -60,3 +60,46 @@ def test_a_checks_refusal_of_a_save_is_shown_in_the_pages_language(page):
         "updates.de.value: placeholders: Fehlender Platzhalter %s; überzähliger Platzhalter {name}. "
         "updates.de.value: tags: Fehlende Tags </b>, <b>."
     )
+
+
+def test_the_scripts_translate_every_checks_message_as_the_pages_do(page):
+    """Each message the checks say (the samples of tests/i18n), in a save's refusal with and
+    without its issues: the scripts' words (Loko.refusal) are the server's, in German."""
+    from flask_babel import force_locale
+
+    from loko import checks, create_app
+    from loko.web.refusals import page_message
+    from tests.i18n.test_issue_texts import SAMPLES
+
+    found = [issue for target in SAMPLES for issue in checks.run(target)]
+    refusals = []
+    for issue in found:
+        details = {
+            "issues": [
+                {
+                    "key": "k",
+                    "fileName": "common",
+                    "language": "de",
+                    "check": issue.check,
+                    "message": issue.message,
+                }
+            ]
+        }
+        refusals.append([f"updates.de.value: {issue.check}: {issue.message}", details])
+        refusals.append([f"common k (de): {issue.check}: {issue.message}", None])
+    app = create_app({"LOKO_DATABASE_URL": "sqlite://", "LOKO_SECRET_KEY": "parity"})
+    with app.test_request_context("/"), force_locale("de"):
+        expected = [
+            page_message(message, issues=(details or {}).get("issues")) for message, details in refusals
+        ]
+    untranslated = [text for text, (english, _) in zip(expected, refusals, strict=True) if text == english]
+    assert untranslated == []
+
+    new_project(page, languages=("en", "de"))
+    choose_language(page, "de")
+    page.goto("/account")
+    shown = page.evaluate(
+        "async (all) => Promise.all(all.map(([message, details]) => Loko.refusal(message, details)))",
+        refusals,
+    )
+    assert shown == expected

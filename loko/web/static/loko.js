@@ -350,5 +350,11 @@
     followJobs(document);
   });
 
-  window.Loko = { api, csrfToken, localDates, announce, _, ngettext, lang: pageLang };
+  // A refusal the API answered (its error and details), in the page's language, as Loko.api
+  // gives it: for a script that holds the answer some other way.
+  async function refusal(message, details) {
+    return document.documentElement.dataset.refusals ? inPageLanguage(await refusalTable(), message, 0, details) : message;
+  }
+
+  window.Loko = { api, refusal, csrfToken, localDates, announce, _, ngettext, lang: pageLang };
 })();
