@@ -229,3 +229,22 @@ def test_api_docs_page_and_swagger_ui_are_served(server):
     assert script.status_code == 200
     assert len(script.content) > 100_000
     assert httpx.get(f"{url}/api/openapi.json").json()["info"]["version"] == version("loko")
+
+
+@pytest.mark.parametrize("kind", ["PNG", "JPEG", "WEBP"])
+def test_a_screenshot_is_read_and_its_thumbnail_made_by_the_bundled_pillow(project, kind):
+    from PIL import Image
+
+    project_id, pipeline = project
+    picture = io.BytesIO()
+    Image.new("RGB", (640, 480), (30, 120, 200)).save(picture, kind)
+    response = pipeline.post(
+        f"/api/projects/{project_id}/screenshots",
+        files={"files": (f"home.{kind.lower()}", picture.getvalue())},
+    )
+    assert response.status_code == 201, response.text
+    screenshot_id = response.json()["screenshots"][0]["id"]
+    thumbnail = pipeline.get(f"/api/projects/{project_id}/screenshots/{screenshot_id}/image?size=thumbnail")
+    assert thumbnail.status_code == 200
+    assert thumbnail.headers["Content-Type"] == "image/webp"
+    assert Image.open(io.BytesIO(thumbnail.content)).size == (320, 240)
