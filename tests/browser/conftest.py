@@ -167,7 +167,10 @@ def page(new_page):
 
 def check_accessibility(page, name: str | None = None) -> None:
     """Run axe-core on the page as it is now; fail on serious or critical findings.
-    With ``name``, also save a screenshot (tests/browser/screenshots/, not committed)."""
+    With ``name``, also save a screenshot (tests/browser/screenshots/, not committed). The
+    page is read once it has loaded with its stylesheet: a page still loading (the one a
+    form's redirect leads to) shows its links in the browser's own colours."""
+    page.wait_for_load_state("load")
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         # Through the DevTools protocol: the page's CSP rightly refuses injected scripts.
         page.evaluate(AXE_PATH.read_text(encoding="utf-8") + "\n;undefined")
