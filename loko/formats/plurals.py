@@ -91,6 +91,15 @@ def examples(language: str, ordinal: bool = False) -> dict[str, str]:
 
 
 @lru_cache(maxsize=512)
+def first_numbers(language: str) -> dict[str, int]:
+    """The first whole number of each plural category of the language (``{"one": 1,
+    "other": 0}``): the number a form of each category is asked for by."""
+    return {
+        category: int(text.split(", ")[0].replace(",", "").split(".")[0])
+        for category, text in examples(language).items()
+    }
+
+
 def gettext_categories(language: str) -> tuple[str, ...]:
     """The CLDR category of each gettext plural index (``msgstr[0]``, ``msgstr[1]``, ...) of the
     language's ``Plural-Forms`` rule, found by evaluating both rules on sample numbers."""

@@ -158,13 +158,10 @@ def _script_catalog(locale: str, _folder: str) -> str:
     ``Intl.PluralRules``) to the form gettext gives a number of that category."""
     import orjson
 
-    from loko.formats.plurals import examples
+    from loko.formats.plurals import first_numbers
 
     translations = get_translations()
-    samples = {
-        category: int(text.split(", ")[0].replace(",", "").split(".")[0])
-        for category, text in examples(locale).items()
-    }
+    samples = first_numbers(locale)
     messages = {}
     for message in script_messages():
         if isinstance(message, tuple):

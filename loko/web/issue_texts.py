@@ -319,13 +319,10 @@ def script_table() -> dict:
     order :func:`issue_text` tries them, the words and runs, and the joins."""
     from flask_babel import get_locale, get_translations
 
-    from loko.formats.plurals import examples
+    from loko.formats.plurals import first_numbers
 
     translations = get_translations()
-    samples = {
-        category: int(text.split(", ")[0].replace(",", "").split(".")[0])
-        for category, text in examples(str(get_locale())).items()
-    }
+    samples = first_numbers(str(get_locale()))
 
     def translated(key):
         if isinstance(key, tuple):

@@ -109,41 +109,39 @@ def test_english_shows_each_message_as_the_check_said_it(app):
         }
 
 
-def test_the_words_in_a_message_are_translated_too(app):
-    with app.test_request_context(), force_locale(PSEUDO):
-        assert issue_text("The value ends with no punctuation; the source with a full stop.") == (
-            "[[The value ends with [[no punctuation]]; the source with [[a full stop]].]]"
-        )
-        assert issue_text("The value starts with 2 spaces then a tab; the source with no whitespace.") == (
-            "[[The value starts with [[[[2 spaces]] then [[a tab]]]]; the source with [[no whitespace]].]]"
-        )
-        assert issue_text("Missing tag <b>; extra tags <i>, <u>.") == (
-            "[[[[[[Missing tag <b>]]; [[extra tags <i>, <u>]]]].]]"
-        )
-
-
-def test_a_message_about_both_ends_is_translated_sentence_by_sentence(app):
-    message = (
-        "The value starts with a tab; the source with no whitespace. "
-        "The value ends with 2 newlines; the source with no whitespace."
-    )
-    with app.test_request_context(), force_locale(PSEUDO):
-        assert issue_text(message) == (
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        # the words in a message translated too
+        (
+            "The value ends with no punctuation; the source with a full stop.",
+            "[[The value ends with [[no punctuation]]; the source with [[a full stop]].]]",
+        ),
+        (
+            "The value starts with 2 spaces then a tab; the source with no whitespace.",
+            "[[The value starts with [[[[2 spaces]] then [[a tab]]]]; the source with [[no whitespace]].]]",
+        ),
+        # the clauses of the placeholder and tag checks, each translated and joined again
+        ("Missing tag <b>; extra tags <i>, <u>.", "[[[[[[Missing tag <b>]]; [[extra tags <i>, <u>]]]].]]"),
+        # a message about both ends, sentence by sentence
+        (
+            "The value starts with a tab; the source with no whitespace. "
+            "The value ends with 2 newlines; the source with no whitespace.",
             "[[The value starts with [[a tab]]; the source with [[no whitespace]].]] "
-            "[[The value ends with [[2 newlines]]; the source with [[no whitespace]].]]"
-        )
-
-
-def test_a_stored_issue_with_several_findings_is_translated_finding_by_finding(app):
-    message = (
-        "The value uses 'click', a term the glossary forbids. "
-        "The source's plural on {n} is missing from the value."
-    )
-    with app.test_request_context(), force_locale(PSEUDO):
-        assert issue_text(message) == (
+            "[[The value ends with [[2 newlines]]; the source with [[no whitespace]].]]",
+        ),
+        # a stored issue with several findings, finding by finding
+        (
+            "The value uses 'click', a term the glossary forbids. "
+            "The source's plural on {n} is missing from the value.",
             "[[The value uses 'click', a term the glossary forbids.]] "
-            "[[The source's plural on {n} is missing from the value.]]"
-        )
+            "[[The source's plural on {n} is missing from the value.]]",
+        ),
+    ],
+)
+def test_a_message_is_translated_part_by_part(app, message, shown):
+    with app.test_request_context(), force_locale(PSEUDO):
+        assert issue_text(message) == shown
 
 
 def test_every_pattern_is_one_a_check_says(app, monkeypatch):
