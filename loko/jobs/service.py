@@ -163,13 +163,19 @@ _MARK_RUNNING = (
 
 
 def claim(
-    worker_id: str, kinds, stale_after: timedelta = DEFAULT_STALE_AFTER, *, probe: bool = True
+    worker_id: str,
+    kinds,
+    stale_after: timedelta = DEFAULT_STALE_AFTER,
+    *,
+    probe: bool = True,
+    look_for_stale: bool = True,
 ) -> ClaimedJob | None:
     """Take a runnable job of ``kinds`` for ``worker_id`` and mark it running (one attempt
     more): one whose worker died first, else the oldest queued one that is due; None when
     there is none. A job taken from a dead worker after its last attempt is failed instead.
     With ``probe`` (a worker that found nothing last time), a plain read looks first, so that
-    an idle worker never takes the write lock."""
+    an idle worker never takes the write lock. Without ``look_for_stale``, only queued jobs
+    are taken (a worker looks for a dead one's jobs now and then, not at every claim)."""
     if not kinds:
         return None
     kinds = sorted(kinds)
@@ -182,6 +188,8 @@ def claim(
         db.session.rollback()
         return None
     picks = _PICKS_LOCKED if db.engine.dialect.name == "postgresql" else _PICKS
+    if not look_for_stale:
+        picks = picks[1:]
     with unit_of_work():
         while True:
             bound = parameters()

@@ -10,6 +10,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -22,6 +23,10 @@ log = logging.getLogger("loko.jobs")
 
 POLL_SECONDS = 0.25
 SCHEDULE_SECONDS = 60.0
+# How often, as a share of ``stale_after``, a worker looks for the jobs of a dead one: a
+# job whose worker died is taken again within ``stale_after`` and a quarter of it, and the
+# claims between two looks are one statement fewer.
+STALE_LOOKS = 4
 
 
 class JobContext:
@@ -56,6 +61,7 @@ class Worker:
         self.id = f"{socket.gethostname()[:30]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._next_stale_look = 0.0  # time.monotonic(): the first claim looks
 
     def start(self) -> "Worker":
         for number in range(self.threads):
@@ -96,8 +102,14 @@ class Worker:
 
     def run_one(self, probe: bool = True) -> bool:
         """Claim one job and run it; False when none was runnable."""
+        now = time.monotonic()
+        look_for_stale = now >= self._next_stale_look
+        if look_for_stale:
+            self._next_stale_look = now + self.stale_after.total_seconds() / STALE_LOOKS
         with self.app.app_context():
-            job = service.claim(self.id, HANDLERS.keys(), self.stale_after, probe=probe)
+            job = service.claim(
+                self.id, HANDLERS.keys(), self.stale_after, probe=probe, look_for_stale=look_for_stale
+            )
             if job is None:
                 return False
             self._run(job)

@@ -201,6 +201,37 @@ def test_a_job_whose_worker_went_silent_is_taken_before_older_queued_ones(app):
         assert order == [abandoned, queued]
 
 
+def _silent_worker_job() -> str:
+    job_id = _enqueue()
+    assert service.claim("dead", {"test-echo"}).id == job_id
+    with unit_of_work():
+        db.session.execute(
+            update(Job).where(Job.id == job_id).values(heartbeat_at=utcnow() - timedelta(minutes=5))
+        )
+    return job_id
+
+
+def test_a_worker_looks_for_a_silent_workers_jobs_at_its_first_claim(app, handlers):
+    handlers["test-echo"] = lambda context, payload: {}
+    with app.app_context():
+        job_id = _silent_worker_job()
+        worker = Worker(app, stale_after=timedelta(minutes=1))
+        assert worker.run_one()
+        assert _job(job_id).state == SUCCEEDED
+
+
+def test_a_worker_looks_for_a_silent_workers_jobs_again_only_after_a_quarter_of_the_stale_time(app, handlers):
+    handlers["test-echo"] = lambda context, payload: {}
+    worker = Worker(app, stale_after=timedelta(minutes=1))
+    with app.app_context():
+        assert not worker.run_one()  # looked, found nothing
+        job_id = _silent_worker_job()
+        assert not worker.run_one()  # the next look is 15 s away
+        worker._next_stale_look = 0.0
+        assert worker.run_one()
+        assert _job(job_id).state == SUCCEEDED
+
+
 def test_a_job_past_its_last_attempt_whose_worker_went_silent_is_failed_not_run(app):
     with app.app_context():
         job_id = _enqueue(max_attempts=1)
