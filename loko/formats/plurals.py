@@ -100,6 +100,7 @@ def first_numbers(language: str) -> dict[str, int]:
     }
 
 
+@lru_cache(maxsize=512)
 def gettext_categories(language: str) -> tuple[str, ...]:
     """The CLDR category of each gettext plural index (``msgstr[0]``, ``msgstr[1]``, ...) of the
     language's ``Plural-Forms`` rule, found by evaluating both rules on sample numbers."""

@@ -515,3 +515,10 @@ def test_arabic_forms_are_numbered_by_the_installed_gettext_rule():
     assert {category: index_of(number) for category, number in samples.items()} == {
         category: plurals.gettext_categories("ar").index(category) for category in samples
     }
+
+
+def test_a_languages_gettext_categories_are_worked_out_once_for_every_export():
+    plurals.gettext_categories("ar")
+    hits = plurals.gettext_categories.cache_info().hits
+    plurals.gettext_categories("ar")
+    assert plurals.gettext_categories.cache_info().hits == hits + 1
