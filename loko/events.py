@@ -7,8 +7,9 @@ What a change is, for the webhooks:
 - ``wanted(project_id, kind)``: whether any listener cares, asked before gathering details
   that cost a query (``expect(project_id, statements)`` first lets a listener send its own
   question in the write's pipelined round trip).
-- ``emit(project_id, kind, items, count)``: ``count`` things of ``kind`` happened (``items``
-  describes some or all of them); a listener batches them per transaction.
+- ``emit(project_id, kind, items, count, author)``: ``count`` things of ``kind`` happened
+  (``items`` describes some or all of them; ``author``: the id of the person who did it,
+  when a person did and the write names them); a listener batches them per transaction.
 - ``emit_one(project_id, kind, data)``: one event with its own data (an import finished, a
   job finished).
 """
@@ -32,7 +33,9 @@ COMMENT_ADDED = "comment.added"
 class Listener(Protocol):
     def expect(self, project_id: str, statements) -> None: ...
     def wanted(self, project_id: str, kind: str) -> bool: ...
-    def emit(self, project_id: str, kind: str, items: list[dict], count: int) -> None: ...
+    def emit(
+        self, project_id: str, kind: str, items: list[dict], count: int, author: str | None = None
+    ) -> None: ...
     def emit_one(self, project_id: str, kind: str, data: dict) -> None: ...
 
 
@@ -62,10 +65,10 @@ def wanted(project_id: str, kind: str, direct: bool = False) -> bool:
     )
 
 
-def emit(project_id: str, kind: str, items: list[dict], count: int) -> None:
+def emit(project_id: str, kind: str, items: list[dict], count: int, author: str | None = None) -> None:
     for listener in LISTENERS:
         if listener.wanted(project_id, kind):
-            listener.emit(project_id, kind, items, count)
+            listener.emit(project_id, kind, items, count, author)
 
 
 def emit_one(project_id: str, kind: str, data: dict) -> None:

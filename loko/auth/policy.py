@@ -363,17 +363,33 @@ TRANSLATING_ROLES = tuple(
 )
 
 
-def project_translators(project_id: str, organization_id) -> set[str]:
-    """The ids of the people who translate in the project (``TRANSLATING_ROLES``: they write
-    or propose values) and of its organization's owners and admins: whom new keys concern."""
+def _translators(project_id: str, organization_id, *where):
+    """The ``SELECT`` of ``project_translators``, narrowed by ``where`` on the user ids."""
     members = select(ProjectMember.user_id).where(
-        ProjectMember.project_id == project_id, ProjectMember.role.in_(TRANSLATING_ROLES)
+        ProjectMember.project_id == project_id,
+        ProjectMember.role.in_(TRANSLATING_ROLES),
+        *(condition(ProjectMember.user_id) for condition in where),
     )
     managers = select(OrganizationMember.user_id).where(
         OrganizationMember.organization_id == organization_id,
         OrganizationMember.role.in_(("owner", "admin")),
+        *(condition(OrganizationMember.user_id) for condition in where),
     )
-    return set(db.session.scalars(members.union(managers)))
+    return members.union(managers)
+
+
+def project_translators(project_id: str, organization_id) -> set[str]:
+    """The ids of the people who translate in the project (``TRANSLATING_ROLES``: they write
+    or propose values) and of its organization's owners and admins: whom new keys concern."""
+    return set(db.session.scalars(_translators(project_id, organization_id)))
+
+
+def others_translate(project_id: str, user_id: str) -> bool:
+    """Whether new keys by ``user_id`` concern anyone else (``project_translators`` but
+    them), in one query."""
+    organization = select(Project.organization_id).where(Project.id == project_id).scalar_subquery()
+    others = _translators(project_id, organization, lambda column: column != user_id)
+    return bool(db.session.execute(select(others.subquery().select().exists())).scalar())
 
 
 def project_people(project_id: str, organization_id, user_ids) -> set[str]:

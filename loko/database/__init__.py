@@ -33,7 +33,7 @@ from loko.database.schema import (
     schema_revision_state,
     upgrade_schema,
 )
-from loko.database.session import CarriedSession, new_snapshot, read_snapshot, unit_of_work
+from loko.database.session import CarriedSession, new_snapshot, read_snapshot, run_alone, unit_of_work
 from loko.database.sqlite.checkpoints import (
     CHECKPOINT_SECONDS,
     RESTART_FRAMES,
@@ -104,6 +104,7 @@ __all__ = [
     "one_transaction_apart",
     "read_snapshot",
     "refresh_statistics",
+    "run_alone",
     "schema_revision_state",
     "shared_commits",
     "sqlite_file",

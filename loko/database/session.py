@@ -34,6 +34,19 @@ def unit_of_work():
             raise
 
 
+def run_alone(statement, parameters: dict) -> list:
+    """One write statement as a transaction of its own, its rows returned: on PostgreSQL on a
+    pooled connection in autocommit, in one round trip (no BEGIN, no COMMIT); elsewhere in a
+    ``unit_of_work`` of the session. For the statements the job workers run between their
+    jobs' work (a claim, a delivery's log, a completion that raises no event)."""
+    if db.engine.dialect.name == "postgresql":
+        with db.engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+            return connection.execute(statement, parameters).all()
+    with unit_of_work():
+        return db.session.execute(statement, parameters).all()
+
+
 def read_snapshot() -> None:
     """Start a read transaction in which every query sees the same snapshot of the data
     (REPEATABLE READ on PostgreSQL; a SQLite read transaction always is one)."""

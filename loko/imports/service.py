@@ -551,7 +551,7 @@ def _apply(actor, project_id: str, plan: Plan, first: str | None = None) -> int:
     warnings = history.record_rows(
         actor, project_id, plan.history, now, details=plan.details, warnings_wanted=True
     )
-    history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys])
+    history.keys_created(project_id, [(row[0], row[3], row[2]) for row in plan.new_keys], actor)
     for chunk in in_chunks(plan.trashed_ids):
         history.record_translation_event(actor, project_id, chunk, "deleted")
         execute_rows(

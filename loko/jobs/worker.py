@@ -17,7 +17,7 @@ from datetime import timedelta
 from loko.errors import LokoError
 from loko.extensions import db
 from loko.jobs import service
-from loko.jobs.registry import HANDLERS, SCHEDULES, Postpone, wake_up
+from loko.jobs.registry import HANDLERS, SCHEDULES, UNANNOUNCED, Postpone, wake_up
 
 log = logging.getLogger("loko.jobs")
 
@@ -137,7 +137,13 @@ class Worker:
             )
             return
         db.session.rollback()
-        service.complete(job.id, self.id, result, service.kept_payload(job.payload))
+        service.complete(
+            job.id,
+            self.id,
+            result,
+            service.kept_payload(job.payload),
+            announced=job.project_id is not None and job.kind not in UNANNOUNCED,
+        )
 
     def _keep_alive(self) -> None:
         beat = max(self.stale_after.total_seconds() / 4, 0.05)

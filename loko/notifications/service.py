@@ -2,9 +2,10 @@
 
 1. ``Listener`` hears the events of a transaction (``loko.events``) and keeps them in the
    session, batched: the keys one transaction created are one event, however many.
-2. After the commit (the session's ``after_commit``; a rollback forgets them), each event
-   becomes one ``notifications.fanout`` job, written on a connection of its own: nothing is
-   created for a change that did not commit, and nothing is sent inside a request.
+2. Just before the commit (the session's ``before_commit``; a rollback forgets them), each
+   event becomes one ``notifications.fanout`` job, written with the COMMIT (on PostgreSQL in
+   its round trip): nothing is created for a change that did not commit, and nothing is
+   sent inside a request.
 3. The job finds who is concerned (``_recipients``), one message per person however many
    of their rules match (the most specific reason wins, and a unique index on
    ``(user_id, event_id)`` makes a rerun write nothing twice), with each person's choice
@@ -20,7 +21,7 @@ from datetime import timedelta
 import orjson
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import and_, event, func, insert, select, update
+from sqlalchemy import and_, event, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from loko import events
@@ -29,12 +30,10 @@ from loko.auth.models import User
 from loko.comments.models import Comment
 from loko.database import unit_of_work, utcnow
 from loko.database.columns import new_id
-from loko.database.sqlite.write_gate import write_gate
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.jobs import service as jobs
-from loko.jobs.models import QUEUED, SUCCEEDED, Job
-from loko.jobs.registry import wake_up
+from loko.jobs.models import SUCCEEDED, Job
 from loko.notifications import mail
 from loko.notifications.models import (
     CHANNELS,
@@ -113,9 +112,13 @@ class Listener:
     def wanted(self, project_id: str, kind: str) -> bool:
         return kind in HEARD
 
-    def emit(self, project_id: str, kind: str, items: list[dict], count: int) -> None:
+    def emit(
+        self, project_id: str, kind: str, items: list[dict], count: int, author: str | None = None
+    ) -> None:
         pending = _pending()
-        batch = pending.setdefault((project_id, kind), {"count": 0, "items": []})
+        batch = pending.setdefault((project_id, kind), {"count": 0, "items": [], "authorId": author})
+        if batch["authorId"] != author:
+            batch["authorId"] = None  # keys of several people: each of them is told
         batch["count"] += count
         room = 5 - len(batch["items"])
         batch["items"].extend(items[: max(room, 0)])
@@ -132,7 +135,7 @@ def _pending() -> dict:
     session = db.session()
     if not session.info.get(_HOOKED):
         session.info[_HOOKED] = True
-        event.listen(session, "after_commit", _after_commit)
+        event.listen(session, "before_commit", _queue_fan_outs)
         event.listen(session, "after_rollback", _forget)
     return session.info.setdefault(_PENDING, {})
 
@@ -141,39 +144,17 @@ def _forget(session) -> None:
     session.info.pop(_PENDING, None)
 
 
-def _after_commit(session) -> None:
-    """The change committed: each event it raised becomes one fan-out job, written on a
-    connection of its own (the session may not run SQL here)."""
+def _queue_fan_outs(session) -> None:
+    """The change is about to commit: each event it raised becomes one fan-out job, written
+    with the COMMIT (``jobs.enqueue_at_commit``), so it exists only if the change does."""
     pending = session.info.pop(_PENDING, None)
-    if not pending:
-        return
-    now = utcnow()
-    rows = []
-    for key, batch in pending.items():
+    for key, batch in (pending or {}).items():
+        author = batch.get("authorId")
+        if key[1] == events.KEY_CREATED and author and not policy.others_translate(key[0], author):
+            continue  # the author's own new keys concern nobody else: no fan-out job for nothing
         payload = {"eventId": new_id(), "projectId": key[0], "kind": key[1], **batch}
-        rows.append(
-            {
-                "id": new_id(),
-                "kind": FANOUT_JOB,
-                # Of no project: the project's job list and its job.finished are its own work.
-                "project_id": None,
-                "payload": orjson.dumps(payload, default=str).decode(),
-                "state": QUEUED,
-                "attempts": 0,
-                "max_attempts": 5,
-                "run_after": now,
-                "progress_done": 0,
-                "created_at": now,
-            }
-        )
-    engine = db.engine
-    try:
-        with write_gate(engine, current_app.config["LOKO_PROCESSES"] > 1), engine.begin() as connection:
-            connection.execute(insert(Job.__table__), rows)
-    except Exception:  # a lost notification never fails the change that committed
-        current_app.logger.exception("notifications: the fan-out jobs could not be queued")
-        return
-    wake_up.set()
+        # Of no project: the project's job list and its job.finished are its own work.
+        jobs.enqueue_at_commit(FANOUT_JOB, payload)
 
 
 LISTENER = Listener()
@@ -216,6 +197,7 @@ def _recipients(payload: dict) -> tuple[dict[str, str], str, str, int]:
     if kind == events.KEY_CREATED:
         count = payload.get("count") or 0
         add(policy.project_translators(project_id, project.organization_id), KEYS_NEW)
+        reasons.pop(payload.get("authorId"), None)  # nobody is told of their own keys
         title = f"{count} new key{'s' if count != 1 else ''} in {project.name}"
         link = _link("translations_ui.editor", project_id=project_id)
     elif kind == events.TASK_ASSIGNED:

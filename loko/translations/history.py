@@ -102,11 +102,13 @@ def _emit_rows(project_id: str, rows: list[tuple]) -> None:
         events.emit(project_id, kind, listed, counts[kind])
 
 
-def keys_created(project_id: str, keys) -> None:
-    """Tell the listeners of the keys a write inserts: ``(translation_id, key, file_name)``."""
+def keys_created(project_id: str, keys, actor=None) -> None:
+    """Tell the listeners of the keys a write by ``actor`` inserts: ``(translation_id, key,
+    file_name)``; the event names its author when a person (not an API key) wrote."""
     if events.LISTENERS and keys and events.wanted(project_id, events.KEY_CREATED):
         items = [_key_item(row) for row in keys[:EVENT_ITEMS]]
-        events.emit(project_id, events.KEY_CREATED, items, len(keys))
+        author = actor.id if getattr(actor, "kind", None) == "user" else None
+        events.emit(project_id, events.KEY_CREATED, items, len(keys), author)
 
 
 def _emit_selected(project_id: str, action: str, entries, count: int, values: bool) -> None:

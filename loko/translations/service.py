@@ -158,7 +158,7 @@ def create_translation(actor, project_id: str, key: str, file_name: str, values:
             project_id,
             [{**entry, "language": c, "new_value": v} for c, v in values.items()] or [entry],
         )
-        history.keys_created(project_id, [(translation.id, key, file_name)])
+        history.keys_created(project_id, [(translation.id, key, file_name)], actor)
         return describe([translation])[0]
 
 
@@ -337,7 +337,7 @@ def write_patch(
             written = new_rows + changed_rows
             await_review(statements, [(reviews[code], t, code) for t, code, _v in written if code in reviews])
     if created and statements is SESSION_STATEMENTS:
-        history.keys_created(project_id, [(translation_id, key, file_name)])
+        history.keys_created(project_id, [(translation_id, key, file_name)], actor)
     return results
 
 
@@ -421,7 +421,7 @@ def bulk_upsert(actor, project_id: str, file_name: str, language_code: str, item
             created_ids = {row[0] for row in new_translations}
             touch_keys([row[0] for row in changed_values + new_values if row[0] not in created_ids], now)
             history.record_rows(actor, project_id, entries, now, file=before, stated=True)
-            history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations])
+            history.keys_created(project_id, [(row[0], row[3], row[2]) for row in new_translations], actor)
             details.update(created=len(new_values), updated=len(changed_values), changes=len(entries))
     refresh_statistics(
         {

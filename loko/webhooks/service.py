@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, event, exists, insert, select
 from loko import events
 from loko.audit import service as audit
 from loko.auth import policy
-from loko.database import SESSION_STATEMENTS, new_id, unit_of_work, utcnow
+from loko.database import SESSION_STATEMENTS, DriverQuery, new_id, run_alone, unit_of_work, utcnow
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.jobs import service as jobs
@@ -254,7 +254,9 @@ class Listener:
     def wanted(self, project_id: str, kind: str) -> bool:
         return any(kind in wants for _hook_id, wants in self._endpoints(project_id))
 
-    def emit(self, project_id: str, kind: str, items: list[dict], count: int) -> None:
+    def emit(
+        self, project_id: str, kind: str, items: list[dict], count: int, author: str | None = None
+    ) -> None:
         pending = self._pending()
         batch = pending.setdefault((project_id, kind), {"items": [], "count": 0})
         room = EVENT_ITEMS - len(batch["items"])
@@ -336,7 +338,7 @@ def _send_pending(session) -> None:
         message_id = "msg_" + new_id()
         for hook_id, wants in endpoints.get(project_id, []):
             if kind in wants:
-                jobs.enqueue(
+                jobs.enqueue_at_commit(
                     DELIVERY_JOB,
                     {"webhookId": hook_id, "messageId": message_id, "eventType": kind, "body": body},
                     project_id=project_id,
@@ -359,8 +361,10 @@ def _http_client():
     return outbound.kept_http_client(_allow_private())
 
 
-_ENDPOINT = select(Webhook.url, Webhook.secret_encrypted, Webhook.enabled).where(
-    Webhook.id == bindparam("webhook_id")
+_ENDPOINT = DriverQuery(
+    select(Webhook.url, Webhook.secret_encrypted, Webhook.enabled).where(
+        Webhook.id == bindparam("webhook_id")
+    )
 )
 _DELIVERIES = WebhookDelivery.__table__
 # The attempt is logged only while its webhook exists: one statement, no read before it.
@@ -380,17 +384,18 @@ def deliver(payload: dict, attempt: int) -> dict:
     """POST one message to its endpoint, outside any transaction, and log the attempt;
     DeliveryFailed (to be tried again) unless the endpoint answered 2xx. An endpoint deleted
     or disabled since is not called."""
-    hook = db.session.execute(_ENDPOINT, {"webhook_id": payload["webhookId"]}).first()
-    db.session.rollback()  # no transaction stays open while the endpoint is called
-    if hook is None or not hook.enabled:
+    # Read alone, in autocommit: no transaction stays open while the endpoint is called.
+    hook = _ENDPOINT.first(db.engine, {"webhook_id": payload["webhookId"]})
+    if hook is None or not hook[2]:
         return {"skipped": "the webhook was deleted or disabled"}
-    secret = _secrets().decrypt(current_app.config["LOKO_SECRET_KEY"], hook.secret_encrypted)
+    url, secret_encrypted, _enabled = hook
+    secret = _secrets().decrypt(current_app.config["LOKO_SECRET_KEY"], secret_encrypted)
     headers = sign(secret, payload["messageId"], payload["body"], datetime.now(UTC))
     headers["Content-Type"] = "application/json"
     status, snippet, error, refused = None, None, None, False
     started = time.monotonic()
     try:
-        response = _http_client().post(hook.url, content=payload["body"].encode(), headers=headers)
+        response = _http_client().post(url, content=payload["body"].encode(), headers=headers)
         status, snippet = response.status_code, response.text[:SNIPPET]
     except Exception as failure:  # every failure is logged and retried
         error = _error_text(failure)
@@ -398,25 +403,24 @@ def deliver(payload: dict, attempt: int) -> dict:
         refused = getattr(failure, "problem", None) == "refused"
     duration = int((time.monotonic() - started) * 1000)
     succeeded = status is not None and 200 <= status < 300
-    with unit_of_work():
-        logged = db.session.execute(
-            _LOG_DELIVERY,
-            {
-                "id": new_id(),
-                "webhook_id": payload["webhookId"],
-                "message_id": payload["messageId"],
-                "event_type": payload["eventType"],
-                "body": payload["body"],
-                "attempt": attempt,
-                "status_code": status,
-                "duration_ms": duration,
-                "error": error,
-                "response_snippet": snippet,
-                "succeeded": succeeded,
-                "created_at": utcnow(),
-            },
-        ).first()
-    if logged is None:
+    logged = run_alone(
+        _LOG_DELIVERY,
+        {
+            "id": new_id(),
+            "webhook_id": payload["webhookId"],
+            "message_id": payload["messageId"],
+            "event_type": payload["eventType"],
+            "body": payload["body"],
+            "attempt": attempt,
+            "status_code": status,
+            "duration_ms": duration,
+            "error": error,
+            "response_snippet": snippet,
+            "succeeded": succeeded,
+            "created_at": utcnow(),
+        },
+    )
+    if not logged:
         return {"skipped": "the webhook was deleted meanwhile"}
     if refused:
         raise DeliveryRefused(error)

@@ -34,12 +34,24 @@ def _make_runnable(job_id) -> None:
         )
 
 
-def test_enqueue_in_a_rolled_back_transaction_leaves_no_job(app):
+@pytest.mark.parametrize("enqueue", ["enqueue", "enqueue_at_commit"])
+def test_enqueue_in_a_rolled_back_transaction_leaves_no_job(app, enqueue):
     with app.app_context():
         with pytest.raises(RuntimeError), unit_of_work():
-            service.enqueue("test-echo", {"n": 1})
+            getattr(service, enqueue)("test-echo", {"n": 1})
             raise RuntimeError("the write failed")
         assert db.session.scalar(select(func.count()).select_from(Job)) == 0
+
+
+def test_a_job_enqueued_at_commit_exists_once_the_transaction_commits(app, handlers):
+    handlers["test-echo"] = lambda context, payload: {"echo": payload["n"]}
+    with app.app_context():
+        with unit_of_work():
+            job_id = service.enqueue_at_commit("test-echo", {"n": 3, "text": "a {brace} and a ?"})
+        assert Worker(app).run_one()
+        job = _job(job_id)
+        assert (job.state, job.attempts) == (SUCCEEDED, 1)
+        assert service.describe(job)["result"] == {"echo": 3}
 
 
 def test_a_queued_job_with_the_same_key_is_not_enqueued_twice(app):

@@ -72,6 +72,35 @@ def test_a_hundred_new_keys_in_one_import_make_one_message_per_person(app, world
     assert {note.count for note in notes} == {100}
 
 
+def test_nobody_is_told_of_the_keys_they_created(app, world, as_caller):
+    make_key(as_caller("project_admin"), world.project_id, "greeting")
+    run_jobs(app)
+    told = {note.user_id for note in _notes(app, kind="keys.new")}
+    assert user_id(world.users["project_admin"]) not in told
+    assert user_id(world.users["editor"]) in told
+
+
+def test_keys_that_concern_nobody_but_their_author_queue_no_fan_out(app, world):
+    from loko.auth.models import User
+    from loko.auth.service import create_user, user_actor
+    from loko.languages.service import ensure_languages
+    from loko.projects.service import insert_project
+    from loko.translations.service import patch_translation
+
+    with app.app_context():
+        with unit_of_work():
+            alone, organization = create_user("alone@example.test", "a long password", "Alone")
+            project_id = insert_project(organization.id, "Alone").id
+            ensure_languages(project_id, ["en"])
+        patch_translation(
+            user_actor(db.session.get(User, alone.id)), project_id, "hello", "home", {"en": "Hi"}
+        )
+        fan_outs = db.session.scalar(
+            select(func.count()).select_from(Job).where(Job.kind == service.FANOUT_JOB)
+        )
+    assert fan_outs == 0
+
+
 def test_a_contributor_is_told_of_new_keys_as_they_propose_their_texts(app, world, as_caller):
     from loko.organizations.models import Organization
     from loko.projects.models import Project

@@ -230,7 +230,7 @@ def test_the_apply_tells_the_webhooks_of_the_values_changed(app, replace, projec
         def wanted(self, project_id, kind):
             return True
 
-        def emit(self, project_id, kind, items, count):
+        def emit(self, project_id, kind, items, count, author=None):
             heard.append((kind, count, [(item["key"], item["newValue"]) for item in items]))
 
         def emit_one(self, project_id, kind, data):
