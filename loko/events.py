@@ -48,10 +48,13 @@ def listen(listener: Listener) -> None:
 
 
 def expect(project_id: str, statements) -> None:
-    """A write of the project is about to ask what its listeners want (``wanted``): they
-    may send their question now, in the write's pipelined round trip (``statements``)."""
+    """A write of the project is about to ask what its listeners want (``wanted``) and its
+    guards whether it may (``writing_values``): they may send their question now, in the
+    write's pipelined round trip (``statements``)."""
     for listener in LISTENERS:
         listener.expect(project_id, statements)
+    for ahead in GUARDS_AHEAD:
+        ahead(project_id, statements)
 
 
 def wanted(project_id: str, kind: str, direct: bool = False) -> bool:
@@ -159,13 +162,18 @@ def details_changed(project_id: str, translation_ids: list[str], statements) -> 
 
 # ``guard(actor, project_id, languages, now, statements)``: raises to refuse a write of
 # values in ``languages`` (the releases' string freeze refuses source texts).
+# ``ahead(project_id, statements)``: the guard's question sent with a write's first reads
+# (``expect``), read when the write is guarded.
 WriteGuard = Callable[[object, str, set, object, object], None]
 WRITE_GUARDS: list[WriteGuard] = []
+GUARDS_AHEAD: list[Callable[[str, object], None]] = []
 
 
-def guard_writes(guard: WriteGuard) -> None:
+def guard_writes(guard: WriteGuard, ahead: Callable[[str, object], None] | None = None) -> None:
     if guard not in WRITE_GUARDS:
         WRITE_GUARDS.append(guard)
+    if ahead is not None and ahead not in GUARDS_AHEAD:
+        GUARDS_AHEAD.append(ahead)
 
 
 def writing_values(actor, project_id: str, languages: set, now, statements) -> None:

@@ -4,35 +4,62 @@ for its admins (``policy.may_change_frozen_source``). Every write of values reco
 before it writes: one small indexed query,
 and the project's source language only when a freeze holds."""
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import event
 
 from loko import events
 from loko.auth import policy
-from loko.database import SESSION_STATEMENTS, DriverQuery
-from loko.projects.models import Project
-from loko.releases.models import Release
+from loko.database import SESSION_STATEMENTS, utcnow
+from loko.extensions import db
 
-# The releases whose freeze holds at :now, the one ending last first (a project has few).
-FREEZE_NOW = DriverQuery(
-    select(Release.name, Release.freeze_until, Project.source_language)
-    .join(Project, Project.id == Release.project_id)
-    .where(
-        Release.project_id == bindparam("project_id"),
-        Release.freeze_from.is_not(None),
-        Release.freeze_from <= bindparam("now"),
-        or_(Release.freeze_until.is_(None), Release.freeze_until > bindparam("now")),
-    )
-    .order_by(Release.freeze_until.is_(None).desc(), Release.freeze_until.desc())
+# The releases whose freeze holds at the time given (twice), the one ending last first (a
+# project has few).
+FREEZE_NOW = (
+    "SELECT releases.name, releases.freeze_until, projects.source_language FROM releases"
+    " JOIN projects ON projects.id = releases.project_id"
+    " WHERE releases.project_id = ? AND releases.freeze_from IS NOT NULL AND releases.freeze_from <= ?"
+    " AND (releases.freeze_until IS NULL OR releases.freeze_until > ?)"
+    " ORDER BY releases.freeze_until IS NULL DESC, releases.freeze_until DESC"
 )
+_SENT = "loko_freeze_sent"
+_HOOKED = "loko_freeze_hooked"
+
+
+def send_ahead(project_id: str, statements) -> None:
+    """A write of the project is about to read what it writes over (``events.expect``): the
+    freeze's question goes in the same round trip, read when the write is guarded."""
+    now = statements.timestamp(utcnow())
+    sent = statements.ahead(FREEZE_NOW, (project_id, now, now))
+    if sent is None:
+        return
+    session = db.session()
+    if not session.info.get(_HOOKED):
+        session.info[_HOOKED] = True
+        event.listen(session, "after_commit", _forget)
+        event.listen(session, "after_rollback", _forget)
+    previous = session.info.setdefault(_SENT, {}).pop(project_id, None)
+    if previous is not None:
+        previous.close()
+    session.info[_SENT][project_id] = sent
+
+
+def _forget(session) -> None:
+    for sent in session.info.pop(_SENT, {}).values():
+        sent.close()
 
 
 def holding_freeze(project_id: str, now, statements=SESSION_STATEMENTS) -> tuple | None:
     """``(release name, freeze end or None, source language)`` of the freeze holding at
-    ``now``, or None."""
-    row = statements.query(
-        FREEZE_NOW, {"project_id": project_id, "now": statements.timestamp(now)}
-    ).fetchone()
-    return None if row is None else tuple(row)
+    ``now`` (or when the write's question was sent ahead, a moment before), or None."""
+    sent = db.session().info.get(_SENT, {}).pop(project_id, None)
+    if sent is None:
+        stamp = statements.timestamp(now)
+        rows = statements.fetch(FREEZE_NOW, (project_id, stamp, stamp))
+    else:
+        try:
+            rows = sent.fetchall()
+        finally:
+            sent.close()
+    return tuple(rows[0]) if rows else None
 
 
 def check_source_writes(actor, project_id: str, languages, now, statements=SESSION_STATEMENTS) -> None:
@@ -50,4 +77,4 @@ def check_source_writes(actor, project_id: str, languages, now, statements=SESSI
 
 def start_guarding() -> None:
     """Guard every write of values (called by ``create_app``)."""
-    events.guard_writes(check_source_writes)
+    events.guard_writes(check_source_writes, ahead=send_ahead)

@@ -191,6 +191,17 @@ def test_a_freeze_keeps_the_source_texts_from_a_key(api):
     assert orjson.loads(export_of(api, "json")) == {"en": {"app": {"a": "A"}}}
 
 
+def test_a_freeze_keeps_a_single_write_from_the_source_text(api):
+    _source(api)
+    import_json(api, "en", "app", {"a": "A"})
+    _frozen(api)
+    updates = {"en": {"value": "changed"}}
+    response = api.patch("/translations", {"key": "a", "fileName": "app", "updates": updates})
+    assert response.status_code == 403
+    assert response.json["error"].startswith("language:")
+    assert orjson.loads(export_of(api, "json")) == {"en": {"app": {"a": "A"}}}
+
+
 def test_a_freeze_leaves_the_other_languages_writable(api):
     _source(api)
     import_json(api, "en", "app", {"a": "A"})
