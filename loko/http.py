@@ -15,6 +15,9 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # for its ``max_request_header_size``: one limit, given to waitress and checked in-process.
 MAX_REQUEST_HEAD = 256 * 1024
 HEAD_TOO_LARGE_STATUS = "431 Request Header Fields Too Large"
+# Set in a request's environ by a server that has refused heads of MAX_REQUEST_HEAD or more
+# itself (``loko serve``): the app need not count them again.
+HEAD_COUNTED = "loko.head_counted"
 
 
 def head_too_large_message() -> str:
@@ -42,13 +45,15 @@ def request_head_size(environ: dict) -> int:
 class RequestHeadLimit:
     """WSGI middleware: a request whose line and header fields reach ``MAX_REQUEST_HEAD``
     answers 431 with ``{"error": ...}`` before anything reads it, as ``loko serve`` does
-    (loko.serving), so that the app answers alike in-process and served."""
+    (loko.serving), so that the app answers alike in-process and served. Behind
+    ``loko serve``, whose waitress has counted them with the same limit (``HEAD_COUNTED``),
+    it counts nothing."""
 
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ, start_response):
-        if request_head_size(environ) < MAX_REQUEST_HEAD:
+        if environ.get(HEAD_COUNTED) or request_head_size(environ) < MAX_REQUEST_HEAD:
             return self.wsgi_app(environ, start_response)
         body = orjson.dumps({"error": head_too_large_message()})
         start_response(

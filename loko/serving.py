@@ -31,11 +31,18 @@ from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask, WSGITask
 from waitress.utilities import RequestHeaderFieldsTooLarge
 
-from loko.http import MAX_REQUEST_HEAD, head_too_large_message
+from loko.http import HEAD_COUNTED, MAX_REQUEST_HEAD, head_too_large_message
 
 
 class KeepAliveTask(WSGITask):
     _no_body_keep_alive = False
+
+    def get_environment(self):
+        environ = super().get_environment()
+        if self.channel.server.adj.max_request_header_size <= MAX_REQUEST_HEAD:
+            # waitress refused a longer head before the app was called (``JsonErrorTask``).
+            environ[HEAD_COUNTED] = True
+        return environ
 
     def build_response_header(self):
         self._no_body_keep_alive = (

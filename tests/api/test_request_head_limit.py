@@ -3,7 +3,7 @@
 in-process too, before any view, and the OpenAPI document states the status on every
 operation (the served answer: tests/selfhost/test_request_head_limit.py)."""
 
-from loko.http import MAX_REQUEST_HEAD, request_head_size
+from loko.http import HEAD_COUNTED, MAX_REQUEST_HEAD, RequestHeadLimit, request_head_size
 from tests.translation_factories import project_api
 
 
@@ -60,3 +60,17 @@ def test_the_document_states_431_on_every_operation(client):
         if "431" not in operation["responses"]
     ]
     assert missing == []
+
+
+def test_a_request_a_server_has_counted_already_is_not_counted_again():
+    seen = []
+
+    def inner(environ, start_response):
+        seen.append(environ["PATH_INFO"])
+        start_response("200 OK", [])
+        return [b""]
+
+    long_header = "a" * MAX_REQUEST_HEAD
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/", "HTTP_X_LONG": long_header, HEAD_COUNTED: True}
+    assert RequestHeadLimit(inner)(environ, lambda *_: None) == [b""]
+    assert seen == ["/"]

@@ -9,6 +9,7 @@ from http.client import HTTPConnection
 import pytest
 from waitress import wasyncore
 
+from loko.http import HEAD_COUNTED
 from loko.serving import QueueDepthLog, make_server, proxy_settings
 
 
@@ -16,7 +17,8 @@ def app(environ, start_response):
     if environ.get("HTTP_IF_NONE_MATCH") == '"v1"':
         start_response("304 Not Modified", [("ETag", '"v1"')])
         return []
-    start_response("200 OK", [("ETag", '"v1"'), ("Content-Type", "text/plain"), ("Content-Length", "2")])
+    headers = [("ETag", '"v1"'), ("Content-Type", "text/plain"), ("Content-Length", "2")]
+    start_response("200 OK", [*headers, ("X-Head-Counted", str(environ.get(HEAD_COUNTED, False)))])
     return [b"ok"]
 
 
@@ -38,6 +40,14 @@ def exchange(connection, headers):
     response = connection.getresponse()
     response.read()
     return response
+
+
+def test_the_app_is_told_that_waitress_refused_long_heads_itself(port):
+    # The app's own count of the request line and headers (loko.http.RequestHeadLimit) is
+    # then left out.
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    assert exchange(connection, {}).getheader("X-Head-Counted") == "True"
+    connection.close()
 
 
 def test_a_304_keeps_the_connection_open(port):
