@@ -95,18 +95,22 @@ Emitter = Callable[[str, str, list, int], None]
 
 
 class KeyRead(Protocol):
-    """One key as a write of it read it: its id (None when not stored yet) and its stored
-    values ``{language: value}``, and whatever the reader's listener needs besides."""
+    """One key as a write of it read it: its id (None when not stored yet), its stored
+    values ``{language: value}`` and the project's source language (None when it has none),
+    and whatever the reader's listener needs besides."""
 
     translation_id: str | None
     values: dict
+    source: str | None
 
 
 class FileRead(Protocol):
     """A file's active keys as a write of many of them in one language read them: ``keys``
-    ``{key: (translation_id, stored value or None)}``, and whatever the reader needs besides."""
+    ``{key: (translation_id, stored value or None)}``, the project's source language, and
+    whatever the reader needs besides."""
 
     keys: dict
+    source: str | None
 
 
 class WriteListener(Protocol):
@@ -160,11 +164,14 @@ def details_changed(project_id: str, translation_ids: list[str], statements) -> 
 
 # -- Guards of the writes of values, before they are recorded -----------------------------------
 
-# ``guard(actor, project_id, languages, now, statements)``: raises to refuse a write of
-# values in ``languages`` (the releases' string freeze refuses source texts).
+# ``guard(actor, project_id, languages, now, statements, source)``: raises to refuse a write
+# of values in ``languages`` (the releases' string freeze refuses source texts); ``source``:
+# the project's source language as the write read it in its transaction (a ``KeyRead``'s or
+# ``FileRead``'s), or SOURCE_UNREAD.
 # ``ahead(project_id, statements)``: the guard's question sent with a write's first reads
 # (``expect``), read when the write is guarded.
-WriteGuard = Callable[[object, str, set, object, object], None]
+SOURCE_UNREAD = object()
+WriteGuard = Callable[[object, str, set, object, object, object], None]
 WRITE_GUARDS: list[WriteGuard] = []
 GUARDS_AHEAD: list[Callable[[str, object], None]] = []
 
@@ -176,12 +183,13 @@ def guard_writes(guard: WriteGuard, ahead: Callable[[str, object], None] | None 
         GUARDS_AHEAD.append(ahead)
 
 
-def writing_values(actor, project_id: str, languages: set, now, statements) -> None:
+def writing_values(actor, project_id: str, languages: set, now, statements, source=SOURCE_UNREAD) -> None:
     """A write by ``actor`` is about to change values in ``languages``, in its transaction:
-    each guard may refuse it (raises)."""
+    each guard may refuse it (raises). ``source``: the project's source language, when the
+    write read it (``KeyRead.source``, ``FileRead.source``)."""
     if languages:
         for guard in WRITE_GUARDS:
-            guard(actor, project_id, languages, now, statements)
+            guard(actor, project_id, languages, now, statements, source)
 
 
 # -- The project's settings, in their transaction ---------------------------------------------

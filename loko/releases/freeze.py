@@ -50,7 +50,9 @@ def _forget(session) -> None:
 def holding_freeze(project_id: str, now, statements=SESSION_STATEMENTS) -> tuple | None:
     """``(release name, freeze end or None, source language)`` of the freeze holding at
     ``now`` (or when the write's question was sent ahead, a moment before), or None."""
-    sent = db.session().info.get(_SENT, {}).pop(project_id, None)
+    # A question sent ahead waits in the session; with no session (a write on a bare
+    # connection, SQLite's direct PATCH), none was sent and none is made to look.
+    sent = db.session().info.get(_SENT, {}).pop(project_id, None) if db.session.registry.has() else None
     if sent is None:
         stamp = statements.timestamp(now)
         rows = statements.fetch(FREEZE_NOW, (project_id, stamp, stamp))
@@ -62,10 +64,16 @@ def holding_freeze(project_id: str, now, statements=SESSION_STATEMENTS) -> tuple
     return tuple(rows[0]) if rows else None
 
 
-def check_source_writes(actor, project_id: str, languages, now, statements=SESSION_STATEMENTS) -> None:
+def check_source_writes(
+    actor, project_id: str, languages, now, statements=SESSION_STATEMENTS, source=events.SOURCE_UNREAD
+) -> None:
     """Forbidden (naming the language) when ``languages`` (those a write changes values in)
     hold the source language while a freeze holds, unless policy lets ``actor`` change
-    frozen source texts."""
+    frozen source texts. A write that read the project's ``source`` language in its
+    transaction and writes none of its texts asks nothing (a question sent ahead is closed
+    unread with the transaction)."""
+    if source is not events.SOURCE_UNREAD and source not in languages:
+        return
     freeze = holding_freeze(project_id, now, statements)
     if freeze is None:
         return

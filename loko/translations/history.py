@@ -46,7 +46,15 @@ def record_rows(
     is passed on to: the quality checks them and sets their review states): every write of
     values records history, so every write path is checked. Returns the number of warnings
     the checks found in them."""
-    events.writing_values(actor, project_id, {row[3] for row in rows if row[3] is not None}, now, statements)
+    read = written.get("before") or written.get("file")
+    events.writing_values(
+        actor,
+        project_id,
+        {row[3] for row in rows if row[3] is not None},
+        now,
+        statements,
+        events.SOURCE_UNREAD if read is None else read.source,
+    )
     warnings = events.values_written(project_id, rows, statements, **written)
     summary = actor_summary(actor)
     common = (

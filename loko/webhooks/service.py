@@ -268,7 +268,10 @@ class Listener:
 
     def expect(self, project_id: str, statements) -> None:
         """A write of the project will ask: send the question now, in its pipelined round
-        trip (``SessionStatements.ahead``), and read the answer when it asks."""
+        trip (``SessionStatements.ahead``), and read the answer when it asks. Statements
+        that send nothing ahead (SQLite's) ask nothing here, and make no session for it."""
+        if not statements.pipelining():
+            return
         session = db.session()
         if project_id in session.info.get(_ENDPOINTS, {}):
             return

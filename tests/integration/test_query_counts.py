@@ -166,6 +166,24 @@ def test_a_patch_sets_a_value_and_its_review_state_in_one_statement(app, api):
     assert len([s for s in statements if s.startswith("UPDATE translation_values")]) == 1
 
 
+def test_a_patch_of_a_translation_asks_for_no_string_freeze(app, api):
+    # Only source texts freeze; on PostgreSQL the question went in the PATCH's first round
+    # trip before it knew the languages, and is left unread.
+    _patch(api, "greeting", "de")
+    statements = _statements_of_a_change(app, api, "Hallo")
+    with app.app_context():
+        sent_ahead = db.engine.dialect.name == "postgresql"
+    assert len([s for s in statements if "FROM releases" in s]) == (1 if sent_ahead else 0)
+
+
+def test_a_patch_of_a_source_text_asks_for_the_string_freeze(app, api):
+    _patch(api, "greeting", "en")
+    body = {"key": "greeting", "fileName": "common", "updates": {"en": {"value": "Hello"}}}
+    with counted_statements(app) as statements:
+        assert api.patch("/translations", body).status_code == 200
+    assert len([s for s in statements if "FROM releases" in s]) == 1
+
+
 def test_a_patch_of_a_value_without_issues_deletes_no_issues(app, api):
     _patch(api, "greeting", "de")
     statements = _statements_of_a_change(app, api, "Hallo")
