@@ -954,10 +954,10 @@ def require_value_work(
     actor: Actor | None, project_id: str, permission: str, languages, translation_ids
 ) -> Permissions:
     """``require_permission`` and ``require_languages`` for a write of values (``permission``:
-    EDIT_TRANSLATIONS or REVIEW_TRANSLATIONS) of the keys ``translation_ids`` (a select of
-    ids) in ``languages``; where the caller's role refuses it, an open task assigned to them
-    covering every one of those keys in that one language grants it. Raises as
-    ``require_permission`` does."""
+    EDIT_TRANSLATIONS or REVIEW_TRANSLATIONS) of the keys ``translation_ids`` (a function
+    making a select of their ids, called only when a task is asked) in ``languages``; where
+    the caller's role refuses it, an open task assigned to them covering every one of those
+    keys in that one language grants it. Raises as ``require_permission`` does."""
     try:
         permissions = require_permission(actor, project_id, permission)
         require_languages(permissions, languages)
@@ -967,7 +967,7 @@ def require_value_work(
         if not isinstance(actor, UserActor) or len(codes) != 1:
             raise
         (language,) = codes
-        if not tasks_cover(actor.id, project_id, language, translation_ids, _task_kinds(permission)):
+        if not tasks_cover(actor.id, project_id, language, translation_ids(), _task_kinds(permission)):
             raise
         return _task_permissions(None, language, permission == REVIEW_TRANSLATIONS)
 

@@ -155,6 +155,12 @@ def checker(codes: Iterable[str] | None = None):
     with no issue (most values of a bulk write). The function's ``quiet(value, source,
     max_length, terms)`` tells so before a ``Target`` is even made (False when some check has
     no signal), and its ``every(target)`` runs every check without asking."""
+    return _checker_of(None if codes is None else tuple(codes))
+
+
+@lru_cache(maxsize=64)
+def _checker_of(codes: tuple | None):
+    """``checker`` of these check codes, looked up once (every write of a value asks)."""
     from loko.checks.registry import CHECKS
 
     modules = CHECKS.values() if codes is None else [CHECKS[c] for c in codes]

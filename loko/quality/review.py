@@ -29,12 +29,15 @@ def set_review_state(
         raise BadRequest(f"state: one of {', '.join(REVIEW_STATES)}.")
     with unit_of_work():
         permission = policy.REVIEW_TRANSLATIONS if state == REVIEWED else policy.EDIT_TRANSLATIONS
-        named = select(Translation.id).where(
-            Translation.project_id == project_id,
-            Translation.file_name == file_name,
-            Translation.deleted_at.is_(None),
-            Translation.key.in_(keys),
-        )
+
+        def named():
+            return select(Translation.id).where(
+                Translation.project_id == project_id,
+                Translation.file_name == file_name,
+                Translation.deleted_at.is_(None),
+                Translation.key.in_(keys),
+            )
+
         policy.require_value_work(actor, project_id, permission, languages, named)
         known = set(
             db.session.execute(

@@ -90,6 +90,9 @@ def _value_item(row, action: str) -> dict:
 def _emit_rows(project_id: str, rows: list[tuple]) -> None:
     if not events.LISTENERS or not rows:
         return
+    if not events.wanted(project_id, events.VALUES_CHANGED):
+        # The values' rows (most of a bulk write's) tell nobody: only the keys' are looked at.
+        rows = [row for row in rows if row[3] is None]
     # Each event lists its first EVENT_ITEMS items and counts them all.
     items: dict[str, list] = {}
     counts: dict[str, int] = {}

@@ -215,12 +215,15 @@ def _patch_once(actor, project_id, key, file_name, updates, expected, reviews, a
     """``patch_translation`` in one transaction; ``alone``: taking the project's writers'
     turn alone first (on PostgreSQL a PATCH takes it shared, ``bump_at_commit``)."""
     with unit_of_work():
-        named = select(Translation.id).where(
-            Translation.project_id == project_id,
-            Translation.file_name == file_name,
-            Translation.key == key,
-            Translation.deleted_at.is_(None),
-        )
+
+        def named():
+            return select(Translation.id).where(
+                Translation.project_id == project_id,
+                Translation.file_name == file_name,
+                Translation.key == key,
+                Translation.deleted_at.is_(None),
+            )
+
         permissions = policy.require_value_work(actor, project_id, policy.EDIT_TRANSLATIONS, updates, named)
         if permissions.protects_reviewed:
             policy.require_unreviewed(

@@ -557,9 +557,12 @@ def review_values(
     (one call per file the keys are in). With ``leave_out_flagged``, a value the checks
     found wrong or waiting for a review (written by a machine or an agent, or its source
     changed) is left as it is. Returns ``{updated, left_out}``."""
-    named = select(Translation.id).where(
-        Translation.id.in_(translation_ids), Translation.project_id == project_id
-    )
+
+    def named():
+        return select(Translation.id).where(
+            Translation.id.in_(translation_ids), Translation.project_id == project_id
+        )
+
     policy.require_value_work(actor, project_id, policy.REVIEW_TRANSLATIONS, [language], named)
     query = select(Translation.file_name, Translation.key).where(
         Translation.id.in_(translation_ids),
