@@ -78,14 +78,20 @@ def _send_with_commit(connection) -> None:
     if not pending:
         return
     from psycopg import sql as pg_sql  # only a PostgreSQL engine comes here
+    from psycopg.adapt import Transformer
 
     dbapi_connection = connection.connection.dbapi_connection
-    parts = [
-        pg_sql.SQL(statement.replace("?", "{}"))
-        .format(*(pg_sql.Literal(value) for value in parameters))
-        .as_string(dbapi_connection)
-        for statement, parameters in pending
-    ]
+    # One adaptation context for every value (``sql.Literal`` makes one per value when given
+    # the connection, and ``sql.SQL.format`` parses each statement again: together a
+    # tenth of a PATCH's time in Python).
+    context, encoding = Transformer.from_context(dbapi_connection), dbapi_connection.info.encoding
+    parts = []
+    for statement, parameters in pending:
+        pieces = statement.split("?")
+        if len(pieces) != len(parameters) + 1:
+            raise ValueError(f"{len(parameters)} parameters for the placeholders of {statement[:80]!r}")
+        values = [pg_sql.Literal(value).as_bytes(context).decode(encoding) for value in parameters]
+        parts.append("".join(piece + value for piece, value in zip(pieces, [*values, ""], strict=True)))
     query = "; ".join([*parts, "COMMIT"])
     cursor = dbapi_connection.cursor()
     if connection.dispatch.before_cursor_execute:
