@@ -33,7 +33,14 @@ from loko.database.schema import (
     schema_revision_state,
     upgrade_schema,
 )
-from loko.database.session import CarriedSession, new_snapshot, read_snapshot, run_alone, unit_of_work
+from loko.database.session import (
+    CarriedSession,
+    at_transaction_end,
+    new_snapshot,
+    read_snapshot,
+    run_alone,
+    unit_of_work,
+)
 from loko.database.sqlite.checkpoints import (
     CHECKPOINT_SECONDS,
     RESTART_FRAMES,
@@ -86,6 +93,7 @@ __all__ = [
     "UTCDateTime",
     "WalIndex",
     "WriteGate",
+    "at_transaction_end",
     "commit_notices",
     "configure_postgresql",
     "configure_sqlite",

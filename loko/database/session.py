@@ -6,9 +6,25 @@ import weakref
 from contextlib import ExitStack, contextmanager
 
 from flask import current_app
+from sqlalchemy import event
 
 from loko.database.sqlite.write_gate import write_gate
 from loko.extensions import db
+
+TRANSACTION_ENDS = ("before_commit", "after_commit", "after_rollback")
+
+
+def at_transaction_end(moment: str, handler) -> None:
+    """Call ``handler(session)`` at ``moment`` (one of TRANSACTION_ENDS) of every transaction
+    of every session ``db`` makes, for a feature that keeps something in ``session.info``
+    until then; registered once, by the module that keeps it. A listener added to each
+    session that needs one costs more than a small write's statements, as a session lives
+    for one request."""
+    if moment not in TRANSACTION_ENDS:
+        raise ValueError(f"moment: one of {', '.join(TRANSACTION_ENDS)}")
+    factory = db.session.session_factory
+    if not event.contains(factory, moment, handler):
+        event.listen(factory, moment, handler)
 
 
 @contextmanager

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import orjson
-from sqlalchemy import String, and_, any_, bindparam, event, exists, func, insert, or_, select, update
+from sqlalchemy import String, and_, any_, bindparam, exists, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 
 from loko import events
-from loko.database import run_alone, unit_of_work, utcnow, with_commit
+from loko.database import at_transaction_end, run_alone, unit_of_work, utcnow, with_commit
 from loko.database.columns import new_id
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
@@ -52,13 +52,8 @@ class ClaimedJob:
 
 
 def _wake_workers_on_commit(session) -> None:
-    """Wake this process's workers once the transaction that enqueued commits. The session
-    gets its listeners once, however many jobs it enqueues over its life (a listener added
-    per job would be called at each later commit of that session)."""
+    """Wake this process's workers once the transaction that enqueued commits."""
     session.info[_ENQUEUED] = True
-    if not event.contains(session, "after_commit", _wake_if_enqueued):
-        event.listen(session, "after_commit", _wake_if_enqueued)
-        event.listen(session, "after_rollback", _forget_enqueued)
 
 
 def _wake_if_enqueued(session) -> None:
@@ -68,6 +63,10 @@ def _wake_if_enqueued(session) -> None:
 
 def _forget_enqueued(session) -> None:
     session.info.pop(_ENQUEUED, None)
+
+
+at_transaction_end("after_commit", _wake_if_enqueued)
+at_transaction_end("after_rollback", _forget_enqueued)
 
 
 def enqueue(

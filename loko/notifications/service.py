@@ -21,14 +21,14 @@ from datetime import timedelta
 import orjson
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import and_, event, func, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from loko import events
 from loko.auth import policy
 from loko.auth.models import User
 from loko.comments.models import Comment
-from loko.database import unit_of_work, utcnow
+from loko.database import at_transaction_end, unit_of_work, utcnow
 from loko.database.columns import new_id
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
@@ -72,7 +72,6 @@ DUE_SOON = timedelta(hours=24)
 KEPT = timedelta(days=90)
 PRUNE_JOB = "notifications.prune"
 _PENDING = "loko_notifications_pending"
-_HOOKED = "loko_notifications_hooked"
 HEARD = (events.KEY_CREATED, events.JOB_FINISHED, events.TASK_ASSIGNED, events.COMMENT_ADDED)
 # The jobs whose starter is told when they end.
 TOLD_JOBS = {"import": "Import", "pretranslate": "Pre-translation"}
@@ -132,12 +131,7 @@ class Listener:
 
 
 def _pending() -> dict:
-    session = db.session()
-    if not session.info.get(_HOOKED):
-        session.info[_HOOKED] = True
-        event.listen(session, "before_commit", _queue_fan_outs)
-        event.listen(session, "after_rollback", _forget)
-    return session.info.setdefault(_PENDING, {})
+    return db.session().info.setdefault(_PENDING, {})
 
 
 def _forget(session) -> None:
@@ -156,6 +150,9 @@ def _queue_fan_outs(session) -> None:
         # Of no project: the project's job list and its job.finished are its own work.
         jobs.enqueue_at_commit(FANOUT_JOB, payload)
 
+
+at_transaction_end("before_commit", _queue_fan_outs)
+at_transaction_end("after_rollback", _forget)
 
 LISTENER = Listener()
 

@@ -4,11 +4,9 @@ for its admins (``policy.may_change_frozen_source``). Every write of values reco
 before it writes: one small indexed query,
 and the project's source language only when a freeze holds."""
 
-from sqlalchemy import event
-
 from loko import events
 from loko.auth import policy
-from loko.database import SESSION_STATEMENTS, utcnow
+from loko.database import SESSION_STATEMENTS, at_transaction_end, utcnow
 from loko.extensions import db
 
 # The releases whose freeze holds at the time given (twice), the one ending last first (a
@@ -21,7 +19,6 @@ FREEZE_NOW = (
     " ORDER BY releases.freeze_until IS NULL DESC, releases.freeze_until DESC"
 )
 _SENT = "loko_freeze_sent"
-_HOOKED = "loko_freeze_hooked"
 
 
 def send_ahead(project_id: str, statements) -> None:
@@ -32,10 +29,6 @@ def send_ahead(project_id: str, statements) -> None:
     if sent is None:
         return
     session = db.session()
-    if not session.info.get(_HOOKED):
-        session.info[_HOOKED] = True
-        event.listen(session, "after_commit", _forget)
-        event.listen(session, "after_rollback", _forget)
     previous = session.info.setdefault(_SENT, {}).pop(project_id, None)
     if previous is not None:
         previous.close()
@@ -45,6 +38,10 @@ def send_ahead(project_id: str, statements) -> None:
 def _forget(session) -> None:
     for sent in session.info.pop(_SENT, {}).values():
         sent.close()
+
+
+at_transaction_end("after_commit", _forget)
+at_transaction_end("after_rollback", _forget)
 
 
 def holding_freeze(project_id: str, now, statements=SESSION_STATEMENTS) -> tuple | None:

@@ -14,12 +14,20 @@ from datetime import UTC, datetime, timedelta
 
 import orjson
 from flask import current_app
-from sqlalchemy import bindparam, event, exists, insert, select
+from sqlalchemy import bindparam, exists, insert, select
 
 from loko import events
 from loko.audit import service as audit
 from loko.auth import policy
-from loko.database import SESSION_STATEMENTS, DriverQuery, new_id, run_alone, unit_of_work, utcnow
+from loko.database import (
+    SESSION_STATEMENTS,
+    DriverQuery,
+    at_transaction_end,
+    new_id,
+    run_alone,
+    unit_of_work,
+    utcnow,
+)
 from loko.errors import BadRequest, NotFound
 from loko.extensions import db
 from loko.jobs import service as jobs
@@ -35,7 +43,6 @@ SECRET_PREFIX = "whsec_"  # noqa: S105 - the prefix, not a secret
 WEBHOOK_NOT_FOUND = "Webhook not found."
 _PENDING = "loko_webhook_events"
 _ENDPOINTS = "loko_webhook_endpoints"
-_HOOKED = "loko_webhook_hooked"
 _SENT = "loko_webhook_endpoints_sent"  # the endpoints' queries sent ahead (``Listener.expect``)
 ENDPOINTS = "SELECT id, events FROM webhooks WHERE project_id = ? AND enabled = ?"
 
@@ -278,7 +285,6 @@ class Listener:
         sent = statements.ahead(ENDPOINTS, (project_id, True))
         if sent is not None:
             session.info.setdefault(_SENT, {})[project_id] = sent
-            self._hook(session)
 
     def _endpoints(self, project_id: str) -> list[tuple[str, set]]:
         session = db.session()
@@ -294,21 +300,10 @@ class Listener:
                 finally:
                     sent.close()
             known[project_id] = [(hook_id, set(orjson.loads(wants))) for hook_id, wants in rows]
-            self._hook(session)
         return known[project_id]
 
     def _pending(self) -> dict:
-        session = db.session()
-        self._hook(session)
-        return session.info.setdefault(_PENDING, {})
-
-    def _hook(self, session) -> None:
-        if session.info.get(_HOOKED):
-            return
-        session.info[_HOOKED] = True
-        event.listen(session, "before_commit", _send_pending)
-        event.listen(session, "after_commit", _forget)
-        event.listen(session, "after_rollback", _forget)
+        return db.session().info.setdefault(_PENDING, {})
 
 
 def _forget(session) -> None:
@@ -446,3 +441,10 @@ def sign(secret: str, message_id: str, body: str, when: datetime) -> dict:
         "webhook-timestamp": str(int(when.timestamp())),
         "webhook-signature": Signer(secret).sign(message_id, when, body),
     }
+
+
+# What a transaction kept in its session (the batched events, the endpoints read, the
+# questions sent ahead) goes out with its commit or is dropped with its end.
+at_transaction_end("before_commit", _send_pending)
+at_transaction_end("after_commit", _forget)
+at_transaction_end("after_rollback", _forget)
