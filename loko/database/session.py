@@ -12,6 +12,8 @@ from loko.database.sqlite.write_gate import write_gate
 from loko.extensions import db
 
 TRANSACTION_ENDS = ("before_commit", "after_commit", "after_rollback")
+# The handlers of each moment, in the order they were registered (``at_transaction_end``).
+_HANDLERS: dict[str, list] = {moment: [] for moment in TRANSACTION_ENDS}
 
 
 def at_transaction_end(moment: str, handler) -> None:
@@ -19,12 +21,29 @@ def at_transaction_end(moment: str, handler) -> None:
     of every session ``db`` makes, for a feature that keeps something in ``session.info``
     until then; registered once, by the module that keeps it. A listener added to each
     session that needs one costs more than a small write's statements, as a session lives
-    for one request."""
+    for one request. A savepoint's release or rollback is no transaction's end: the
+    transaction goes on, with what its handlers keep (SQLAlchemy tells its session events
+    of savepoints too)."""
     if moment not in TRANSACTION_ENDS:
         raise ValueError(f"moment: one of {', '.join(TRANSACTION_ENDS)}")
-    factory = db.session.session_factory
-    if not event.contains(factory, moment, handler):
-        event.listen(factory, moment, handler)
+    if handler not in _HANDLERS[moment]:
+        _HANDLERS[moment].append(handler)
+    factory, dispatch = db.session.session_factory, _DISPATCH[moment]
+    if not event.contains(factory, moment, dispatch):
+        event.listen(factory, moment, dispatch)
+
+
+def _dispatcher(moment: str):
+    def dispatch(session) -> None:
+        if session.in_nested_transaction():
+            return  # a savepoint's end
+        for handler in list(_HANDLERS[moment]):
+            handler(session)
+
+    return dispatch
+
+
+_DISPATCH = {moment: _dispatcher(moment) for moment in TRANSACTION_ENDS}
 
 
 @contextmanager

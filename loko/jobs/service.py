@@ -137,13 +137,15 @@ def enqueue_at_commit(
     a notification's fan-out), called by a listener of the session's ``before_commit``: the
     job exists only if the transaction commits, as with ``enqueue``. On PostgreSQL its
     INSERT goes with the COMMIT, in the same round trip (``with_commit``); elsewhere it is
-    one statement of the table, no ORM object. Returns the job's id."""
+    one statement of the table, no ORM object. Returns the job's id. A job that cannot be
+    written fails its transaction, as any of its statements would: a change and the jobs it
+    queues this way commit together or not at all."""
     now = utcnow()
     row = {
         "id": new_id(),
         "kind": kind,
         "project_id": project_id,
-        "payload": orjson.dumps(payload).decode(),
+        "payload": orjson.dumps(payload, default=str).decode(),
         "state": QUEUED,
         "attempts": 0,
         "max_attempts": max_attempts,
