@@ -76,6 +76,9 @@ DEFAULTS = {
     "LOKO_SMTP_TLS": "starttls",
     "LOKO_SMTP_CA_FILE": None,
     "LOKO_MAIL_FROM": None,
+    # How long the message of new keys waits for more: the keys made by one person in a
+    # project meanwhile are told in one message.
+    "LOKO_NEW_KEYS_WAIT_SECONDS": 10,
     # The address people open Loko at, for the links in e-mails (default: host and port).
     "LOKO_PUBLIC_URL": None,
     # The web app's language when neither the account nor the browser names a shipped one.
@@ -102,6 +105,7 @@ _CONVERTERS = {
     "LOKO_WEBHOOK_DELIVERY_DAYS": int,
     "LOKO_AUDIT_RETENTION_DAYS": int,
     "LOKO_SMTP_PORT": int,
+    "LOKO_NEW_KEYS_WAIT_SECONDS": int,
     "LOKO_ALLOW_SIGNUP": "bool",
     "LOKO_COOKIE_SECURE": "bool",
     "LOKO_OUTBOUND_ALLOW_PRIVATE": "bool",

@@ -384,14 +384,6 @@ def project_translators(project_id: str, organization_id) -> set[str]:
     return set(db.session.scalars(_translators(project_id, organization_id)))
 
 
-def others_translate(project_id: str, user_id: str) -> bool:
-    """Whether new keys by ``user_id`` concern anyone else (``project_translators`` but
-    them), in one query."""
-    organization = select(Project.organization_id).where(Project.id == project_id).scalar_subquery()
-    others = _translators(project_id, organization, lambda column: column != user_id)
-    return bool(db.session.execute(select(others.subquery().select().exists())).scalar())
-
-
 def project_people(project_id: str, organization_id, user_ids) -> set[str]:
     """Those of ``user_ids`` who are the project's people (``is_project_person``)."""
     ids = sorted(set(user_ids))

@@ -15,12 +15,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import orjson
-from sqlalchemy import String, and_, any_, bindparam, exists, func, insert, or_, select, update
+from sqlalchemy import String, and_, any_, bindparam, exists, func, or_, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 
 from loko import events
-from loko.database import at_transaction_end, run_alone, unit_of_work, utcnow, with_commit
+from loko.database import (
+    at_transaction_end,
+    driver_timestamp,
+    execute_rows,
+    run_alone,
+    unit_of_work,
+    utcnow,
+    with_commit,
+)
 from loko.database.columns import new_id
 from loko.errors import Conflict, NotFound
 from loko.extensions import db
@@ -123,23 +131,52 @@ _AT_COMMIT_COLUMNS = (
     "run_after",
     "progress_done",
     "created_at",
+    "coalesce_key",
 )
 _INSERT_AT_COMMIT = (
     "INSERT INTO jobs (id, kind, project_id, payload, state, attempts, max_attempts, run_after,"
-    " progress_done, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " progress_done, created_at, coalesce_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+# A job joining the queued one of its ``coalesce_key`` adds its payload's ``count`` to that
+# one's (the unique index of queued keys is the conflict; the queued job keeps the rest).
+_SUMMED_COUNT = {
+    "postgresql": (
+        " ON CONFLICT (coalesce_key) WHERE state = 'queued' AND coalesce_key IS NOT NULL"
+        " DO UPDATE SET payload = jsonb_set(jobs.payload::jsonb, '{count}', to_jsonb("
+        "COALESCE((jobs.payload::jsonb ->> 'count')::bigint, 0)"
+        " + COALESCE((excluded.payload::jsonb ->> 'count')::bigint, 0)))::text"
+    ),
+    "sqlite": (
+        " ON CONFLICT (coalesce_key) WHERE state = 'queued' AND coalesce_key IS NOT NULL"
+        " DO UPDATE SET payload = json_set(jobs.payload, '$.count',"
+        " COALESCE(json_extract(jobs.payload, '$.count'), 0)"
+        " + COALESCE(json_extract(excluded.payload, '$.count'), 0))"
+    ),
+}
 
 
 def enqueue_at_commit(
-    kind: str, payload: dict, *, project_id: str | None = None, max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    kind: str,
+    payload: dict,
+    *,
+    project_id: str | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    run_after: datetime | None = None,
+    counted_into: str | None = None,
 ) -> str:
     """``enqueue`` for a job no one reads before the transaction ends (a webhook delivery,
     a notification's fan-out), called by a listener of the session's ``before_commit``: the
     job exists only if the transaction commits, as with ``enqueue``. On PostgreSQL its
     INSERT goes with the COMMIT, in the same round trip (``with_commit``); elsewhere it is
-    one statement of the table, no ORM object. Returns the job's id. A job that cannot be
-    written fails its transaction, as any of its statements would: a change and the jobs it
-    queues this way commit together or not at all."""
+    one statement of the table, no ORM object. Returns the job's id (with ``counted_into``,
+    the id it would have had). A job that cannot be written fails its transaction, as any
+    of its statements would: a change and the jobs it queues this way commit together or
+    not at all.
+
+    ``run_after``: not before then (this process's workers are not woken for it).
+    ``counted_into`` (a coalesce key): while a job of that key is queued (not yet started),
+    this one joins it instead, adding its payload's ``count`` to that job's; the queued
+    job keeps its own ``run_after`` and the rest of its payload."""
     now = utcnow()
     row = {
         "id": new_id(),
@@ -149,16 +186,22 @@ def enqueue_at_commit(
         "state": QUEUED,
         "attempts": 0,
         "max_attempts": max_attempts,
-        "run_after": now,
+        "run_after": run_after or now,
         "progress_done": 0,
         "created_at": now,
+        "coalesce_key": counted_into,
     }
     session = db.session()
-    if db.engine.dialect.name == "postgresql":
-        with_commit(_INSERT_AT_COMMIT, tuple(row[name] for name in _AT_COMMIT_COLUMNS))
+    dialect = db.engine.dialect.name
+    statement = _INSERT_AT_COMMIT + (_SUMMED_COUNT[dialect] if counted_into is not None else "")
+    if dialect == "postgresql":
+        with_commit(statement, tuple(row[name] for name in _AT_COMMIT_COLUMNS))
     else:
-        session.execute(insert(_JOBS), [row])
-    _wake_workers_on_commit(session)
+        for name in ("run_after", "created_at"):
+            row[name] = driver_timestamp(row[name], dialect)
+        execute_rows(statement, [tuple(row[name] for name in _AT_COMMIT_COLUMNS)])
+    if run_after is None or run_after <= now:
+        _wake_workers_on_commit(session)
     return row["id"]
 
 

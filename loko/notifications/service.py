@@ -140,15 +140,27 @@ def _forget(session) -> None:
 
 def _queue_fan_outs(session) -> None:
     """The change is about to commit: each event it raised becomes one fan-out job, written
-    with the COMMIT (``jobs.enqueue_at_commit``), so it exists only if the change does."""
+    with the COMMIT (``jobs.enqueue_at_commit``), so it exists only if the change does. New
+    keys wait ``LOKO_NEW_KEYS_WAIT_SECONDS`` and, until their job starts, the new keys of
+    the same person in the project join it (its count grows): a stream of single writes
+    makes one message, and one job, in that time, not one per write. Who is told is read
+    when it runs (nobody, for keys that concern only their author)."""
     pending = session.info.pop(_PENDING, None)
     for key, batch in (pending or {}).items():
         author = batch.get("authorId")
-        if key[1] == events.KEY_CREATED and author and not policy.others_translate(key[0], author):
-            continue  # the author's own new keys concern nobody else: no fan-out job for nothing
         payload = {"eventId": new_id(), "projectId": key[0], "kind": key[1], **batch}
         # Of no project: the project's job list and its job.finished are its own work.
-        jobs.enqueue_at_commit(FANOUT_JOB, payload)
+        if key[1] == events.KEY_CREATED:
+            # New keys wait a little for more: one person's keys meanwhile join this message.
+            wait = max(current_app.config["LOKO_NEW_KEYS_WAIT_SECONDS"], 0)
+            jobs.enqueue_at_commit(
+                FANOUT_JOB,
+                payload,
+                run_after=utcnow() + timedelta(seconds=wait),
+                counted_into=f"{FANOUT_JOB}:{key[0]}:{author or '*'}",
+            )
+        else:
+            jobs.enqueue_at_commit(FANOUT_JOB, payload)
 
 
 at_transaction_end("before_commit", _queue_fan_outs)

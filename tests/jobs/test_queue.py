@@ -4,6 +4,7 @@ job, retries with backoff to the dead letter, cancellation, stale claims, schedu
 import threading
 from datetime import timedelta
 
+import orjson
 import pytest
 from sqlalchemy import func, select, update
 
@@ -59,6 +60,43 @@ def test_a_queued_job_with_the_same_key_is_not_enqueued_twice(app):
         first = _enqueue(coalesce_key="k")
         assert _enqueue(coalesce_key="k") == first
         assert _enqueue(coalesce_key="other") != first
+
+
+def test_a_job_counted_into_a_queued_one_adds_its_count_to_it(app):
+    with app.app_context():
+        later = utcnow() + timedelta(seconds=30)
+        for count in (2, 3):
+            with unit_of_work():
+                service.enqueue_at_commit(
+                    "test-echo", {"count": count, "n": count}, run_after=later, counted_into="k"
+                )
+        jobs = db.session.scalars(select(Job).where(Job.kind == "test-echo")).all()
+        assert len(jobs) == 1
+        assert orjson.loads(jobs[0].payload) == {"count": 5, "n": 2}
+        assert abs((jobs[0].run_after - later).total_seconds()) < 1
+
+
+def test_a_job_counted_into_a_started_one_is_a_job_of_its_own(app, handlers):
+    handlers["test-echo"] = lambda context, payload: {"count": payload["count"]}
+    with app.app_context():
+        with unit_of_work():
+            first = service.enqueue_at_commit("test-echo", {"count": 2}, counted_into="k")
+        assert Worker(app).run_one()
+        with unit_of_work():
+            second = service.enqueue_at_commit("test-echo", {"count": 3}, counted_into="k")
+        assert Worker(app).run_one()
+        assert service.describe(_job(first))["result"] == {"count": 2}
+        assert service.describe(_job(second))["result"] == {"count": 3}
+
+
+def test_a_job_due_later_waits(app, handlers):
+    handlers["test-echo"] = lambda context, payload: {}
+    with app.app_context():
+        with unit_of_work():
+            job_id = service.enqueue_at_commit("test-echo", {}, run_after=utcnow() + timedelta(seconds=30))
+        assert not Worker(app).run_one()
+        _make_runnable(job_id)
+        assert Worker(app).run_one()
 
 
 def test_a_job_runs_and_keeps_its_result(app, handlers):

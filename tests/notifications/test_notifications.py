@@ -6,7 +6,7 @@ import orjson
 import pytest
 from sqlalchemy import func, select
 
-from loko.database import unit_of_work
+from loko.database import unit_of_work, utcnow
 from loko.extensions import db
 from loko.jobs.models import Job
 from loko.notifications import service
@@ -72,6 +72,37 @@ def test_a_hundred_new_keys_in_one_import_make_one_message_per_person(app, world
     assert {note.count for note in notes} == {100}
 
 
+def test_new_keys_made_while_their_message_waits_join_it(app, world, as_caller):
+    _import(as_caller("write_key"), world.project_id, 4, "a")
+    _import(as_caller("write_key"), world.project_id, 6, "b")
+    with app.app_context():
+        waiting = db.session.scalars(select(Job).where(Job.kind == service.FANOUT_JOB)).all()
+        assert len(waiting) == 1 and waiting[0].run_after > utcnow()
+    run_jobs(app)
+    assert {note.count for note in _notes(app, kind="keys.new")} == {10}
+
+
+def test_new_keys_made_once_their_message_went_make_another(app, world, as_caller):
+    _import(as_caller("write_key"), world.project_id, 4, "a")
+    run_jobs(app)
+    _import(as_caller("write_key"), world.project_id, 6, "b")
+    run_jobs(app)
+    editor = user_id(world.users["editor"])
+    assert sorted(note.count for note in _notes(app, user=editor, kind="keys.new")) == [4, 6]
+
+
+def test_the_new_keys_of_two_people_are_told_apart(app, world, as_caller):
+    make_key(as_caller("project_admin"), world.project_id, "greeting")
+    make_key(as_caller("editor"), world.project_id, "farewell")
+    run_jobs(app)
+    admin, editor = user_id(world.users["project_admin"]), user_id(world.users["editor"])
+    assert [note.count for note in _notes(app, user=admin, kind="keys.new")] == [1]
+    assert [note.count for note in _notes(app, user=editor, kind="keys.new")] == [1]
+    assert sorted(
+        note.count for note in _notes(app, user=user_id(world.users["org_owner"]), kind="keys.new")
+    ) == [1, 1]
+
+
 def test_nobody_is_told_of_the_keys_they_created(app, world, as_caller):
     make_key(as_caller("project_admin"), world.project_id, "greeting")
     run_jobs(app)
@@ -80,7 +111,7 @@ def test_nobody_is_told_of_the_keys_they_created(app, world, as_caller):
     assert user_id(world.users["editor"]) in told
 
 
-def test_keys_that_concern_nobody_but_their_author_queue_no_fan_out(app, world):
+def test_keys_that_concern_nobody_but_their_author_make_no_message(app, world):
     from loko.auth.models import User
     from loko.auth.service import create_user, user_actor
     from loko.languages.service import ensure_languages
@@ -95,10 +126,8 @@ def test_keys_that_concern_nobody_but_their_author_queue_no_fan_out(app, world):
         patch_translation(
             user_actor(db.session.get(User, alone.id)), project_id, "hello", "home", {"en": "Hi"}
         )
-        fan_outs = db.session.scalar(
-            select(func.count()).select_from(Job).where(Job.kind == service.FANOUT_JOB)
-        )
-    assert fan_outs == 0
+    run_jobs(app)
+    assert _notes(app) == []
 
 
 def test_a_contributor_is_told_of_new_keys_as_they_propose_their_texts(app, world, as_caller):
@@ -213,6 +242,7 @@ def test_a_daily_digest_counts_the_messages(app, world, as_caller, inbox):
     editor = user_id(world.users["editor"])
     _choose(app, editor, world.project_id, "keys.new", "daily")
     _import(as_caller("write_key"), world.project_id, 4, "a")
+    run_jobs(app)
     _import(as_caller("write_key"), world.project_id, 6, "b")
     run_jobs(app)
     assert inbox.messages == []
