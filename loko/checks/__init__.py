@@ -158,9 +158,9 @@ def checker(codes: Iterable[str] | None = None):
     return _checker_of(None if codes is None else tuple(codes))
 
 
-@lru_cache(maxsize=64)
 def _checker_of(codes: tuple | None):
-    """``checker`` of these check codes, looked up once (every write of a value asks)."""
+    """``checker`` of these check codes: the checks registered under them now (a change of
+    the registry is followed), made once per set of checks (``_checker``)."""
     from loko.checks.registry import CHECKS
 
     modules = CHECKS.values() if codes is None else [CHECKS[c] for c in codes]
