@@ -3,6 +3,7 @@
 import json
 from dataclasses import dataclass, replace
 
+from flask import g, has_app_context
 from sqlalchemy import bindparam, column, func, literal_column, select, table
 from sqlalchemy import table as sa_table
 
@@ -301,15 +302,23 @@ USER_ROLES = DriverQuery(
     )
     .where(Project.id == bindparam("project_id"))
 )
-PROJECT_EXISTS = DriverQuery(
-    select(
-        Project.id,
-        Project.protect_reviewed,
+
+
+def proposal_languages_count():
+    """The number of the project's languages whose values are only proposed by whoever may
+    not review (a scalar subquery correlated with ``projects``)."""
+    return (
         select(func.count())
         .where(project_languages.project_id == Project.id, project_languages.proposal_mode != DIRECT)
         .correlate(Project)
-        .scalar_subquery(),
-    ).where(Project.id == bindparam("project_id"))
+        .scalar_subquery()
+    )
+
+
+PROJECT_EXISTS = DriverQuery(
+    select(Project.id, Project.protect_reviewed, proposal_languages_count()).where(
+        Project.id == bindparam("project_id")
+    )
 )
 VISITOR_LANGUAGES = DriverQuery(
     select(project_languages.code).where(project_languages.project_id == bindparam("project_id"))
@@ -415,8 +424,23 @@ def _roles_permissions(project_id: str, roles: tuple) -> Permissions:
     return with_project_rules(permissions_from_roles(*roles[:3]), project_id, roles[3])
 
 
+_RULES_READ = "loko_project_rules_read"
+
+
+def rules_read_with_key(project_id: str, protect_reviewed, proposal_languages: int) -> None:
+    """The rules of an API key's project, read with the key as the request began (one query
+    for both, on PostgreSQL): the request's first ``_project_rules`` of that project takes
+    them instead of asking again. Only the first: a later one may follow a write of the
+    request that changed them."""
+    if has_app_context():
+        g.setdefault(_RULES_READ, (project_id, (bool(protect_reviewed), proposal_languages)))
+
+
 def _project_rules(project_id: str) -> tuple[bool, int] | None:
     """``(protect_reviewed, proposal languages)`` of an existing project, else None."""
+    read = g.pop(_RULES_READ, None) if has_app_context() else None
+    if read is not None and read[0] == project_id:
+        return read[1]
     row = PROJECT_EXISTS.run({"project_id": project_id}).fetchone()
     return None if row is None else (bool(row[1]), row[2])
 

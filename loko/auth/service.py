@@ -11,12 +11,13 @@ from loko.apikeys.models import ApiKey
 from loko.auth import emails
 from loko.auth.actors import ApiKeyActor, UserActor
 from loko.auth.models import Session, User
-from loko.auth.policy import require_user, stored_languages
+from loko.auth.policy import proposal_languages_count, require_user, rules_read_with_key, stored_languages
 from loko.auth.tokens import API_KEY_PREFIX, new_session_token, token_hash
 from loko.database import DriverQuery, driver_timestamp, unit_of_work, utcnow
 from loko.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from loko.extensions import db
 from loko.organizations.models import Organization, OrganizationMember
+from loko.projects.models import Project
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 INVALID_LOGIN = "Invalid email or password."
@@ -321,16 +322,24 @@ def last_use_noted_since(now):
 # One query by the driver, on a pooled connection of its own: a request that only reads
 # starts no session transaction for its caller, and a write's transaction starts with its
 # own first statement.
-LIVE_API_KEY = DriverQuery(
-    select(
-        ApiKey.id,
-        ApiKey.name,
-        ApiKey.project_id,
-        ApiKey.scope,
-        recently_used(bindparam("fresh_since")),
-        ApiKey.languages,
-        ApiKey.expires_at,
-    ).where(live_key(bindparam("key_hash")))
+_LIVE_KEY_COLUMNS = (
+    ApiKey.id,
+    ApiKey.name,
+    ApiKey.project_id,
+    ApiKey.scope,
+    recently_used(bindparam("fresh_since")),
+    ApiKey.languages,
+    ApiKey.expires_at,
+)
+LIVE_API_KEY = DriverQuery(select(*_LIVE_KEY_COLUMNS).where(live_key(bindparam("key_hash"))))
+# On PostgreSQL, where each query is a round trip, the key's project's rules come with it
+# (``policy.rules_read_with_key``): the permission of the request then asks nothing more.
+# On SQLite the permission reads them in the write's own transaction, under its lock.
+LIVE_API_KEY_WITH_RULES = DriverQuery(
+    select(*_LIVE_KEY_COLUMNS, Project.protect_reviewed, proposal_languages_count())
+    .select_from(ApiKey)
+    .join(Project, Project.id == ApiKey.project_id)
+    .where(live_key(bindparam("key_hash")))
 )
 
 
@@ -342,13 +351,16 @@ def api_key_lookup(key: str) -> tuple[ApiKeyActor, bool] | None:
         return None
     engine = db.engine
     fresh_since = last_use_noted_since(utcnow())
-    row = LIVE_API_KEY.first(
+    with_rules = engine.dialect.name == "postgresql"
+    row = (LIVE_API_KEY_WITH_RULES if with_rules else LIVE_API_KEY).first(
         engine,
         {"key_hash": token_hash(key), "fresh_since": driver_timestamp(fresh_since, engine.dialect.name)},
     )
     if row is None:
         return None
-    key_id, name, project_id, scope, noted, languages, expires_at = row
+    key_id, name, project_id, scope, noted, languages, expires_at = row[:7]
+    if with_rules:
+        rules_read_with_key(project_id, row[7], row[8])
     limited = stored_languages(languages)
     actor = ApiKeyActor(
         id=key_id,

@@ -210,3 +210,22 @@ def test_patch_statements_do_not_grow_with_the_languages_of_the_file(app, api):
     assert _statements_for(app, lambda: _patch(many_languages, "key.0001", "en", "messages")) == (
         _statements_for(app, lambda: _patch(one_language, "key.0001", "en", "messages"))
     )
+
+
+def test_a_patch_by_an_api_key_reads_the_projects_rules_with_the_key_on_postgresql(app, api):
+    _patch(api, "greeting", "de")
+    statements = _statements_of_a_change(app, api, "Hallo")
+    with app.app_context():
+        with_the_key = db.engine.dialect.name == "postgresql"
+    # The key's own lookup runs on a connection of its own, outside these counts.
+    asked_alone = [s for s in statements if s.startswith("SELECT projects.id, projects.protect_reviewed")]
+    assert len(asked_alone) == (0 if with_the_key else 1)
+
+
+def test_the_rules_read_with_a_key_answer_the_requests_first_question_only(app, api):
+    from loko.auth import policy
+
+    with app.test_request_context():
+        policy.rules_read_with_key(api.project_id, True, 3)
+        assert policy.project_has_rules(api.project_id)  # as read with the key
+        assert not policy.project_has_rules(api.project_id)  # as stored
